@@ -1,0 +1,71 @@
+/**
+ * The issuer's discovery metadata (RFC 8414 and OpenID Connect Discovery 1.0) as a pure
+ * function of its identifier. The issuer serves it and the generator publishes the copies
+ * on {site_url}; this is the one module the two share, so the copies cannot drift.
+ * `ISSUER_CAPABILITIES` is also what the issuer enforces: advertising a value here that
+ * the endpoints refuse (or the reverse) is a bug, and a test checks the two agree.
+ */
+
+export const ISSUER_CAPABILITIES = {
+  scopes: ['openid', 'profile', 'email', 'offline_access'],
+  responseTypes: ['code'],
+  responseModes: ['query'],
+  grantTypes: ['authorization_code', 'refresh_token'],
+  codeChallengeMethods: ['S256'],
+  tokenEndpointAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+  idTokenSigningAlgs: ['RS256'],
+  accessTokenSigningAlg: 'ES256',
+  subjectTypes: ['public'],
+  claims: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'name', 'email', 'email_verified'],
+} as const;
+
+export interface IssuerMetadataInput {
+  /** The issuer identifier exactly as configured; every endpoint is built from it. */
+  issuer: string;
+  /** Human-readable documentation of the issuer's policies. */
+  serviceDocumentation?: string;
+}
+
+export type IssuerMetadata = Readonly<Record<string, string | boolean | readonly string[]>>;
+
+function endpoint(issuer: string, path: string): string {
+  return `${issuer.replace(/\/+$/, '')}${path}`;
+}
+
+/** RFC 8414 §2 authorization server metadata. */
+export function buildAuthorizationServerMetadata(input: IssuerMetadataInput): IssuerMetadata {
+  const { issuer } = input;
+  const caps = ISSUER_CAPABILITIES;
+  return {
+    issuer,
+    authorization_endpoint: endpoint(issuer, '/oauth/authorize'),
+    token_endpoint: endpoint(issuer, '/oauth/token'),
+    jwks_uri: endpoint(issuer, '/.well-known/jwks.json'),
+    registration_endpoint: endpoint(issuer, '/oauth/clients/register'),
+    revocation_endpoint: endpoint(issuer, '/oauth/revoke'),
+    userinfo_endpoint: endpoint(issuer, '/oauth/userinfo'),
+    end_session_endpoint: endpoint(issuer, '/oauth/logout'),
+    scopes_supported: caps.scopes,
+    response_types_supported: caps.responseTypes,
+    response_modes_supported: caps.responseModes,
+    grant_types_supported: caps.grantTypes,
+    code_challenge_methods_supported: caps.codeChallengeMethods,
+    token_endpoint_auth_methods_supported: caps.tokenEndpointAuthMethods,
+    revocation_endpoint_auth_methods_supported: caps.tokenEndpointAuthMethods,
+    authorization_response_iss_parameter_supported: true,
+    ...(input.serviceDocumentation ? { service_documentation: input.serviceDocumentation } : {}),
+  };
+}
+
+/** OpenID Connect Discovery 1.0 §3: the RFC 8414 fields plus the OpenID-specific ones. */
+export function buildOpenIdConfiguration(input: IssuerMetadataInput): IssuerMetadata {
+  const caps = ISSUER_CAPABILITIES;
+  return {
+    ...buildAuthorizationServerMetadata(input),
+    subject_types_supported: caps.subjectTypes,
+    id_token_signing_alg_values_supported: caps.idTokenSigningAlgs,
+    claims_supported: caps.claims,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
+  };
+}

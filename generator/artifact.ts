@@ -1,0 +1,17 @@
+/**
+ * The unit of output: one file of the bundle. Emitters return artifacts; only
+ * `publish/` writes them. `path` is relative to the bundle root with forward slashes
+ * and no leading slash (e.g. `agent-catalog.json`, `.well-known/api-catalog.json`);
+ * `publicPath` is the URL path it is served at when that differs from `/${path}`
+ * (e.g. `/agent-catalog`), which the hosting rules turn into a forced rewrite.
+ */
+export interface Artifact {
+  path: string;
+  mediaType: string;
+  body: string;
+  publicPath?: string;
+}
+
+export function artifactUrlPath(artifact: Artifact): string {
+  return artifact.publicPath ?? `/${artifact.path}`;
+}

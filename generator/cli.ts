@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+/**
+ * The `agent-catalog` command line: the only module that imports commander. It parses
+ * flags, hands them to a command function and sets `process.exitCode` from its result;
+ * flag errors exit 2 as CONTRACT.md says.
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { runBuild } from './commands/build.js';
+import { runCheck } from './commands/check.js';
+import { processIo } from './commands/io.js';
+import { runPreview } from './commands/preview.js';
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535)
+    throw new InvalidArgumentError('expected a port number from 0 to 65535');
+  return port;
+}
+
+function parseRateLimit(value: string): number {
+  const limit = Number(value);
+  if (!/^\d+$/.test(value) || limit < 1 || limit > 100_000) {
+    throw new InvalidArgumentError('expected a whole number of requests a minute from 1 to 100000');
+  }
+  return limit;
+}
+
+export function createProgram(): Command {
+  const program = new Command('agent-catalog')
+    .description('Publish a merchant catalog for AI agents as a static bundle.')
+    .showHelpAfterError()
+    .exitOverride();
+  const io = processIo();
+
+  program
+    .command('build')
+    .description('fetch the upstream catalog, merge content and publish the bundle')
+    .option('--config <file>', 'config file', 'catalog.config.json')
+    .option('--source <url-or-path>', 'upstream catalog (overrides the config)')
+    .addOption(
+      new Option('--source-format <format>', 'upstream shape').choices(['native', 'shopify', 'woocommerce']),
+    )
+    .option('--out <dir>', 'output directory', 'dist')
+    .option('--site-url <url>', 'merchant website URL')
+    .option('--base-url <url>', 'URL the catalog paths are mounted under')
+    .option('--auth-url <url>', 'OAuth 2.0 issuer URL')
+    .option('--json', 'print exactly one JSON summary object on stdout', false)
+    .option('--quiet', 'print nothing on stdout', false)
+    .option('--strict', 'fail when an upstream product is invalid', false)
+    .option('--allow-shrink', 'publish even when the catalog shrank sharply', false)
+    .action(async (options) => {
+      process.exitCode = await runBuild(options, io);
+    });
+
+  program
+    .command('check')
+    .description('validate a bundle on disk or a live site against every format it claims')
+    .argument('[dir-or-url]', 'bundle directory or site URL', 'dist')
+    .option('--json', 'print the report as JSON', false)
+    .action(async (target: string, options: { json: boolean }) => {
+      process.exitCode = await runCheck({ target, json: options.json }, io);
+    });
+
+  program
+    .command('preview')
+    .description('serve a built bundle exactly as the CDN would')
+    .option('--dir <dir>', 'bundle directory', 'dist')
+    .option('--port <port>', 'port (0 picks a free one)', parsePort, 8080)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--rate-limit <n>', 'enforce N requests a minute per client', parseRateLimit)
+    .option('--quiet', 'no request log', false)
+    .action(async (options) => {
+      process.exitCode = await runPreview(options, io);
+    });
+
+  return program;
+}
+
+export async function main(argv: readonly string[]): Promise<void> {
+  try {
+    await createProgram().parseAsync([...argv]);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; every flag mistake is a usage error: exit 2.
+      process.exitCode = error.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    process.stderr.write(`agent-catalog: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+await main(process.argv);

@@ -1,0 +1,313 @@
+/**
+ * The generator's configuration: one zod schema that is the single source of truth for
+ * the keys of `catalog.config.json`, their defaults and their documentation (the README's
+ * config reference mirrors the `.describe()` lines). `resolveConfig` is pure: it applies
+ * the precedence flags > env > config file > defaults and checks what depends on several
+ * keys. Reading the file is `loadConfigFile` in `config-file.ts`.
+ */
+import { z } from 'zod';
+import { CatalogError } from './errors.js';
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'expected an absolute http(s) URL' })
+  .describe('absolute http(s) URL');
+
+const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'expected an ISO 4217 currency code such as "USD"');
+
+export const upstreamSchema = z
+  .object({
+    format: z
+      .enum(['native', 'shopify', 'woocommerce'])
+      .optional()
+      .describe('upstream shape; auto-detected from the source when left out'),
+    source: z.string().min(1).describe('URL of the store, or a file path relative to the config file'),
+    coming_soon_tag: z
+      .string()
+      .min(1)
+      .default('coming-soon')
+      .describe('Shopify/WooCommerce tag that marks a product as coming_soon'),
+    connect_timeout_ms: z
+      .number()
+      .int()
+      .positive()
+      .max(60_000)
+      .default(5_000)
+      .describe('TCP/TLS connect timeout per request'),
+    timeout_ms: z
+      .number()
+      .int()
+      .positive()
+      .max(600_000)
+      .default(30_000)
+      .describe('total time allowed for the whole upstream fetch'),
+    request_timeout_ms: z
+      .number()
+      .int()
+      .positive()
+      .max(120_000)
+      .default(15_000)
+      .describe('time allowed for one request, body included'),
+    retries: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .default(3)
+      .describe('retries per request on 5xx, 429 and network errors'),
+    max_response_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(20 * 1024 * 1024)
+      .describe('largest upstream response body accepted'),
+    max_concurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(8)
+      .default(4)
+      .describe('upstream requests in flight at once'),
+    requests_per_minute: z
+      .number()
+      .int()
+      .min(1)
+      .max(600)
+      .default(59)
+      .describe('politeness ceiling on upstream requests (the merchant asks clients for under 60)'),
+    page_size: z
+      .number()
+      .int()
+      .min(1)
+      .max(250)
+      .optional()
+      .describe('page size (Shopify max 250, WooCommerce max 100)'),
+    user_agent: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('User-Agent sent upstream (default names agent-catalog and the site)'),
+  })
+  .strict();
+
+export const usageSchema = z
+  .object({
+    attribution: z
+      .string()
+      .min(1)
+      .default('Cite {merchant} and link to the product URL given in each record.')
+      .describe('attribution rule; {merchant} is replaced by the merchant name'),
+    allow_search: z.boolean().default(true).describe('search engines may index the content'),
+    allow_ai_input: z
+      .boolean()
+      .default(true)
+      .describe('AI systems may read and cite the content (RAG, answers)'),
+    allow_training: z.boolean().default(false).describe('content may be used to train models'),
+    requests_per_minute: z
+      .number()
+      .int()
+      .positive()
+      .default(60)
+      .describe('rate the merchant asks clients to stay under'),
+    terms_url: httpUrl.optional().describe('page with the terms of use (default {site_url}/api/#usage)'),
+    tdm_policy_url: httpUrl.optional().describe('TDMRep policy URL'),
+  })
+  .strict();
+
+export const configSchema = z
+  .object({
+    $schema: z.string().optional(),
+    merchant: z
+      .object({
+        name: z.string().min(1).max(200).describe('merchant name as shown to people'),
+        slug: z
+          .string()
+          .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'expected lowercase letters, digits and single hyphens')
+          .optional()
+          .describe('short name used in file names (default: from the name)'),
+        description: z.string().min(1).max(1000).optional().describe('one-paragraph summary of the merchant'),
+        url: httpUrl.describe('merchant website (defaults site_url)'),
+        contact: z.string().min(3).describe('contact e-mail address or URL'),
+        currency: currencyCode.describe('ISO 4217 currency of all prices'),
+        ships_to: z
+          .array(z.string().regex(/^[A-Z]{2}$/, 'expected ISO 3166-1 alpha-2 country codes such as "US"'))
+          .min(1)
+          .describe('countries shipped to'),
+        brand: z.string().min(1).optional().describe('brand in the product feed (default: merchant name)'),
+        logo_url: httpUrl.optional().describe('logo image URL'),
+      })
+      .strict(),
+    site_url: httpUrl
+      .optional()
+      .describe('merchant website where the bundle is served (default merchant.url)'),
+    base_url: httpUrl
+      .optional()
+      .describe('where the catalog paths are mounted (default site_url; may carry a path)'),
+    auth_url: httpUrl.describe('the OAuth 2.0 / OpenID Connect issuer identifier'),
+    upstream: upstreamSchema,
+    content_dir: z
+      .string()
+      .min(1)
+      .default('content')
+      .describe('folder of product and article Markdown, relative to the config file'),
+    shipping: z.string().min(1).max(500).optional().describe('shipping text copied into every product'),
+    checkout_note: z
+      .string()
+      .min(1)
+      .max(500)
+      .default('Purchases are completed by a person on the merchant website.')
+      .describe('checkout note; the checkout type is always "redirect"'),
+    usage: usageSchema.default(() => usageSchema.parse({})),
+    feed: z
+      .object({
+        condition: z.enum(['new', 'refurbished', 'used']).default('new'),
+        google_product_category: z.string().min(1).optional(),
+        shipping_price: z
+          .string()
+          .regex(/^\d+(\.\d+)?$/, 'expected a decimal amount such as "0.00"')
+          .optional()
+          .describe('flat shipping price for the feed, in the merchant currency'),
+      })
+      .strict()
+      .default(() => ({ condition: 'new' as const })),
+    build: z
+      .object({
+        shrink_threshold: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.5)
+          .describe('refuse to publish when fewer than this share of the last good catalog remains'),
+      })
+      .strict()
+      .default(() => ({ shrink_threshold: 0.5 })),
+  })
+  .strict();
+
+export type ConfigInput = z.input<typeof configSchema>;
+export type ParsedConfig = z.output<typeof configSchema>;
+
+/** Values that override the config file: CLI flags, then environment variables. */
+export interface ConfigOverrides {
+  site_url?: string;
+  base_url?: string;
+  auth_url?: string;
+  source?: string;
+  source_format?: 'native' | 'shopify' | 'woocommerce';
+}
+
+export interface ResolvedConfig extends Omit<ParsedConfig, 'site_url' | 'base_url' | 'merchant' | '$schema'> {
+  merchant: ParsedConfig['merchant'] & { slug: string; brand: string };
+  /** No trailing slash. */
+  site_url: string;
+  /** No trailing slash; same origin as site_url. */
+  base_url: string;
+  /** Exactly as configured (the issuer identifier; never altered). */
+  auth_url: string;
+  /** Directory the config file's relative paths resolve against. */
+  config_dir: string;
+}
+
+/** Environment variables read by the generator, lowest precedence above the file. */
+export const ENV_OVERRIDES = {
+  AGENT_CATALOG_SITE_URL: 'site_url',
+  AGENT_CATALOG_BASE_URL: 'base_url',
+  AGENT_CATALOG_AUTH_URL: 'auth_url',
+  AGENT_CATALOG_SOURCE: 'source',
+} as const satisfies Record<string, keyof ConfigOverrides>;
+
+export function overridesFromEnv(env: Readonly<Record<string, string | undefined>>): ConfigOverrides {
+  const overrides: ConfigOverrides = {};
+  for (const [name, key] of Object.entries(ENV_OVERRIDES)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') overrides[key] = value;
+  }
+  return overrides;
+}
+
+function stripTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+function formatIssues(file: string, error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const field = issue.path.length > 0 ? issue.path.join('.') : '(root)';
+      return `${file}: ${field}: ${issue.message}`;
+    })
+    .join('\n');
+}
+
+/**
+ * Validates raw config data and applies overrides. Precedence, highest first:
+ * flags, env, config file, defaults (content front matter and upstream data come later,
+ * in the merge stage). Throws CONFIG_INVALID naming the file and field.
+ */
+export function resolveConfig(
+  raw: unknown,
+  options: { file: string; configDir: string; flags?: ConfigOverrides; env?: ConfigOverrides },
+): ResolvedConfig {
+  const overrides: ConfigOverrides = { ...options.env, ...options.flags };
+  const merged = applyOverrides(raw, overrides);
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) {
+    throw new CatalogError('CONFIG_INVALID', formatIssues(options.file, parsed.error), {
+      file: options.file,
+      fields: parsed.error.issues.map((issue) => issue.path.join('.')),
+    });
+  }
+  const config = parsed.data;
+  const site_url = stripTrailingSlash(config.site_url ?? config.merchant.url);
+  const base_url = stripTrailingSlash(config.base_url ?? site_url);
+  if (new URL(base_url).origin !== new URL(site_url).origin) {
+    throw new CatalogError(
+      'CONFIG_INVALID',
+      `${options.file}: base_url: expected the same origin as site_url (${site_url})`,
+      {
+        file: options.file,
+        fields: ['base_url'],
+      },
+    );
+  }
+  const { $schema: _schema, ...rest } = config;
+  return {
+    ...rest,
+    merchant: {
+      ...config.merchant,
+      slug: config.merchant.slug ?? slugify(config.merchant.name),
+      brand: config.merchant.brand ?? config.merchant.name,
+    },
+    site_url,
+    base_url,
+    auth_url: config.auth_url,
+    config_dir: options.configDir,
+  };
+}
+
+function applyOverrides(raw: unknown, overrides: ConfigOverrides): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
+  const copy: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  if (overrides.site_url !== undefined) copy.site_url = overrides.site_url;
+  if (overrides.base_url !== undefined) copy.base_url = overrides.base_url;
+  if (overrides.auth_url !== undefined) copy.auth_url = overrides.auth_url;
+  if (overrides.source !== undefined || overrides.source_format !== undefined) {
+    const upstream = typeof copy.upstream === 'object' && copy.upstream !== null ? copy.upstream : {};
+    const next: Record<string, unknown> = { ...(upstream as Record<string, unknown>) };
+    if (overrides.source !== undefined) {
+      next.source = overrides.source;
+      // A new source with no explicit format is auto-detected rather than read with the file's format.
+      if (overrides.source_format === undefined) delete next.format;
+    }
+    if (overrides.source_format !== undefined) next.format = overrides.source_format;
+    copy.upstream = next;
+  }
+  return copy;
+}

@@ -1,0 +1,31 @@
+/**
+ * The catalog and health documents (spec 2.1, 2.5, 4): `{base_url}/agent-catalog` and
+ * `{base_url}/agent-catalog/health`, stored as `.json` files that the hosting rules
+ * rewrite the extension-less paths to.
+ */
+import type { Artifact } from '../artifact.js';
+import type { BuildPlan } from '../plan.js';
+import { stableJson } from './json.js';
+
+export function catalogPaths(baseUrl: string): { catalogPath: string; healthPath: string } {
+  const prefix = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  return { catalogPath: `${prefix}/agent-catalog`, healthPath: `${prefix}/agent-catalog/health` };
+}
+
+export function emitCatalog(plan: BuildPlan): Artifact[] {
+  const { catalogPath, healthPath } = catalogPaths(plan.config.base_url);
+  return [
+    {
+      path: `${catalogPath.slice(1)}.json`,
+      publicPath: catalogPath,
+      mediaType: 'application/json',
+      body: stableJson(plan.catalog),
+    },
+    {
+      path: `${healthPath.slice(1)}.json`,
+      publicPath: healthPath,
+      mediaType: 'application/json',
+      body: stableJson(plan.health),
+    },
+  ];
+}

@@ -1,0 +1,40 @@
+/**
+ * The build plan: everything the emitters need, computed once by the pipeline
+ * (resolveConfig → fetchUpstream → normalise → loadContent → merge → plan). Every
+ * document of the bundle is a pure function of one plan, so they cannot disagree.
+ */
+import type { ResolvedConfig } from './config.js';
+import type { Catalog, Health, Product } from './model.js';
+
+/** A product with the facts some documents need that the spec's Product record has no field for. */
+export interface PlannedProduct {
+  record: Product;
+  /** Stable upstream identifier (used as the feed's g:id). */
+  sourceId: string;
+  /** Absolute URL of the main product image, when the upstream has one. */
+  imageUrl?: string;
+  /** Upstream last-modified time (ISO 8601), when known; the sitemap's lastmod. */
+  updatedAt?: string;
+}
+
+/** A merchant article written as Markdown in `content/articles/`. */
+export interface Article {
+  slug: string;
+  title: string;
+  description?: string;
+  /** Markdown body, front matter removed. */
+  body: string;
+  /** ISO 8601 date, when the front matter gives one. */
+  updated?: string;
+}
+
+export interface BuildPlan {
+  config: ResolvedConfig;
+  /** ISO 8601 time of this build; the only time stamp in the output. */
+  generated: string;
+  /** Sorted by slug; `catalog.products` is `products.map(p => p.record)`. */
+  products: PlannedProduct[];
+  articles: Article[];
+  catalog: Catalog;
+  health: Health;
+}
