@@ -1,19 +1,46 @@
 /**
- * Every emitter of the bundle, in one list. Each is a pure function from the build plan
- * to artifacts; `emitBundle` runs them all and refuses two artifacts at one path.
+ * Every emitter of the bundle, in one list. Each document emitter is a pure function
+ * from the build plan to artifacts; the hosting rules are derived last from the
+ * documents themselves, so every path, media type and header comes from one place.
+ * `emitBundle` refuses two artifacts at one file path or one URL path.
  */
 import type { Artifact } from '../artifact.js';
 import { artifactUrlPath } from '../artifact.js';
 import { CatalogError } from '../errors.js';
 import type { BuildPlan } from '../plan.js';
 import { emitCatalog } from './catalog.js';
+import { emitDocs } from './docs.js';
+import { emitFeed } from './feed.js';
+import { emitHostingRules } from './hosting.js';
+import { emitKnowledgeBase } from './kb.js';
+import { emitLlms } from './llms.js';
+import { emitOpenApi } from './openapi.js';
+import { emitRobots } from './robots.js';
+import { emitSitemap } from './sitemap.js';
+import { emitWellKnown } from './well-known.js';
 
 export type Emitter = (plan: BuildPlan) => Artifact[];
 
-export const EMITTERS: readonly Emitter[] = [emitCatalog];
+export const DOCUMENT_EMITTERS: readonly Emitter[] = [
+  emitCatalog,
+  emitOpenApi,
+  emitDocs,
+  emitKnowledgeBase,
+  emitFeed,
+  emitSitemap,
+  emitLlms,
+  emitRobots,
+  emitWellKnown,
+];
 
-export function emitBundle(plan: BuildPlan, emitters: readonly Emitter[] = EMITTERS): Artifact[] {
-  const artifacts = emitters.flatMap((emit) => emit(plan));
+export function emitBundle(plan: BuildPlan, emitters: readonly Emitter[] = DOCUMENT_EMITTERS): Artifact[] {
+  const documents = emitters.flatMap((emit) => emit(plan));
+  const artifacts = [...documents, ...emitHostingRules(plan, documents)];
+  assertNoCollisions(artifacts);
+  return artifacts.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function assertNoCollisions(artifacts: readonly Artifact[]): void {
   const seenFiles = new Set<string>();
   const seenUrls = new Set<string>();
   for (const artifact of artifacts) {
@@ -30,5 +57,4 @@ export function emitBundle(plan: BuildPlan, emitters: readonly Emitter[] = EMITT
     seenFiles.add(artifact.path);
     seenUrls.add(url);
   }
-  return artifacts.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

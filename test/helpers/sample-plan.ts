@@ -1,0 +1,130 @@
+/**
+ * A small, hand-made build plan for emitter and server tests that should not depend on
+ * the upstream pipeline: three products, one with characters that break careless
+ * formats (quotes, ampersands, angle brackets, `]]>`, emoji, non-Latin text), one out of
+ * stock and one coming soon, plus one article.
+ */
+import { type ConfigInput, type ResolvedConfig, resolveConfig } from '../../generator/config.js';
+import type { Catalog, Health, Product } from '../../generator/model.js';
+import type { Article, BuildPlan, PlannedProduct } from '../../generator/plan.js';
+
+export const SAMPLE_GENERATED = '2026-11-21T12:00:00.000Z';
+
+export const SAMPLE_CONFIG_INPUT: ConfigInput = {
+  merchant: {
+    name: 'Pomona Press Juice Co.',
+    slug: 'pomona',
+    description: 'Cold-pressed organic juices, bottled in glass in Oakland, California.',
+    url: 'https://shop.pomona.example',
+    contact: 'hello@pomona.example',
+    currency: 'USD',
+    ships_to: ['US'],
+  },
+  auth_url: 'https://auth.pomona.example',
+  upstream: { format: 'native', source: 'upstream.json' },
+  shipping: 'Ships cold in 1-2 business days; free over $60.',
+};
+
+export function makeSampleConfig(input: ConfigInput = SAMPLE_CONFIG_INPUT): ResolvedConfig {
+  return resolveConfig(input, { file: 'sample.config.json', configDir: '/nonexistent' });
+}
+
+function product(
+  config: ResolvedConfig,
+  fields: Partial<Product> & Pick<Product, 'name' | 'slug' | 'price'>,
+): Product {
+  const url = `${config.site_url}/products/${fields.slug}`;
+  return {
+    name: fields.name,
+    ...(fields.flavor ? { flavor: fields.flavor } : {}),
+    slug: fields.slug,
+    url,
+    description: fields.description ?? null,
+    ...(fields.packaging ? { packaging: fields.packaging } : {}),
+    ingredients: fields.ingredients ?? null,
+    nutrition: fields.nutrition ?? null,
+    benefits: fields.benefits ?? null,
+    certifications: fields.certifications ?? null,
+    price: fields.price,
+    currency: config.merchant.currency,
+    availability: fields.availability ?? 'in_stock',
+    ...(config.shipping ? { shipping: config.shipping } : {}),
+    purchase_url: url,
+  };
+}
+
+export function makeSampleProducts(config: ResolvedConfig): PlannedProduct[] {
+  const records: Product[] = [
+    product(config, {
+      name: 'Green Glow',
+      flavor: 'Kale, cucumber & green apple',
+      slug: 'green-glow',
+      description: 'A bright "green" juice <for mornings> & afternoons ]]> — 🍏 青汁 .',
+      packaging: '6 x 12 fl oz (355 mL) glass bottles',
+      ingredients: ['kale', 'cucumber', 'green apple', 'lemon'],
+      nutrition: { serving: '12 fl oz', calories: 120, sugar_g: 18 },
+      benefits: ['hydrating', 'source of vitamin C'],
+      certifications: ['USDA Organic', 'Non-GMO Project Verified'],
+      price: '42.00',
+    }),
+    product(config, {
+      name: 'Ginger Shot',
+      slug: 'ginger-shot',
+      description: null,
+      packaging: '12 x 2 fl oz (59 mL) glass bottles',
+      ingredients: 'ginger, lemon, cayenne',
+      price: '0.00',
+      availability: 'out_of_stock',
+    }),
+    product(config, {
+      name: 'Winter Citrus',
+      slug: 'winter-citrus',
+      description: 'Blood orange and grapefruit.',
+      price: '1234.50',
+      availability: 'coming_soon',
+    }),
+  ];
+  return records.map((record, index) => ({
+    record,
+    sourceId: String(1000 + index),
+    ...(index === 0 ? { imageUrl: `${config.site_url}/images/green-glow.jpg` } : {}),
+    updatedAt: '2026-11-20T08:00:00.000Z',
+  }));
+}
+
+export const SAMPLE_ARTICLES: Article[] = [
+  {
+    slug: 'how-we-press',
+    title: 'How we press & bottle',
+    description: 'Cold pressing, glass bottles and why we never pasteurise with heat.',
+    body: '# How we press\n\nWe press every batch within **24 hours** of harvest.\n',
+    updated: '2026-10-01',
+  },
+];
+
+export function makeSamplePlan(
+  options: { config?: ResolvedConfig; products?: PlannedProduct[] } = {},
+): BuildPlan {
+  const config = options.config ?? makeSampleConfig();
+  const products = options.products ?? makeSampleProducts(config);
+  const catalog: Catalog = {
+    merchant: {
+      name: config.merchant.name,
+      url: config.merchant.url,
+      contact: config.merchant.contact,
+      currency: config.merchant.currency,
+      ships_to: config.merchant.ships_to,
+    },
+    generated: SAMPLE_GENERATED,
+    count: products.length,
+    checkout: { type: 'redirect', note: config.checkout_note },
+    products: products.map((item) => item.record),
+  };
+  const health: Health = {
+    status: 'ok',
+    service: `${config.merchant.name} agent catalog`,
+    generated: SAMPLE_GENERATED,
+    cached: true,
+  };
+  return { config, generated: SAMPLE_GENERATED, products, articles: SAMPLE_ARTICLES, catalog, health };
+}
