@@ -1,7 +1,155 @@
-/** Placeholder: emitter for the feed documents (to be written). */
+/**
+ * `/feed.xml`: the merchant product feed in Google Merchant Center's RSS 2.0 form, one
+ * item per product, the whole catalog every time (https://support.google.com/merchants/answer/160589).
+ * `checkFeed` validates a feed from its text alone: well-formed XML, RSS 2.0 channel
+ * elements, and per item the `g:` attributes Google requires in the shapes it requires.
+ */
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Artifact } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
+import type { BundleFiles, Problem } from '../validate/index.js';
+import {
+  buildFeedItem,
+  type FeedAvailability,
+  GOOGLE_NAMESPACE,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_ID_LENGTH,
+  MAX_TITLE_LENGTH,
+} from './feed-item.js';
+import { FEED_PATH, filePathOf } from './sitemap-pages.js';
+import { buildXmlDocument, hasIllegalXmlChars, isAbsoluteUrl, sanitizeXmlText } from './xml-text.js';
 
-export function emitFeed(_plan: BuildPlan): Artifact[] {
-  return [];
+export const FEED_FILE = filePathOf(FEED_PATH);
+export const FEED_MEDIA_TYPE = 'application/rss+xml; charset=utf-8';
+
+export function emitFeed(plan: BuildPlan): Artifact[] {
+  const { config } = plan;
+  const channel = {
+    title: sanitizeXmlText(`${config.merchant.name} products`),
+    link: config.site_url,
+    description: sanitizeXmlText(config.merchant.description ?? `Products of ${config.merchant.name}`),
+    lastBuildDate: new Date(plan.generated).toUTCString(),
+    item: plan.products.map((product) => buildFeedItem(product, config)),
+  };
+  const body = buildXmlDocument({
+    rss: { '@_version': '2.0', '@_xmlns:g': GOOGLE_NAMESPACE, channel },
+  });
+  return [{ path: FEED_FILE, mediaType: FEED_MEDIA_TYPE, body }];
+}
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  htmlEntities: false,
+  isArray: (name) => name === 'item' || name === 'g:shipping',
+});
+
+/** Parses a feed body; the consistency checks read items through this too. */
+export function parseFeed(body: string): {
+  channel: Record<string, unknown>;
+  items: Record<string, unknown>[];
+} {
+  const tree: unknown = parser.parse(body);
+  const rss = field(tree, 'rss');
+  const channel = field(rss, 'channel');
+  const items = field(channel, 'item');
+  return {
+    channel: isRecord(channel) ? channel : {},
+    items: Array.isArray(items) ? items.filter(isRecord) : [],
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function field(value: unknown, name: string): unknown {
+  return isRecord(value) ? value[name] : undefined;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+const FEED_AVAILABILITIES: readonly FeedAvailability[] = [
+  'in_stock',
+  'out_of_stock',
+  'preorder',
+  'backorder',
+];
+const FEED_PRICE = /^\d+(\.\d+)? [A-Z]{3}$/;
+
+function checkItem(item: Record<string, unknown>, index: number, ids: Set<string>): string[] {
+  const id = text(item['g:id']);
+  const label = `item ${index + 1}${id === undefined ? '' : ` (g:id ${id})`}`;
+  const faults: string[] = [];
+  for (const name of ['g:id', 'g:title', 'g:description', 'g:link', 'g:price', 'g:availability']) {
+    if ((text(item[name]) ?? '').trim() === '') faults.push(`${label}: missing ${name}`);
+  }
+  if (id !== undefined && id.length > MAX_ID_LENGTH)
+    faults.push(`${label}: g:id longer than ${MAX_ID_LENGTH}`);
+  if (id !== undefined && ids.has(id)) faults.push(`${label}: duplicate g:id`);
+  if (id !== undefined) ids.add(id);
+  const limits: [string, number][] = [
+    ['g:title', MAX_TITLE_LENGTH],
+    ['g:description', MAX_DESCRIPTION_LENGTH],
+  ];
+  for (const [name, max] of limits) {
+    if (Array.from(text(item[name]) ?? '').length > max) faults.push(`${label}: ${name} longer than ${max}`);
+  }
+  for (const name of ['g:link', 'g:image_link']) {
+    const url = text(item[name]);
+    if (url !== undefined && !isAbsoluteUrl(url)) faults.push(`${label}: ${name} is not an absolute URL`);
+  }
+  const price = text(item['g:price']);
+  if (price !== undefined && !FEED_PRICE.test(price))
+    faults.push(`${label}: g:price is not "12.00 USD" form`);
+  const availability = text(item['g:availability']);
+  if (availability !== undefined && !FEED_AVAILABILITIES.some((value) => value === availability)) {
+    faults.push(`${label}: g:availability "${availability}" is not one of ${FEED_AVAILABILITIES.join(', ')}`);
+  }
+  if (
+    (availability === 'preorder' || availability === 'backorder') &&
+    item['g:availability_date'] === undefined
+  ) {
+    faults.push(`${label}: g:availability ${availability} requires g:availability_date`);
+  }
+  const shipping = item['g:shipping'];
+  if (
+    Array.isArray(shipping) &&
+    shipping.some((entry) => !isRecord(entry) || entry['g:country'] === undefined)
+  ) {
+    faults.push(`${label}: g:shipping without g:country`);
+  }
+  return faults;
+}
+
+export function checkFeed(files: BundleFiles): Problem[] {
+  const body = files.get(FEED_FILE);
+  if (body === undefined) return [{ path: FEED_FILE, rule: 'missing', message: 'the feed is missing' }];
+  const problem = (rule: string, message: string): Problem => ({ path: FEED_FILE, rule, message });
+  const validation = XMLValidator.validate(body);
+  if (validation !== true) {
+    return [problem('xml', `not well-formed XML (line ${validation.err.line}): ${validation.err.msg}`)];
+  }
+  if (hasIllegalXmlChars(body)) return [problem('xml', 'contains characters XML 1.0 does not allow')];
+  const tree: unknown = parser.parse(body);
+  const rss = field(tree, 'rss');
+  const problems: Problem[] = [];
+  if (field(rss, '@_version') !== '2.0')
+    problems.push(problem('feed', 'the root is not <rss version="2.0">'));
+  if (field(rss, '@_xmlns:g') !== GOOGLE_NAMESPACE) {
+    problems.push(problem('feed', `the g: prefix is not bound to ${GOOGLE_NAMESPACE}`));
+  }
+  const { channel, items } = parseFeed(body);
+  for (const name of ['title', 'link', 'description']) {
+    if ((text(channel[name]) ?? '').trim() === '') problems.push(problem('feed', `channel has no ${name}`));
+  }
+  const ids = new Set<string>();
+  items.forEach((item, index) => {
+    for (const fault of checkItem(item, index, ids)) problems.push(problem('feed', fault));
+  });
+  return problems;
 }

@@ -1,0 +1,96 @@
+/**
+ * Untrusted text (product names, descriptions, ingredient lists from the upstream store)
+ * made inert inside the Markdown documents (the knowledge base, llms.txt): it can add
+ * words but never structure. No library escapes CommonMark inline text, so this module
+ * is the one small, tested place that does, using only CommonMark backslash escapes
+ * (CommonMark 0.31, section 2.4: "Any ASCII punctuation character may be backslash-escaped").
+ * It also shifts the headings of the merchant's own article Markdown so articles nest
+ * under the knowledge base's outline.
+ */
+import { sanitizeXmlText } from './xml-text.js';
+
+/**
+ * Characters that open structure anywhere in a line: links and images (`[`, `]`), raw
+ * HTML and autolinks (`<`, `>`), code spans (`` ` ``), heading markers (`#`) and the
+ * escape character itself.
+ */
+const INLINE_SPECIALS = /[\\`[\]<>#]/g;
+
+/** Markers that start a block only at the beginning of a line: lists, quotes, rules, tables. */
+const LEADING_BLOCK_MARKER = /^([-+*=|>~_]|\d{1,9}[.)])/;
+
+/** One line of inert inline Markdown: line breaks become spaces, structure characters are escaped. */
+export function escapeMarkdownInline(text: string): string {
+  const flat = sanitizeXmlText(text)
+    .replace(/[\s\u2028\u2029]+/g, ' ')
+    .trim();
+  const escaped = flat.replace(INLINE_SPECIALS, (char) => `\\${char}`);
+  return escaped.replace(LEADING_BLOCK_MARKER, (marker) =>
+    /^\d/.test(marker) ? `${marker.slice(0, -1)}\\${marker.slice(-1)}` : `\\${marker}`,
+  );
+}
+
+/** Paragraphs of inert Markdown: blank lines separate paragraphs, everything else is inline text. */
+export function escapeMarkdownParagraphs(text: string): string {
+  return sanitizeXmlText(text)
+    .split(/\n[ \t]*\n/)
+    .map((paragraph) => escapeMarkdownInline(paragraph))
+    .filter((paragraph) => paragraph !== '')
+    .join('\n\n');
+}
+
+/**
+ * A Markdown link. The destination is a URL already checked by `requireAbsoluteUrl`
+ * (no spaces); parentheses are escaped so an unbalanced one cannot end the link early.
+ */
+export function formatMarkdownLink(text: string, url: string): string {
+  const destination = url.replace(/[()\\]/g, (char) => `\\${char}`);
+  return `[${escapeMarkdownInline(text)}](${destination})`;
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const ATX_HEADING = /^ {0,3}(#{1,6})(?=[ \t]|$)/;
+const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;
+
+/**
+ * Demotes every heading of a trusted Markdown document by `levels` (ATX `#` headings and
+ * setext underlined ones, outside fenced code), capped at level 6, so an article's `#`
+ * title sits below the knowledge base's own sections.
+ */
+export function shiftHeadings(markdown: string, levels: number): string {
+  const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
+  const out: string[] = [];
+  let fence: string | undefined;
+  for (const line of lines) {
+    const fenceMatch = FENCE.exec(line);
+    if (fence !== undefined) {
+      if (fenceMatch?.[1]?.startsWith(fence)) fence = undefined;
+      out.push(line);
+      continue;
+    }
+    if (fenceMatch?.[1] !== undefined) {
+      fence = fenceMatch[1].slice(0, 3);
+      out.push(line);
+      continue;
+    }
+    const heading = ATX_HEADING.exec(line);
+    if (heading?.[1] !== undefined) {
+      const level = Math.min(6, heading[1].length + levels);
+      out.push(`${'#'.repeat(level)}${line.slice(heading[0].length)}`);
+      continue;
+    }
+    const previous = out.at(-1);
+    const underline = SETEXT_UNDERLINE.exec(line);
+    if (underline?.[1] !== undefined && previous !== undefined && isParagraphLine(previous)) {
+      const level = Math.min(6, (underline[1].startsWith('=') ? 1 : 2) + levels);
+      out[out.length - 1] = `${'#'.repeat(level)} ${previous.trim()}`;
+      continue;
+    }
+    out.push(line);
+  }
+  return out.join('\n');
+}
+
+function isParagraphLine(line: string): boolean {
+  return line.trim() !== '' && !ATX_HEADING.test(line) && !/^ {0,3}([-+*>]|\d{1,9}[.)])[ \t]/.test(line);
+}

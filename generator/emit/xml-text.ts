@@ -1,0 +1,94 @@
+/**
+ * Values made safe for the bundle's XML and text documents before a library serialises
+ * them: characters that XML 1.0 forbids are removed (escaping cannot represent them),
+ * long text is cut on a character boundary, and URLs taken from products are checked,
+ * never silently rewritten, so every document links to exactly the URL the catalog gives.
+ * Escaping itself (`&`, `<`, quotes, `]]>`) stays with fast-xml-parser's XMLBuilder.
+ */
+import { XMLBuilder } from 'fast-xml-parser';
+import { CatalogError } from '../errors.js';
+
+/**
+ * XML 1.0 (Fifth Edition) section 2.2: Char ::= #x9 | #xA | #xD | [#x20-#xD7FF] |
+ * [#xE000-#xFFFD] | [#x10000-#x10FFFF]. Anything else (C0 controls, lone surrogates,
+ * U+FFFE/U+FFFF) makes a document not well-formed, even as a character reference.
+ */
+const ILLEGAL_XML_CHARS = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/** Removes characters XML 1.0 cannot carry and normalises line ends to `\n`. */
+export function sanitizeXmlText(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(ILLEGAL_XML_CHARS, '');
+}
+
+/** True when the text holds a character XML 1.0 cannot carry. */
+export function hasIllegalXmlChars(text: string): boolean {
+  return new RegExp(ILLEGAL_XML_CHARS.source, 'u').test(text);
+}
+
+/** Cuts text to at most `max` characters (code points), ending with an ellipsis when cut. */
+export function truncateText(text: string, max: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  return `${chars
+    .slice(0, max - 1)
+    .join('')
+    .trimEnd()}…`;
+}
+
+/** Sitemaps protocol: "must be less than 2,048 characters". Used for every published link. */
+export const MAX_URL_LENGTH = 2047;
+
+/**
+ * Returns the URL when it is an absolute http(s) URL already in normal form (no spaces,
+ * nothing a parser would rewrite); otherwise refuses it, naming the product and field.
+ */
+export function requireAbsoluteUrl(value: string, where: { product?: string; field: string }): string {
+  const subject = where.product === undefined ? where.field : `product "${where.product}": ${where.field}`;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(value);
+  } catch {
+    parsed = undefined;
+  }
+  const problem =
+    parsed === undefined
+      ? 'is not an absolute URL'
+      : !/^https?:$/.test(parsed.protocol)
+        ? 'is not an http(s) URL'
+        : parsed.href !== value && parsed.href !== `${value}/`
+          ? 'is not a normalised URL (spaces or characters that need percent-encoding)'
+          : value.length > MAX_URL_LENGTH
+            ? `is longer than ${MAX_URL_LENGTH} characters`
+            : undefined;
+  if (problem === undefined) return value;
+  const code = where.product === undefined ? 'OUTPUT_INVALID' : 'PRODUCT_INVALID';
+  throw new CatalogError(code, `${subject} ${JSON.stringify(value)} ${problem}`, {
+    ...(where.product === undefined ? {} : { product: where.product }),
+    field: where.field,
+    value,
+  });
+}
+
+/** True when the value is an absolute http(s) URL that `requireAbsoluteUrl` would accept. */
+export function isAbsoluteUrl(value: string): boolean {
+  try {
+    requireAbsoluteUrl(value, { field: 'url' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const builder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  format: true,
+  indentBy: '  ',
+  suppressEmptyNode: true,
+});
+
+/** Serialises a fast-xml-parser object tree with the XML declaration, escaping by the library. */
+export function buildXmlDocument(root: Record<string, unknown>): string {
+  const body = builder.build({ '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' }, ...root });
+  return body.endsWith('\n') ? body : `${body}\n`;
+}

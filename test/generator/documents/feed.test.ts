@@ -1,0 +1,190 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { checkFeed, emitFeed, FEED_FILE } from '../../../generator/emit/feed.js';
+import { isCatalogError } from '../../../generator/errors.js';
+import type { PlannedProduct } from '../../../generator/plan.js';
+import {
+  makeSampleConfig,
+  makeSamplePlan,
+  makeSampleProducts,
+  SAMPLE_CONFIG_INPUT,
+} from '../../helpers/sample-plan.js';
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  parseTagValue: false,
+  htmlEntities: false,
+  isArray: (name) => name === 'item' || name === 'g:shipping',
+});
+
+type Item = Record<string, unknown>;
+interface FeedTree {
+  rss: { '@_version': string; '@_xmlns:g': string; channel: { link: string; title: string; item: Item[] } };
+}
+
+function feedOf(plan = makeSamplePlan()): { body: string; items: Item[]; tree: FeedTree } {
+  const [artifact] = emitFeed(plan);
+  if (artifact === undefined) throw new Error('no feed artifact');
+  expect(XMLValidator.validate(artifact.body)).toBe(true);
+  const tree = parser.parse(artifact.body) as FeedTree;
+  return { body: artifact.body, items: tree.rss.channel.item as Item[], tree };
+}
+
+function withProduct(change: (product: PlannedProduct) => PlannedProduct) {
+  const config = makeSampleConfig();
+  const [first, ...rest] = makeSampleProducts(config);
+  if (first === undefined) throw new Error('sample has no products');
+  return makeSamplePlan({ config, products: [change(first), ...rest] });
+}
+
+describe('emitFeed', () => {
+  it('publishes one RSS 2.0 item per product with the g: namespace bound', () => {
+    const plan = makeSamplePlan();
+    const { tree, items } = feedOf(plan);
+    expect(tree.rss['@_version']).toBe('2.0');
+    expect(tree.rss['@_xmlns:g']).toBe('http://base.google.com/ns/1.0');
+    expect(tree.rss.channel.link).toBe(plan.config.site_url);
+    expect(tree.rss.channel.title).toContain(plan.config.merchant.name);
+    expect(items.map((item) => item['g:id'])).toEqual(plan.products.map((p) => p.sourceId));
+    expect(items.map((item) => item['g:link'])).toEqual(plan.products.map((p) => p.record.url));
+  });
+
+  it('writes prices as amount and currency with two decimals', () => {
+    const { items } = feedOf();
+    expect(items.map((item) => item['g:price'])).toEqual(['42.00 USD', '0.00 USD', '1234.50 USD']);
+  });
+
+  it('maps availability through the documented table, coming_soon to out_of_stock without a date', () => {
+    const { items } = feedOf();
+    expect(items.map((item) => item['g:availability'])).toEqual(['in_stock', 'out_of_stock', 'out_of_stock']);
+    expect(items.some((item) => 'g:availability_date' in item)).toBe(false);
+  });
+
+  it('states brand, condition and that no GTIN exists, and links the image only when known', () => {
+    const plan = makeSamplePlan();
+    const { items } = feedOf(plan);
+    for (const item of items) {
+      expect(item['g:brand']).toBe(plan.config.merchant.brand);
+      expect(item['g:condition']).toBe('new');
+      expect(item['g:identifier_exists']).toBe('no');
+    }
+    expect(items[0]?.['g:image_link']).toBe(plan.products[0]?.imageUrl);
+    expect(items[1]).not.toHaveProperty('g:image_link');
+  });
+
+  it('adds one g:shipping per destination country when a shipping price is configured', () => {
+    const config = makeSampleConfig({
+      ...SAMPLE_CONFIG_INPUT,
+      merchant: { ...SAMPLE_CONFIG_INPUT.merchant, ships_to: ['US', 'CA'] },
+      feed: { shipping_price: '5' },
+    });
+    const { items } = feedOf(makeSamplePlan({ config }));
+    expect(items[0]?.['g:shipping']).toEqual([
+      { 'g:country': 'US', 'g:price': '5.00 USD' },
+      { 'g:country': 'CA', 'g:price': '5.00 USD' },
+    ]);
+    expect(feedOf().items[0]).not.toHaveProperty('g:shipping');
+  });
+
+  it('round-trips quotes, ampersands, angle brackets, ]]>, emoji and non-Latin text', () => {
+    const tricky = 'Say "hi" & <b>bye</b> ]]> it\'s 🍏 青汁 Ωμέγα';
+    const plan = withProduct((p) => ({ ...p, record: { ...p.record, name: tricky, description: tricky } }));
+    const { items } = feedOf(plan);
+    expect(items[0]?.['g:title']).toBe(tricky);
+    expect(items[0]?.['g:description']).toBe(tricky);
+  });
+
+  it('drops control characters that XML 1.0 cannot carry and keeps the rest', () => {
+    const plan = withProduct((p) => ({
+      ...p,
+      record: { ...p.record, name: 'Bad\u0000 Name\u0007', description: 'tab\there\u001b[0m end\uFFFF' },
+    }));
+    const { items } = feedOf(plan);
+    expect(items[0]?.['g:title']).toBe('Bad Name');
+    expect(items[0]?.['g:description']).toBe('tab\there[0m end');
+  });
+
+  it('cuts a 10,000-character description to 5,000 characters and the title to 150', () => {
+    const plan = withProduct((p) => ({
+      ...p,
+      record: { ...p.record, name: 'N'.repeat(400), description: 'é'.repeat(10_000) },
+    }));
+    const { items } = feedOf(plan);
+    expect(Array.from(String(items[0]?.['g:description'])).length).toBe(5000);
+    expect(Array.from(String(items[0]?.['g:title'])).length).toBe(150);
+  });
+
+  it('builds a description from name, flavor and packaging when the catalog has none', () => {
+    const { items } = feedOf();
+    expect(String(items[1]?.['g:description'])).toContain('Ginger Shot');
+    expect(String(items[1]?.['g:description'])).toContain('12 x 2 fl oz');
+  });
+
+  it('refuses a product URL with spaces, naming the product', () => {
+    const plan = withProduct((p) => ({
+      ...p,
+      record: { ...p.record, url: 'https://shop.pomona.example/a b' },
+    }));
+    try {
+      emitFeed(plan);
+      expect.unreachable();
+    } catch (error) {
+      expect(isCatalogError(error, 'PRODUCT_INVALID')).toBe(true);
+      expect(isCatalogError(error) && error.details.product).toBe('green-glow');
+    }
+  });
+
+  it('refuses a price that is not a decimal amount', () => {
+    const plan = withProduct((p) => ({ ...p, record: { ...p.record, price: '12,00' } }));
+    expect(() => emitFeed(plan)).toThrow(expect.objectContaining({ code: 'PRODUCT_INVALID' }));
+  });
+
+  it('passes its own checker', () => {
+    const [artifact] = emitFeed(makeSamplePlan());
+    expect(checkFeed(new Map([[FEED_FILE, artifact?.body ?? '']]))).toEqual([]);
+  });
+});
+
+describe('checkFeed', () => {
+  const good = emitFeed(makeSamplePlan())[0]?.body ?? '';
+  const check = (body: string) => checkFeed(new Map([[FEED_FILE, body]]));
+
+  it('refuses a missing feed', () => {
+    expect(checkFeed(new Map())).toHaveLength(1);
+  });
+
+  it('refuses malformed XML', () => {
+    expect(check(good.replace('</channel>', '')).map((p) => p.rule)).toEqual(['xml']);
+  });
+
+  it('refuses an item without g:price', () => {
+    const broken = good.replace(/<g:price>42\.00 USD<\/g:price>/, '');
+    expect(
+      check(broken)
+        .map((p) => p.message)
+        .join('\n'),
+    ).toMatch(/g:price/);
+  });
+
+  it('refuses a price without a currency and an unknown availability', () => {
+    const broken = good
+      .replace('42.00 USD', '42.00')
+      .replace('<g:availability>in_stock', '<g:availability>coming_soon');
+    expect(check(broken)).toHaveLength(2);
+  });
+
+  it('refuses preorder without an availability date', () => {
+    expect(check(good.replace('<g:availability>in_stock', '<g:availability>preorder'))).toHaveLength(1);
+  });
+
+  it('refuses duplicate ids and relative links', () => {
+    const broken = good
+      .replace('<g:id>1001</g:id>', '<g:id>1000</g:id>')
+      .replace('<g:link>https://shop.pomona.example/products/ginger-shot', '<g:link>/products/ginger-shot');
+    expect(check(broken)).toHaveLength(2);
+  });
+
+  it('refuses a feed whose g: prefix is bound to another namespace', () => {
+    expect(check(good.replace('http://base.google.com/ns/1.0', 'http://example.com/g'))).toHaveLength(1);
+  });
+});
