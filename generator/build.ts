@@ -1,0 +1,233 @@
+/**
+ * `build()`: the whole pipeline, resolveConfig → fetchUpstream (normalise included) →
+ * loadContent → merge → plan → emit → validate → publish, as one function the CLI and
+ * the tests share. With `write: false` it returns the artifacts and the summary without
+ * writing anything. It compares against the last good bundle in `out`: the shrink guard,
+ * the summary diff and "nothing changed" (the bundle re-emitted with the previous
+ * `generated` time is byte-identical, so it is not rewritten and keeps its time).
+ */
+import { resolve } from 'node:path';
+import type { Artifact } from './artifact.js';
+import type { ConfigOverrides, ResolvedConfig } from './config.js';
+import { resolveConfigSources } from './config-file.js';
+import { loadContent } from './content/load-content.js';
+import { readSampleUpstream } from './content/sample-upstream.js';
+import { emitBundle } from './emit/index.js';
+import { CatalogError } from './errors.js';
+import type { Logger } from './logger.js';
+import { type LeftOutProduct, mergeProducts } from './merge.js';
+import { type BuildStage, planBuild, type UpstreamFetcher, type UpstreamResult } from './pipeline.js';
+import type { Article, BuildPlan, PlannedProduct } from './plan.js';
+import { type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
+import { publishBundle } from './publish/publish-bundle.js';
+import { sameFiles } from './publish/read-bundle.js';
+import { type CatalogChanges, diffCatalogs } from './summary/diff.js';
+import { validateArtifacts, validateBundle } from './validate/index.js';
+
+export interface BuildOptions {
+  /** Config file path, relative to `cwd`. */
+  configPath: string;
+  /** Output directory, relative to `cwd`. */
+  out: string;
+  cwd: string;
+  flags?: ConfigOverrides;
+  env?: Readonly<Record<string, string | undefined>>;
+  /** false: return the artifacts and summary, touch nothing on disk. */
+  write: boolean;
+  strict?: boolean;
+  allowShrink?: boolean;
+  logger: Logger;
+  /** The build clock; injected by tests for reproducible output. */
+  now?: () => Date;
+  onStage?: (stage: BuildStage) => void;
+  /** The fetchUpstream stage; the real adapters unless a test passes its own. */
+  fetchUpstream?: UpstreamFetcher;
+}
+
+export interface BuildWarning {
+  code: 'PRODUCT_INVALID' | 'PREVIOUS_UNREADABLE';
+  message: string;
+  product?: string;
+}
+
+export interface BuildResult {
+  plan: BuildPlan;
+  artifacts: Artifact[];
+  /** false when the bundle in `out` already holds exactly this output. */
+  changed: boolean;
+  /** true when this build wrote the bundle. */
+  published: boolean;
+  changes: CatalogChanges;
+  warnings: BuildWarning[];
+  /** Absolute output directory. */
+  out: string;
+  previousGenerated?: string;
+  upstream: { format: UpstreamResult['format']; requests: number };
+}
+
+/** Grace beyond the configured total timeout before the build gives up on the adapter itself. */
+const DEADLINE_GRACE_MS = 1_000;
+
+async function fetchWithDeadline(config: ResolvedConfig, options: BuildOptions): Promise<UpstreamResult> {
+  const fetcher = options.fetchUpstream ?? readSampleUpstream;
+  const controller = new AbortController();
+  const limit = config.upstream.timeout_ms + DEADLINE_GRACE_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(
+        new CatalogError('UPSTREAM_TIMEOUT', `the upstream did not answer within ${limit} ms`, { limit }),
+      );
+    }, limit);
+  });
+  const fetching = fetcher(config.upstream, {
+    configDir: config.config_dir,
+    siteUrl: config.site_url,
+    currency: config.merchant.currency,
+    logger: options.logger,
+    signal: controller.signal,
+    userAgent: config.upstream.user_agent ?? `agent-catalog/0.1 (+${config.site_url})`,
+  });
+  try {
+    return await Promise.race([fetching, deadline]);
+  } catch (error) {
+    if (error instanceof CatalogError) throw error;
+    throw new CatalogError(
+      'UPSTREAM_NETWORK',
+      `cannot read the upstream ${config.upstream.source}`,
+      {
+        source: config.upstream.source,
+      },
+      { cause: error },
+    );
+  } finally {
+    clearTimeout(timer);
+    fetching.catch(() => {});
+  }
+}
+
+function leftOutWarnings(leftOut: readonly LeftOutProduct[], strict: boolean): BuildWarning[] {
+  const warnings = leftOut.map((item) => ({
+    code: 'PRODUCT_INVALID' as const,
+    product: item.id,
+    message: `upstream product ${item.id}${item.name ? ` (${item.name})` : ''} left out: ${item.reason}`,
+  }));
+  if (strict && warnings.length > 0) {
+    throw new CatalogError(
+      'PRODUCT_INVALID',
+      `${warnings.length} invalid upstream product(s) under --strict: ${warnings.map((w) => w.message).join('; ')}`,
+      { products: leftOut.map((item) => item.id) },
+    );
+  }
+  return warnings;
+}
+
+function guardShrink(
+  previous: PreviousBundle | undefined,
+  count: number,
+  config: ResolvedConfig,
+  allow: boolean,
+): void {
+  if (!previous || allow) return;
+  const floor = config.build.shrink_threshold * previous.count;
+  if (count < floor) {
+    throw new CatalogError(
+      'CATALOG_SHRANK',
+      `the catalog shrank from ${previous.count} to ${count} products (below ${config.build.shrink_threshold * 100}% of the last good bundle); pass --allow-shrink to publish anyway`,
+      { previous: previous.count, next: count, threshold: config.build.shrink_threshold },
+    );
+  }
+}
+
+function assertValid(artifacts: readonly Artifact[]): void {
+  const problems = validateArtifacts(artifacts);
+  if (problems.length === 0) return;
+  const documents = [...new Set(problems.map((problem) => problem.path))].sort();
+  throw new CatalogError(
+    'OUTPUT_INVALID',
+    `refusing to publish: invalid ${documents.join(', ')}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
+    { documents, problems },
+  );
+}
+
+interface Emitted {
+  plan: BuildPlan;
+  artifacts: Artifact[];
+  changed: boolean;
+}
+
+/** Emits with the previous bundle's time first: identical bytes mean nothing changed. */
+function emitAgainst(
+  input: { config: ResolvedConfig; products: PlannedProduct[]; articles: Article[]; now: Date },
+  previous: PreviousBundle | undefined,
+  onStage: (stage: BuildStage) => void,
+): Emitted {
+  onStage('plan');
+  let result: Emitted | undefined;
+  if (previous?.generated !== undefined) {
+    const plan = planBuild({ ...input, generated: previous.generated });
+    onStage('emit');
+    const artifacts = emitBundle(plan);
+    if (sameFiles(previous.files, artifacts)) result = { plan, artifacts, changed: false };
+  }
+  if (!result) {
+    const plan = planBuild({ ...input, generated: input.now.toISOString() });
+    onStage('emit');
+    result = { plan, artifacts: emitBundle(plan), changed: true };
+  }
+  onStage('validate');
+  assertValid(result.artifacts);
+  return result;
+}
+
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  const onStage = options.onStage ?? (() => {});
+  onStage('config');
+  const config = await resolveConfigSources({
+    configPath: options.configPath,
+    cwd: options.cwd,
+    ...(options.flags ? { flags: options.flags } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  });
+  const out = resolve(options.cwd, options.out);
+  onStage('upstream');
+  const upstream = await fetchWithDeadline(config, options);
+  onStage('content');
+  const content = await loadContent(resolve(config.config_dir, config.content_dir), config.config_dir);
+  onStage('merge');
+  const merged = mergeProducts({
+    upstream: upstream.products,
+    content: content.products,
+    ...(config.shipping !== undefined ? { shipping: config.shipping } : {}),
+  });
+  const warnings = leftOutWarnings([...upstream.rejected, ...merged.leftOut], options.strict === true);
+  const previous = await readPreviousBundle(out, config, options.logger, warnings);
+  for (const warning of warnings) options.logger.warn(warning.message);
+  guardShrink(previous, merged.products.length, config, options.allowShrink === true);
+  const now = (options.now ?? (() => new Date()))();
+  const emitted = emitAgainst(
+    { config, products: merged.products, articles: content.articles, now },
+    previous,
+    onStage,
+  );
+  const published = options.write && emitted.changed;
+  if (published) {
+    onStage('publish');
+    await publishBundle({
+      target: out,
+      artifacts: emitted.artifacts,
+      validate: validateBundle,
+      logger: options.logger,
+    });
+  }
+  return {
+    ...emitted,
+    published,
+    changes: diffCatalogs(previous?.products ?? [], emitted.plan.catalog),
+    warnings,
+    out,
+    ...(previous?.generated !== undefined ? { previousGenerated: previous.generated } : {}),
+    upstream: { format: upstream.format, requests: upstream.requests },
+  };
+}

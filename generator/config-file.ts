@@ -1,0 +1,130 @@
+/**
+ * Reading `catalog.config.json` and turning it, together with flags and environment
+ * variables, into a ResolvedConfig. This is the one place the config precedence is
+ * applied (flags > env `AGENT_CATALOG_*` > config file > schema defaults); content front
+ * matter and upstream data are merged later, per product, in `merge.ts`. Every failure is
+ * CONFIG_INVALID naming the file (or FLAG_INVALID naming the flag or variable).
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+import {
+  type ConfigOverrides,
+  ENV_OVERRIDES,
+  overridesFromEnv,
+  type ResolvedConfig,
+  resolveConfig,
+} from './config.js';
+import { CatalogError } from './errors.js';
+
+/** Config files are small; a bigger one is a mistake (a catalog dump passed as --config). */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
+export interface LoadedConfigFile {
+  /** Absolute path of the file. */
+  file: string;
+  /** Directory its relative paths resolve against. */
+  configDir: string;
+  /** Parsed JSON, not yet validated. */
+  raw: unknown;
+}
+
+/** Reads and parses the config file; validation is `resolveConfig`'s job. */
+export async function loadConfigFile(path: string): Promise<LoadedConfigFile> {
+  const file = resolve(path);
+  let text: string;
+  try {
+    const bytes = await readFile(file);
+    if (bytes.byteLength > MAX_CONFIG_BYTES) {
+      throw new CatalogError('CONFIG_INVALID', `${file}: larger than ${MAX_CONFIG_BYTES} bytes`, { file });
+    }
+    text = bytes.toString('utf8');
+  } catch (error) {
+    if (error instanceof CatalogError) throw error;
+    const reason = isErrnoCode(error, 'ENOENT') ? 'file not found' : 'cannot read the file';
+    throw new CatalogError('CONFIG_INVALID', `${file}: ${reason}`, { file }, { cause: error });
+  }
+  return { file, configDir: dirname(file), raw: parseJson(file, text) };
+}
+
+function parseJson(file: string, text: string): unknown {
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    const position = describeJsonPosition(text, error);
+    throw new CatalogError('CONFIG_INVALID', `${file}: invalid JSON${position}`, { file }, { cause: error });
+  }
+}
+
+/** Node's JSON.parse messages carry "position N"; turn it into line and column for people. */
+function describeJsonPosition(text: string, error: unknown): string {
+  const match = error instanceof Error ? /position (\d+)/.exec(error.message) : null;
+  if (!match) return '';
+  const offset = Number(match[1]);
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  const column = offset - before.lastIndexOf('\n');
+  return ` at line ${line}, column ${column}`;
+}
+
+function isErrnoCode(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === code;
+}
+
+const urlOverride = z.url({ protocol: /^https?$/ });
+
+/** Checks each override on its own, so a bad value names the flag or variable it came from. */
+function checkOverrides(overrides: ConfigOverrides, describe: (key: keyof ConfigOverrides) => string): void {
+  for (const key of ['site_url', 'base_url', 'auth_url'] as const) {
+    const value = overrides[key];
+    if (value !== undefined && !urlOverride.safeParse(value).success) {
+      throw new CatalogError('FLAG_INVALID', `${describe(key)}: expected an absolute http(s) URL`, {
+        flag: describe(key),
+        value,
+      });
+    }
+  }
+}
+
+const FLAG_NAMES: Record<keyof ConfigOverrides, string> = {
+  site_url: '--site-url',
+  base_url: '--base-url',
+  auth_url: '--auth-url',
+  source: '--source',
+  source_format: '--source-format',
+};
+
+function envNameOf(key: keyof ConfigOverrides): string {
+  const entry = Object.entries(ENV_OVERRIDES).find(([, value]) => value === key);
+  return entry ? entry[0] : key;
+}
+
+export interface ConfigSources {
+  /** Path of the config file (relative to `cwd`). */
+  configPath: string;
+  flags?: ConfigOverrides;
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Where relative paths given on the command line resolve. */
+  cwd: string;
+}
+
+/**
+ * THE precedence, highest first: command-line flags, then `AGENT_CATALOG_*` environment
+ * variables, then `catalog.config.json`, then the schema's defaults. A relative
+ * `--source` path resolves against the working directory (where the person typed it),
+ * a relative `upstream.source` in the file against the file's directory.
+ */
+export async function resolveConfigSources(sources: ConfigSources): Promise<ResolvedConfig> {
+  const { cwd } = sources;
+  const flags: ConfigOverrides = { ...sources.flags };
+  const env = overridesFromEnv(sources.env ?? {});
+  checkOverrides(flags, (key) => FLAG_NAMES[key]);
+  checkOverrides(env, envNameOf);
+  for (const overrides of [flags, env]) {
+    if (overrides.source !== undefined && !/^https?:\/\//i.test(overrides.source)) {
+      overrides.source = resolve(cwd, overrides.source);
+    }
+  }
+  const loaded = await loadConfigFile(resolve(cwd, sources.configPath));
+  return resolveConfig(loaded.raw, { file: loaded.file, configDir: loaded.configDir, flags, env });
+}

@@ -1,0 +1,83 @@
+/**
+ * The plan stage and the names of the pipeline's stages. `planBuild` is pure: from the
+ * resolved config, the merged products, the articles and the build time it computes the
+ * one BuildPlan every emitter reads, so the catalog's `count`, the health document and
+ * every other document agree by construction.
+ */
+import type { ResolvedConfig } from './config.js';
+import type { Logger } from './logger.js';
+import type { LeftOutProduct, UpstreamProduct } from './merge.js';
+import type { Catalog, Health } from './model.js';
+import type { Article, BuildPlan, PlannedProduct } from './plan.js';
+
+export const BUILD_STAGES = [
+  'config',
+  'upstream',
+  'content',
+  'merge',
+  'plan',
+  'emit',
+  'validate',
+  'publish',
+] as const;
+export type BuildStage = (typeof BUILD_STAGES)[number];
+
+/** What the fetchUpstream stage (upstream adapters in `sources/`, normalisation included) returns. */
+export interface UpstreamResult {
+  format: 'native' | 'shopify' | 'woocommerce';
+  products: UpstreamProduct[];
+  /** Upstream products that failed validation: a warning each, fatal under --strict. */
+  rejected: LeftOutProduct[];
+  /** HTTP requests made (0 for a file). */
+  requests: number;
+}
+
+export interface UpstreamContext {
+  configDir: string;
+  siteUrl: string;
+  currency: string;
+  logger: Logger;
+  signal?: AbortSignal;
+  userAgent: string;
+}
+
+export type UpstreamFetcher = (
+  upstream: ResolvedConfig['upstream'],
+  context: UpstreamContext,
+) => Promise<UpstreamResult>;
+
+export interface PlanInput {
+  config: ResolvedConfig;
+  /** Sorted by slug, slugs unique (as `mergeProducts` returns them). */
+  products: readonly PlannedProduct[];
+  articles: readonly Article[];
+  /** ISO 8601 build time. */
+  generated: string;
+}
+
+export function planBuild(input: PlanInput): BuildPlan {
+  const { config, generated } = input;
+  const products = [...input.products];
+  const articles = [...input.articles].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+  const catalog: Catalog = {
+    merchant: {
+      name: config.merchant.name,
+      url: config.merchant.url,
+      contact: config.merchant.contact,
+      currency: config.merchant.currency,
+      ships_to: [...config.merchant.ships_to],
+    },
+    generated,
+    count: products.length,
+    checkout: { type: 'redirect', note: config.checkout_note },
+    products: products.map((product) => product.record),
+  };
+  // Spec 4 rule 2: health "does not call upstream services"; it is a file written by the build.
+  const health: Health = {
+    status: 'ok',
+    service: `${config.merchant.name} agent catalog`,
+    generated,
+    cached: true,
+  };
+  return { config, generated, products, articles, catalog, health };
+}

@@ -1,0 +1,77 @@
+/**
+ * The last good bundle in the output directory, as the build compares against it: its
+ * files (for "nothing changed"), its catalog's product count (the shrink guard), its
+ * `generated` time and its products' prices and availability (the summary diff). A
+ * non-empty directory that holds no catalog is refused, so a mistyped `--out` (say, the
+ * project root) is never swapped away.
+ */
+import type { ResolvedConfig } from '../config.js';
+import { catalogPaths } from '../emit/catalog.js';
+import { CatalogError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { productFactsOf } from '../summary/diff.js';
+import { type BundleBytes, readBundle } from './read-bundle.js';
+
+export interface PreviousBundle {
+  files: BundleBytes;
+  /** Product count of its catalog (0 when the catalog could not be read). */
+  count: number;
+  generated?: string;
+  products: ReturnType<typeof productFactsOf>;
+}
+
+export interface PreviousWarning {
+  code: 'PREVIOUS_UNREADABLE';
+  message: string;
+}
+
+function findCatalogPath(files: BundleBytes, config: ResolvedConfig): string | undefined {
+  const expected = `${catalogPaths(config.base_url).catalogPath.slice(1)}.json`;
+  if (files.has(expected)) return expected;
+  // The base URL may have changed since the last build; its catalog is still the last good one.
+  return [...files.keys()].find(
+    (path) => path === 'agent-catalog.json' || path.endsWith('/agent-catalog.json'),
+  );
+}
+
+function parseCatalog(bytes: Buffer): {
+  count: number;
+  generated?: string;
+  products: PreviousBundle['products'];
+} {
+  const data: unknown = JSON.parse(bytes.toString('utf8'));
+  const record = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+  const products = productFactsOf(data);
+  return {
+    count: Array.isArray(record.products) ? record.products.length : 0,
+    ...(typeof record.generated === 'string' ? { generated: record.generated } : {}),
+    products,
+  };
+}
+
+export async function readPreviousBundle(
+  out: string,
+  config: ResolvedConfig,
+  logger: Logger,
+  warnings: { push(warning: PreviousWarning): unknown },
+): Promise<PreviousBundle | undefined> {
+  const files = await readBundle(out);
+  if (files === undefined || files.size === 0) return undefined;
+  const catalogPath = findCatalogPath(files, config);
+  const bytes = catalogPath === undefined ? undefined : files.get(catalogPath);
+  if (bytes === undefined) {
+    throw new CatalogError(
+      'PUBLISH_FAILED',
+      `${out} is not empty and holds no agent catalog; refusing to replace it (choose another --out)`,
+      { dir: out },
+    );
+  }
+  try {
+    return { files, ...parseCatalog(bytes) };
+  } catch (error) {
+    const message = `the last bundle's ${catalogPath} is not valid JSON; no shrink guard or diff this time`;
+    logger.debug(`${message}: ${error instanceof Error ? error.message : String(error)}`);
+    warnings.push({ code: 'PREVIOUS_UNREADABLE', message });
+    return { files, count: 0, products: [] };
+  }
+}

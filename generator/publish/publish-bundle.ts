@@ -1,0 +1,178 @@
+/**
+ * The only code that writes the bundle. It writes every artifact into a fresh staging
+ * directory beside the target (same parent, so the renames stay on one file system),
+ * fsyncs files and folders, reads everything back and validates it, and only then swaps
+ * it in: target → `.<name>-backup`, staging → target, backup removed. A kill before the
+ * swap leaves the old bundle in place; a kill between the two renames leaves the backup,
+ * which `recoverInterruptedPublish` (run first by every publish) renames back. Leftover
+ * staging folders of killed builds are removed under the publish lock.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Artifact } from '../artifact.js';
+import { CatalogError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { Problem } from '../validate/index.js';
+import { acquirePublishLock, lockPathFor } from './lock.js';
+import { readBundle, sameFiles } from './read-bundle.js';
+
+export interface PublishOptions {
+  /** Absolute path of the bundle directory (e.g. …/dist). */
+  target: string;
+  artifacts: readonly Artifact[];
+  /** Re-validates the files as read back from the staging directory. */
+  validate: (files: ReadonlyMap<string, string>) => Problem[];
+  logger: Logger;
+}
+
+interface Layout {
+  target: string;
+  parent: string;
+  name: string;
+  backup: string;
+  stagingPrefix: string;
+}
+
+function layoutOf(target: string): Layout {
+  const name = basename(target);
+  const parent = dirname(target);
+  return {
+    target,
+    parent,
+    name,
+    backup: join(parent, `.${name}-backup`),
+    stagingPrefix: `.${name}-staging-`,
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Directory entries are durable only once the directory itself is fsynced. */
+async function fsyncDirectory(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Puts back a bundle whose swap was interrupted, and removes leftovers of killed builds. */
+export async function recoverInterruptedPublish(target: string, logger: Logger): Promise<void> {
+  const layout = layoutOf(target);
+  if (await exists(layout.backup)) {
+    if (await exists(layout.target)) {
+      await rm(layout.backup, { recursive: true, force: true });
+    } else {
+      logger.warn(`restoring ${layout.target} from ${layout.backup}, left by an interrupted publish`);
+      await rename(layout.backup, layout.target);
+      await fsyncDirectory(layout.parent);
+    }
+  }
+  const entries = await readdir(layout.parent).catch(() => [] as string[]);
+  for (const entry of entries) {
+    if (entry.startsWith(layout.stagingPrefix)) {
+      logger.debug(`removing ${entry}, left by an interrupted build`);
+      await rm(join(layout.parent, entry), { recursive: true, force: true });
+    }
+  }
+}
+
+/** Bundle-relative, forward slashes, no `.`/`..` segment: nothing may land outside the staging folder. */
+function checkArtifactPath(path: string): void {
+  const segments = path.split('/');
+  const bad =
+    path.includes('\\') ||
+    path.includes('\0') ||
+    segments.some((segment) => segment === '' || segment === '.' || segment === '..');
+  if (bad) throw new TypeError(`artifact path must be bundle-relative: ${JSON.stringify(path)}`);
+}
+
+async function writeStaging(staging: string, artifacts: readonly Artifact[]): Promise<void> {
+  await mkdir(staging);
+  const folders = new Set<string>([staging]);
+  for (const artifact of artifacts) {
+    checkArtifactPath(artifact.path);
+    const file = join(staging, artifact.path);
+    await mkdir(dirname(file), { recursive: true });
+    for (let dir = dirname(file); dir.startsWith(staging); dir = dirname(dir)) folders.add(dir);
+    const handle = await open(file, 'wx');
+    try {
+      await handle.writeFile(artifact.body, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+  for (const folder of folders) await fsyncDirectory(folder);
+}
+
+async function verifyStaging(staging: string, options: PublishOptions): Promise<void> {
+  const written = (await readBundle(staging)) ?? new Map();
+  if (!sameFiles(written, options.artifacts)) {
+    throw new CatalogError(
+      'PUBLISH_FAILED',
+      `the files read back from ${staging} differ from those written`,
+      {
+        dir: staging,
+      },
+    );
+  }
+  const problems = options.validate(
+    new Map([...written].map(([path, bytes]) => [path, bytes.toString('utf8')])),
+  );
+  if (problems.length > 0) {
+    const documents = [...new Set(problems.map((problem) => problem.path))].sort();
+    throw new CatalogError(
+      'OUTPUT_INVALID',
+      `the written bundle is invalid (${documents.join(', ')}): ${problems[0]?.message ?? ''}`,
+      { documents, problems },
+    );
+  }
+}
+
+async function swapIn(layout: Layout, staging: string): Promise<void> {
+  const hadTarget = await exists(layout.target);
+  if (hadTarget) await rename(layout.target, layout.backup);
+  try {
+    await rename(staging, layout.target);
+  } catch (error) {
+    if (hadTarget) await rename(layout.backup, layout.target);
+    throw error;
+  }
+  await fsyncDirectory(layout.parent);
+  if (hadTarget) await rm(layout.backup, { recursive: true, force: true });
+}
+
+/** Writes, verifies and swaps in the bundle; on any failure the target is left as it was. */
+export async function publishBundle(options: PublishOptions): Promise<void> {
+  const layout = layoutOf(options.target);
+  await mkdir(layout.parent, { recursive: true });
+  const release = await acquirePublishLock(lockPathFor(layout.target, layout.name));
+  const staging = join(layout.parent, `${layout.stagingPrefix}${randomBytes(6).toString('hex')}`);
+  try {
+    await recoverInterruptedPublish(layout.target, options.logger);
+    await writeStaging(staging, options.artifacts);
+    await verifyStaging(staging, options);
+    await swapIn(layout, staging);
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    if (error instanceof CatalogError || error instanceof TypeError) throw error;
+    throw new CatalogError(
+      'PUBLISH_FAILED',
+      `cannot publish to ${layout.target}`,
+      { dir: layout.target },
+      { cause: error },
+    );
+  } finally {
+    await release();
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Reads a published bundle back from disk: every file under a directory, keyed by its
+ * bundle-relative path with forward slashes (as Artifact.path). The build reads the
+ * last good bundle to compare against it (shrink guard, "nothing changed", the summary
+ * diff), and publishing re-reads what it wrote before swapping it in. Walks are bounded.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CatalogError } from '../errors.js';
+
+const MAX_DEPTH = 16;
+const MAX_FILES = 200_000;
+
+export type BundleBytes = Map<string, Buffer>;
+
+function isMissing(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
+}
+
+/** Every file of the bundle at `dir`, or undefined when there is no directory there. */
+export async function readBundle(dir: string): Promise<BundleBytes | undefined> {
+  const files: BundleBytes = new Map();
+  try {
+    await walk(dir, '', 0, files);
+  } catch (error) {
+    if (isMissing(error) && files.size === 0) return undefined;
+    throw error;
+  }
+  return files;
+}
+
+async function walk(root: string, prefix: string, depth: number, files: BundleBytes): Promise<void> {
+  if (depth > MAX_DEPTH) {
+    throw new CatalogError('PUBLISH_FAILED', `${root}: folders nested deeper than ${MAX_DEPTH}`, {
+      dir: root,
+    });
+  }
+  const entries = await readdir(join(root, prefix), { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    const path = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) {
+      await walk(root, path, depth + 1, files);
+    } else if (entry.isFile()) {
+      if (files.size >= MAX_FILES) {
+        throw new CatalogError('PUBLISH_FAILED', `${root}: more than ${MAX_FILES} files`, { dir: root });
+      }
+      files.set(path, await readFile(join(root, path)));
+    }
+  }
+}
+
+/** True when `files` holds exactly these artifacts' paths and bytes. */
+export function sameFiles(files: BundleBytes, artifacts: readonly { path: string; body: string }[]): boolean {
+  if (files.size !== artifacts.length) return false;
+  for (const artifact of artifacts) {
+    const bytes = files.get(artifact.path);
+    if (bytes === undefined || !bytes.equals(Buffer.from(artifact.body, 'utf8'))) return false;
+  }
+  return true;
+}

@@ -1,0 +1,100 @@
+/**
+ * The closing summary of a build, as one object: printed as `--json` (exactly one JSON
+ * object on stdout, success or failure) and rendered as a few lines for people. Field
+ * names are part of the CLI's contract with CI jobs (README, "The --json summary").
+ */
+import { describeErrorChain, exitStatusFor, isCatalogError } from '../errors.js';
+import { type CatalogChanges, NO_CHANGES } from './diff.js';
+
+export interface BuildReport {
+  ok: boolean;
+  /** The process exit status: 0 built, 1 upstream failed or refused, 2 bad input. */
+  exitCode: 0 | 1 | 2;
+  /** Whether the bundle in `out` differs from the last one (false on failure). */
+  changed: boolean;
+  /** Whether this run wrote the bundle. */
+  published: boolean;
+  /** Products in the new catalog; null when the build failed. */
+  products: number | null;
+  warnings: string[];
+  changes: CatalogChanges;
+  /** Absolute output directory. */
+  out: string | null;
+  generated: string | null;
+  previousGenerated: string | null;
+  upstream: { format: string; requests: number } | null;
+  durationMs: number;
+  error?: { code: string; message: string };
+}
+
+export interface SuccessFacts {
+  changed: boolean;
+  published: boolean;
+  products: number;
+  warnings: string[];
+  changes: CatalogChanges;
+  out: string;
+  generated: string;
+  previousGenerated?: string;
+  upstream: { format: string; requests: number };
+  durationMs: number;
+}
+
+export function reportSuccess(facts: SuccessFacts): BuildReport {
+  return {
+    ok: true,
+    exitCode: 0,
+    ...facts,
+    previousGenerated: facts.previousGenerated ?? null,
+  };
+}
+
+export function reportFailure(
+  error: unknown,
+  facts: { out: string | null; warnings: string[]; durationMs: number },
+): BuildReport {
+  return {
+    ok: false,
+    exitCode: exitStatusFor(error),
+    changed: false,
+    published: false,
+    products: null,
+    warnings: facts.warnings,
+    changes: NO_CHANGES,
+    out: facts.out,
+    generated: null,
+    previousGenerated: null,
+    upstream: null,
+    durationMs: facts.durationMs,
+    error: {
+      code: isCatalogError(error) ? error.code : 'INTERNAL',
+      message: describeErrorChain(error)[0] ?? 'unknown error',
+    },
+  };
+}
+
+const LISTED = 20;
+
+function listLines<T>(items: readonly T[], render: (item: T) => string): string[] {
+  const lines = items.slice(0, LISTED).map((item) => `    ${render(item)}`);
+  if (items.length > LISTED) lines.push(`    … and ${items.length - LISTED} more`);
+  return lines;
+}
+
+/** The human summary (stdout); the failure itself goes to stderr with its cause chain. */
+export function formatReport(report: BuildReport): string {
+  if (!report.ok) return `build failed (${report.error?.code ?? 'INTERNAL'}), exit ${report.exitCode}\n`;
+  const { changes } = report;
+  const lines = [
+    `${report.changed ? 'built' : 'unchanged'}: ${report.products} products in ${report.out}` +
+      ` (changed: ${report.changed ? 'yes' : 'no'})`,
+    `  warnings: ${report.warnings.length}`,
+    `  since the last bundle: ${changes.added.length} added, ${changes.removed.length} removed, ` +
+      `${changes.price.length} price changes, ${changes.availability.length} availability changes`,
+    ...listLines(changes.added, (slug) => `+ ${slug}`),
+    ...listLines(changes.removed, (slug) => `- ${slug}`),
+    ...listLines(changes.price, (c) => `price ${c.slug}: ${c.from} -> ${c.to}`),
+    ...listLines(changes.availability, (c) => `availability ${c.slug}: ${c.from} -> ${c.to}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
