@@ -1,4 +1,13 @@
-/** `agent-catalog preview`: serves a built bundle as the CDN would (issue 4). */
+/**
+ * `agent-catalog preview`: serves a built bundle as the CDN would (issue 4). Prints
+ * `listening on <url>` on stdout once the port is bound (tests and scripts wait for that
+ * line), one line per request on stderr unless --quiet, and stops cleanly on SIGINT or
+ * SIGTERM. A `--dir` that is not a bundle is a usage error: exit 2.
+ */
+import { resolve } from 'node:path';
+import { describeErrorChain, exitStatusFor } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { startPreviewServer } from '../preview/server.js';
 import type { CommandIo } from './io.js';
 
 export interface PreviewCommandOptions {
@@ -9,8 +18,52 @@ export interface PreviewCommandOptions {
   quiet: boolean;
 }
 
-/** Resolves once the server has closed after SIGINT/SIGTERM; returns the exit status. */
-export async function runPreview(_options: PreviewCommandOptions, io: CommandIo): Promise<number> {
-  io.stderr.write('agent-catalog preview: not implemented yet\n');
-  return 1;
+function createStderrLogger(io: CommandIo, quiet: boolean): Logger {
+  const write = (line: string): void => {
+    io.stderr.write(`${line}\n`);
+  };
+  return { info: quiet ? () => {} : write, warn: write, debug: () => {} };
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function waitForSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolveSignal) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolveSignal(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/**
+ * Resolves once the server has closed after `stop` (by default SIGINT/SIGTERM); returns
+ * the exit status: 0 after a clean stop, 2 for a directory that is not a bundle, 1 when
+ * the port cannot be bound.
+ */
+export async function runPreview(
+  options: PreviewCommandOptions,
+  io: CommandIo,
+  stop: () => Promise<unknown> = waitForSignal,
+): Promise<number> {
+  const logger = createStderrLogger(io, options.quiet);
+  let server: Awaited<ReturnType<typeof startPreviewServer>>;
+  try {
+    server = await startPreviewServer({
+      dir: resolve(io.cwd, options.dir),
+      port: options.port,
+      host: options.host,
+      rateLimit: options.rateLimit,
+      logger,
+    });
+  } catch (error) {
+    io.stderr.write(`agent-catalog preview: ${describeErrorChain(error).join(': ')}\n`);
+    return exitStatusFor(error);
+  }
+  io.stdout.write(`listening on ${server.url}\n`);
+  await stop();
+  await server.close();
+  return 0;
 }

@@ -1,0 +1,163 @@
+/**
+ * The preview's Express app: every request is answered from the bundle directory as the
+ * CDN would answer it, with routes and headers from the bundle's own `_headers` and
+ * `_redirects`. The directory is resolved again on every request, so a rebuild that swaps
+ * it by rename is served at once. `createPreviewApp` never listens; `server.ts` does.
+ */
+import { realpath } from 'node:fs/promises';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
+import type { Logger } from '../logger.js';
+import { collectHeaders, createRulesLoader, type HostingRules } from './hosting-rules.js';
+import {
+  createRateLimiter,
+  formatRateLimitField,
+  formatRateLimitPolicy,
+  policyNameOf,
+  type RateLimiter,
+} from './rate-limit.js';
+import { isHiddenPath, parseRequestPath } from './request-path.js';
+import {
+  headersForPaths,
+  isApiPath,
+  readServedFile,
+  sendError,
+  sendFile,
+  sendMethodNotAllowed,
+  sendOptions,
+} from './respond.js';
+import { resolveRoute } from './route.js';
+
+export interface PreviewAppOptions {
+  /** The bundle directory (absolute). */
+  dir: string;
+  /** Requests a minute per client address; undefined or 0 means no limit. */
+  rateLimit?: number;
+  logger: Logger;
+}
+
+interface PreviewContext {
+  dir: string;
+  loadRules: (realDir: string) => Promise<HostingRules>;
+  limiter: RateLimiter | undefined;
+}
+
+/** Spec part 7: the catalog must be a JSON object with a products list, or the answer is 500. */
+function isValidCatalog(bytes: Buffer): boolean {
+  try {
+    const value: unknown = JSON.parse(bytes.toString('utf8'));
+    return (
+      typeof value === 'object' && value !== null && Array.isArray((value as { products?: unknown }).products)
+    );
+  } catch {
+    return false;
+  }
+}
+
+function withoutTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+/** Counts the request against the client's window; false when it was refused with 429. */
+function applyRateLimit(req: Request, res: Response, rules: HostingRules, limiter: RateLimiter): boolean {
+  const announced = rules.headers
+    .flatMap((rule) => rule.headers)
+    .find(([name]) => name.toLowerCase() === 'ratelimit-policy')?.[1];
+  const policy = policyNameOf(announced) ?? 'default';
+  const verdict = limiter.take(req.socket.remoteAddress ?? 'unknown');
+  res.setHeader('RateLimit-Policy', announced ?? formatRateLimitPolicy(policy, limiter.limit));
+  res.setHeader('RateLimit', formatRateLimitField(policy, verdict));
+  if (verdict.allowed) return true;
+  res.setHeader('Retry-After', String(verdict.resetSeconds));
+  const api = isApiPath(req.path, rules);
+  sendError(res, 429, 'too many requests', api, [...collectHeaders(rules, rules.catalogPath).values()]);
+  return false;
+}
+
+async function sendNotFound(
+  res: Response,
+  realDir: string,
+  rules: HostingRules,
+  api: boolean,
+): Promise<void> {
+  const catalogCors = [...collectHeaders(rules, rules.catalogPath).values()];
+  const page = api ? undefined : await readServedFile(join(realDir, '404.html'));
+  if (page === undefined) return sendError(res, 404, 'not found', api, catalogCors);
+  res.setHeader('Content-Type', 'text/html; charset=utf-8').setHeader('Cache-Control', 'no-store');
+  res.status(404).end(res.req.method === 'HEAD' ? undefined : page);
+}
+
+async function handleRequest(req: Request, res: Response, context: PreviewContext): Promise<void> {
+  const realDir = await realpath(context.dir).catch(() => undefined);
+  if (realDir === undefined) return sendError(res, 503, 'bundle directory unavailable', true);
+  const rules = await context.loadRules(realDir);
+  if (context.limiter && !applyRateLimit(req, res, rules, context.limiter)) return;
+  const parsed = parseRequestPath(req.originalUrl);
+  if (!parsed.ok) return sendError(res, parsed.status, 'bad request', isApiPath(req.path, rules));
+  const path = parsed.path;
+  const api = isApiPath(path, rules);
+  const isCatalog = withoutTrailingSlash(path) === rules.catalogPath;
+  const catalogCors = [...collectHeaders(rules, rules.catalogPath).values()];
+  const route = isHiddenPath(path)
+    ? ({ kind: 'missing' } as const)
+    : await resolveRoute(realDir, rules, path);
+  if (route.kind === 'redirect') {
+    const query = req.originalUrl.slice(req.originalUrl.split('?', 1)[0]?.length ?? 0);
+    res.setHeader('Location', route.location.includes('?') ? route.location : `${route.location}${query}`);
+    res.status(route.status).end();
+    return;
+  }
+  if (route.kind === 'proxy') return sendError(res, 502, 'proxy rules are not served by preview', api);
+  if (route.kind === 'missing') {
+    if (isCatalog) return sendError(res, 500, 'the bundle holds no catalog', true, catalogCors);
+    return sendNotFound(res, realDir, rules, api);
+  }
+  const headers = headersForPaths(rules, route.headerPaths);
+  if (req.method === 'OPTIONS') return sendOptions(req, res, headers);
+  if (req.method !== 'GET' && req.method !== 'HEAD') return sendMethodNotAllowed(res, headers, api);
+  const bytes = await readServedFile(route.resolved.file);
+  if (isCatalog && (bytes === undefined || !isValidCatalog(bytes))) {
+    return sendError(res, 500, 'the bundle holds no valid catalog', true, catalogCors);
+  }
+  if (bytes === undefined) return sendNotFound(res, realDir, rules, api);
+  sendFile(req, res, { bytes, file: route.resolved.file, status: route.status, headers });
+}
+
+function logRequests(logger: Logger): express.RequestHandler {
+  return (req, res, next) => {
+    const started = performance.now();
+    res.once('close', () => {
+      const ms = (performance.now() - started).toFixed(1);
+      logger.info(`${req.method} ${req.originalUrl} ${res.statusCode} ${ms}ms`);
+    });
+    next();
+  };
+}
+
+function handleErrors(logger: Logger): ErrorRequestHandler {
+  // Whatever went wrong (e.g. a `_headers` file broken mid-run), the client gets JSON, never a stack.
+  return (error: unknown, _req, res, _next) => {
+    logger.warn(`preview: ${error instanceof Error ? error.message : String(error)}`);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    sendError(res, 500, 'internal error', true);
+  };
+}
+
+export function createPreviewApp(options: PreviewAppOptions): Express {
+  const context: PreviewContext = {
+    dir: options.dir,
+    loadRules: createRulesLoader(),
+    limiter: options.rateLimit ? createRateLimiter(options.rateLimit) : undefined,
+  };
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(logRequests(options.logger));
+  app.use((req, res) => handleRequest(req, res, context));
+  app.use(handleErrors(options.logger));
+  return app;
+}

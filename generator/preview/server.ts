@@ -1,0 +1,98 @@
+/**
+ * Starts the preview on a port: checks first that the directory is a bundle (readable,
+ * with a `_headers` file the hosting-rules parser accepts), so a wrong `--dir` fails at
+ * once with FLAG_INVALID (exit 2) instead of serving 404s. This is the programmatic entry
+ * the `preview` command and the tests share.
+ */
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { join, resolve } from 'node:path';
+import type { Express } from 'express';
+import { parseHeadersFile, parseRedirectsFile } from '../emit/hosting-rules-format.js';
+import { CatalogError } from '../errors.js';
+import { type Logger, silentLogger } from '../logger.js';
+import { createPreviewApp } from './app.js';
+
+export interface PreviewServerOptions {
+  dir: string;
+  /** 0 picks a free port. Default 8080. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Enforced requests a minute per client address; off when undefined or 0. */
+  rateLimit?: number;
+  logger?: Logger;
+}
+
+export interface PreviewServer {
+  /** `http://<host>:<port>`, with the port actually bound. */
+  url: string;
+  close(): Promise<void>;
+}
+
+function bundleError(dir: string, message: string, cause?: unknown): CatalogError {
+  return new CatalogError('FLAG_INVALID', `--dir ${dir}: ${message}`, { dir }, { cause });
+}
+
+async function readRulesFile(dir: string, name: string, required: boolean): Promise<string> {
+  try {
+    return await readFile(join(dir, name), 'utf8');
+  } catch (error) {
+    if (!required && error instanceof Error && 'code' in error && error.code === 'ENOENT') return '';
+    throw bundleError(dir, `not a built bundle: cannot read ${name}`, error);
+  }
+}
+
+/** Refuses a directory that is missing, unreadable or holds no (valid) hosting rules. */
+export async function assertBundleDir(dir: string): Promise<void> {
+  let realDir: string;
+  try {
+    realDir = await realpath(dir);
+    if (!(await stat(realDir)).isDirectory()) throw new Error('not a directory');
+  } catch (error) {
+    throw bundleError(dir, 'not a readable directory', error);
+  }
+  const headers = await readRulesFile(realDir, '_headers', true);
+  const redirects = await readRulesFile(realDir, '_redirects', false);
+  try {
+    parseHeadersFile(headers);
+    parseRedirectsFile(redirects);
+  } catch (error) {
+    throw bundleError(dir, 'its hosting rules do not parse', error);
+  }
+}
+
+function listen(app: Express, port: number, host: string): Promise<Server> {
+  return new Promise((resolveListen, reject) => {
+    const server = createServer(app);
+    const fail = (error: Error): void => reject(error);
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      server.off('error', fail);
+      resolveListen(server);
+    });
+  });
+}
+
+function formatUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolveClose, reject) => {
+    server.close((error) => (error ? reject(error) : resolveClose()));
+    // Keep-alive connections would hold close() open until their clients leave.
+    server.closeIdleConnections();
+  });
+}
+
+export async function startPreviewServer(options: PreviewServerOptions): Promise<PreviewServer> {
+  const dir = resolve(options.dir);
+  const host = options.host ?? '127.0.0.1';
+  await assertBundleDir(dir);
+  const app = createPreviewApp({ dir, rateLimit: options.rateLimit, logger: options.logger ?? silentLogger });
+  const server = await listen(app, options.port ?? 8080, host);
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new TypeError('preview: not a TCP server');
+  return { url: formatUrl(host, address.port), close: () => closeServer(server) };
+}
