@@ -94,5 +94,13 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   const server = await listen(app, options.port ?? 8080, host);
   const address = server.address();
   if (address === null || typeof address === 'string') throw new TypeError('preview: not a TCP server');
-  return { url: formatUrl(host, address.port), close: () => closeServer(server) };
+  // close() may be called more than once (a test's afterEach after an explicit close).
+  let closing: Promise<void> | undefined;
+  return {
+    url: formatUrl(host, address.port),
+    close: () => {
+      closing ??= closeServer(server);
+      return closing;
+    },
+  };
 }

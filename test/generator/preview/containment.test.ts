@@ -1,0 +1,81 @@
+/**
+ * The preview serves only files inside the bundle directory. Every attack is sent as a
+ * raw request target, so neither the client nor a proxy normalises it first; a file
+ * beside the bundle holds a marker that must never appear in an answer.
+ */
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PreviewServer, startPreviewServer } from '../../../generator/preview/server.js';
+import { type TempBundle, writeTempBundle } from '../../helpers/write-bundle.js';
+import { makeFixtureBundle } from './fixture-bundle.js';
+import { rawRequest } from './http-client.js';
+
+const MARKER = 'OUTSIDE-THE-BUNDLE';
+
+describe('preview never serves a file outside the bundle', () => {
+  let bundle: TempBundle;
+  let server: PreviewServer;
+
+  beforeAll(async () => {
+    bundle = await writeTempBundle(makeFixtureBundle());
+    const outside = dirname(bundle.dir);
+    await writeFile(join(outside, 'secret.txt'), MARKER);
+    await mkdir(join(outside, 'secret-dir'));
+    await writeFile(join(outside, 'secret-dir', 'index.html'), MARKER);
+    await symlink(join(outside, 'secret.txt'), join(bundle.dir, 'leak.txt'));
+    await symlink(join(outside, 'secret-dir'), join(bundle.dir, 'leak-dir'));
+    await symlink(join(bundle.dir, 'llms.txt'), join(bundle.dir, 'alias.txt'));
+    server = await startPreviewServer({ dir: bundle.dir, port: 0 });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await bundle?.cleanup();
+  });
+
+  it.each([
+    ['dot segments', '/../secret.txt'],
+    ['dot segments after a folder', '/kb/../../secret.txt'],
+    ['encoded dot segments', '/%2e%2e/secret.txt'],
+    ['mixed-case encoded dots', '/%2E%2e/secret.txt'],
+    ['an encoded slash', '/kb%2f..%2f..%2fsecret.txt'],
+    ['an encoded dot-dot-slash', '/%2e%2e%2fsecret.txt'],
+    ['a backslash', '/..\\secret.txt'],
+    ['an encoded backslash', '/..%5csecret.txt'],
+    ['a NUL byte', '/llms.txt%00.json'],
+    ['a NUL byte before dots', '/%00/../secret.txt'],
+    ['double-encoded dots', '/%252e%252e/secret.txt'],
+    ['a symlink to a file outside', '/leak.txt'],
+    ['a symlink to a folder outside', '/leak-dir/'],
+    ['a symlink folder without slash', '/leak-dir'],
+    ['an absolute path in a double slash', '//etc/passwd'],
+  ])('when the target has %s (%s) then the answer is 400 or 404 without the file', async (_name, target) => {
+    const res = await rawRequest(server.url, target);
+    expect([400, 404]).toContain(res.status);
+    expect(res.body).not.toContain(MARKER);
+  });
+
+  it('when the percent-encoding is malformed then the answer is 400, not 5xx', async () => {
+    for (const target of ['/%zz', '/agent-catalog%', '/%E0%A4%A']) {
+      const res = await rawRequest(server.url, target);
+      expect(res.status, target).toBe(400);
+    }
+  });
+
+  it('when a malformed target is under the catalog path then the 400 is JSON', async () => {
+    const res = await rawRequest(server.url, '/agent-catalog/%zz');
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toHaveProperty('error');
+  });
+
+  it('when a symlink points inside the bundle then its file is served', async () => {
+    const res = await rawRequest(server.url, '/alias.txt');
+    expect(res.status).toBe(200);
+    expect(res.body).toBe('# Pomona\n');
+  });
+
+  it('when a path is percent-encoded but harmless then it is served', async () => {
+    const res = await rawRequest(server.url, '/%6clms.txt');
+    expect(res.status).toBe(200);
+  });
+});
