@@ -1,0 +1,41 @@
+/**
+ * Upstream descriptions are HTML written in a store's rich-text editor; the catalog
+ * publishes clean text. html-to-text does the parsing and entity decoding (escaping by
+ * hand is how catalogs end up with "&amp;amp;"); this module only picks its options
+ * (no link URLs in brackets, no images, headings in their own case, no hard wrapping)
+ * and normalises whitespace: lines trimmed, runs of spaces collapsed, at most one blank
+ * line between paragraphs. The converter is compiled once and reused for every product.
+ */
+import { compile } from 'html-to-text';
+
+const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({
+  selector,
+  options: { uppercase: false },
+}));
+
+const convert = compile({
+  wordwrap: false,
+  selectors: [
+    { selector: 'a', options: { ignoreHref: true } },
+    { selector: 'img', format: 'skip' },
+    { selector: 'script', format: 'skip' },
+    { selector: 'style', format: 'skip' },
+    { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
+    ...HEADINGS,
+  ],
+});
+
+/** Clean text from an HTML fragment; null when nothing readable is left. */
+export function convertHtmlToText(html: string | null | undefined): string | null {
+  if (html === null || html === undefined || html.trim() === '') return null;
+  const text = convert(html)
+    // No-break and other Unicode spaces are layout, not content.
+    .replace(/[\u00a0\u2000-\u200b\u202f\u205f\u3000\t\f\v]/g, ' ')
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((line) => line.replace(/ {2,}/g, ' ').trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  return text === '' ? null : text;
+}

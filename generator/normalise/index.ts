@@ -1,0 +1,70 @@
+/**
+ * The normalise stage: upstream product objects of one format → spec Products. Pure (no
+ * I/O). Products that cannot be mapped are returned as rejections, not thrown, so one bad
+ * product does not sink a catalog of thousands (the pipeline warns, or fails under
+ * --strict). The same upstream id seen twice (a page served twice while the store
+ * changed under the crawl) is kept once; two different products claiming one slug
+ * cannot both be published, so the later one is rejected.
+ */
+import { mapNativeProduct } from './native.js';
+import { mapShopifyProduct } from './shopify.js';
+import type { MapContext, MapOutcome, NormalisedProduct, RejectedProduct, UpstreamFormat } from './types.js';
+import { mapWooProduct } from './woocommerce.js';
+
+export { convertHtmlToText } from './html-text.js';
+export { mapNativeProduct } from './native.js';
+export { formatDecimalPrice, formatMinorUnits, minorDigitsFor } from './price.js';
+export { mapShopifyProduct } from './shopify.js';
+export type { MapContext, MapOutcome, NormalisedProduct, RejectedProduct, UpstreamFormat } from './types.js';
+export { mapWooProduct } from './woocommerce.js';
+
+const MAPPERS: Readonly<Record<UpstreamFormat, (raw: unknown, context: MapContext) => MapOutcome>> = {
+  native: mapNativeProduct,
+  shopify: mapShopifyProduct,
+  woocommerce: mapWooProduct,
+};
+
+export interface NormaliseResult {
+  products: NormalisedProduct[];
+  rejected: RejectedProduct[];
+  /** Upstream items dropped because their id had been seen already. */
+  duplicates: number;
+}
+
+export function normaliseProducts(
+  items: readonly unknown[],
+  format: UpstreamFormat,
+  context: MapContext,
+): NormaliseResult {
+  const map = MAPPERS[format];
+  const products: NormalisedProduct[] = [];
+  const rejected: RejectedProduct[] = [];
+  const seenIds = new Set<string>();
+  const slugOwners = new Map<string, string>();
+  let duplicates = 0;
+  for (const item of items) {
+    const outcome = map(item, context);
+    if (!outcome.ok) {
+      rejected.push(outcome.rejected);
+      continue;
+    }
+    const { product } = outcome;
+    if (seenIds.has(product.sourceId)) {
+      duplicates += 1;
+      continue;
+    }
+    seenIds.add(product.sourceId);
+    const owner = slugOwners.get(product.record.slug);
+    if (owner !== undefined) {
+      rejected.push({
+        id: product.sourceId,
+        name: product.record.name,
+        reason: `product ${product.sourceId} (${JSON.stringify(product.record.name)}) has the slug "${product.record.slug}" of product ${owner} already`,
+      });
+      continue;
+    }
+    slugOwners.set(product.record.slug, product.sourceId);
+    products.push(product);
+  }
+  return { products, rejected, duplicates };
+}

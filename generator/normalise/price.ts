@@ -1,0 +1,62 @@
+/**
+ * Prices as exact decimal text. Upstream prices arrive as decimal strings (Shopify
+ * "1234.50") or as minor-unit integers with their exponent (WooCommerce "1234" with
+ * `currency_minor_unit` 2); the catalog publishes decimal text with the currency's
+ * minor digits. Everything here works on digit strings and BigInt, never on binary
+ * floating point, so "0.10" + formatting can never become "0.09999".
+ */
+
+const minorDigitsCache = new Map<string, number>();
+
+/** The currency's usual number of decimal digits (USD 2, JPY 0, BHD 3), per ICU. */
+export function minorDigitsFor(currency: string): number {
+  const cached = minorDigitsCache.get(currency);
+  if (cached !== undefined) return cached;
+  const digits =
+    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  minorDigitsCache.set(currency, digits);
+  return digits;
+}
+
+const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
+
+/**
+ * Formats a non-negative decimal string to exactly `digits` fraction digits, rounding
+ * half up when the upstream carries more digits than the currency has. Returns undefined
+ * for anything that is not a plain non-negative decimal ("12,50", "-1", "1e3", "").
+ */
+export function formatDecimalPrice(text: string, digits: number): string | undefined {
+  const match = DECIMAL.exec(text.trim());
+  if (!match) return undefined;
+  const whole = match[1] ?? '0';
+  const fraction = match[2] ?? '';
+  // Scale to digits+1 fraction digits as an integer, then round the extra digit away.
+  const padded = `${fraction}${'0'.repeat(digits + 1)}`.slice(0, digits + 1);
+  let scaled = BigInt(`${whole}${padded}`);
+  const roundUp = scaled % 10n >= 5n;
+  scaled = scaled / 10n + (roundUp ? 1n : 0n);
+  return formatScaled(scaled, digits);
+}
+
+/** "1234" with exponent 2 → "12.34", then formatted to the currency's `digits`. */
+export function formatMinorUnits(text: string, minorUnit: number, digits: number): string | undefined {
+  if (!/^\d+$/.test(text.trim()) || !Number.isInteger(minorUnit) || minorUnit < 0 || minorUnit > 6) {
+    return undefined;
+  }
+  const decimal = formatScaled(BigInt(text.trim()), minorUnit);
+  return formatDecimalPrice(decimal, digits);
+}
+
+function formatScaled(value: bigint, digits: number): string {
+  const text = value.toString().padStart(digits + 1, '0');
+  if (digits === 0) return text;
+  return `${text.slice(0, -digits)}.${text.slice(-digits)}`;
+}
+
+/** Compares two decimal strings of the same digits by value, for picking the lowest price. */
+export function compareDecimal(a: string, b: string): number {
+  const [aWhole = '', aFraction = ''] = a.split('.');
+  const [bWhole = '', bFraction = ''] = b.split('.');
+  const difference = BigInt(`${aWhole}${aFraction}`) - BigInt(`${bWhole}${bFraction}`);
+  return difference < 0n ? -1 : difference > 0n ? 1 : 0;
+}

@@ -1,0 +1,146 @@
+/**
+ * The fetchUpstream stage: reads the merchant's catalog from its store (a Shopify
+ * storefront, the WooCommerce Store API, or a native document in the spec's shape, from
+ * a URL or a file) and returns it normalised into spec Products, plus the products that
+ * could not be mapped. Upstream failures (unreachable, timeout, 5xx after retries,
+ * truncated, oversized or wrong-shaped data) throw a CatalogError with an UPSTREAM_*
+ * code; an empty catalog is not an error here, because refusing a sharp shrink is the
+ * pipeline's decision, made against the last published bundle.
+ */
+import type { ResolvedConfig } from '../config.js';
+import { CatalogError } from '../errors.js';
+import { createHttpClient, type HttpClient } from '../http/client.js';
+import type { Logger } from '../logger.js';
+import { normaliseProducts } from '../normalise/index.js';
+import type { MapContext, NormalisedProduct, RejectedProduct, UpstreamFormat } from '../normalise/types.js';
+import {
+  buildListingUrl,
+  detectFormatFromDocument,
+  detectFormatFromUrl,
+  extractProductList,
+  resolveSourceLocation,
+} from './documents.js';
+import { readJsonFile } from './read-file.js';
+import { fetchShopifyProducts, SHOPIFY_MAX_PAGE_SIZE } from './shopify.js';
+import { fetchWooProducts, WOO_MAX_PAGE_SIZE } from './woocommerce.js';
+
+export type { NormalisedProduct, RejectedProduct, UpstreamFormat } from '../normalise/types.js';
+
+export type UpstreamConfig = ResolvedConfig['upstream'];
+
+export interface UpstreamContext {
+  /** Directory a relative file source resolves against. */
+  configDir: string;
+  /** No trailing slash; product pages are built on it. */
+  siteUrl: string;
+  /** ISO 4217 code of the merchant. */
+  currency: string;
+  logger: Logger;
+  signal?: AbortSignal;
+  /** Used unless `upstream.user_agent` is set; see `formatUserAgent`. */
+  userAgent: string;
+}
+
+export interface UpstreamResult {
+  format: UpstreamFormat;
+  /** In upstream order, de-duplicated by upstream id. */
+  products: NormalisedProduct[];
+  rejected: RejectedProduct[];
+  /** HTTP requests made, retries included (0 for a file). */
+  requests: number;
+  /** The URL or absolute file path that was read. */
+  source: string;
+}
+
+/** `agent-catalog/<version> (+<site_url>)`: names the tool and where to reach whoever runs it. */
+export function formatUserAgent(version: string, siteUrl: string): string {
+  return `agent-catalog/${version} (+${siteUrl})`;
+}
+
+function detectionError(where: string): CatalogError {
+  return new CatalogError(
+    'UPSTREAM_SHAPE',
+    `cannot tell the upstream format of ${where}; set upstream.format (native, shopify or woocommerce)`,
+    { url: where, status: undefined },
+  );
+}
+
+async function readFromFile(
+  path: string,
+  upstream: UpstreamConfig,
+): Promise<{ format: UpstreamFormat; items: unknown[] }> {
+  const document = await readJsonFile(path, upstream.max_response_bytes);
+  const format = upstream.format ?? detectFormatFromDocument(document);
+  if (format === undefined) throw detectionError(path);
+  return { format, items: extractProductList(document, format, path) };
+}
+
+async function readFromUrl(
+  client: HttpClient,
+  url: URL,
+  upstream: UpstreamConfig,
+  workers: number,
+): Promise<{ format: UpstreamFormat; items: unknown[] }> {
+  let format = upstream.format ?? detectFormatFromUrl(url);
+  if (format === undefined || format === 'native') {
+    const response = await client.getJson(url.href);
+    format ??= detectFormatFromDocument(response.body);
+    if (format === undefined) throw detectionError(url.href);
+    if (format === 'native') return { format, items: extractProductList(response.body, format, url.href) };
+  }
+  const listing = buildListingUrl(url, format);
+  if (format === 'shopify') {
+    const pageSize = upstream.page_size ?? SHOPIFY_MAX_PAGE_SIZE;
+    return { format, items: await fetchShopifyProducts(client, listing, { pageSize, workers }) };
+  }
+  const pageSize = Math.min(upstream.page_size ?? WOO_MAX_PAGE_SIZE, WOO_MAX_PAGE_SIZE);
+  return { format, items: await fetchWooProducts(client, listing, { pageSize, workers }) };
+}
+
+export async function fetchUpstream(
+  upstream: UpstreamConfig,
+  context: UpstreamContext,
+): Promise<UpstreamResult> {
+  const location = resolveSourceLocation(upstream.source, context.configDir);
+  let read: { format: UpstreamFormat; items: unknown[] };
+  let requests = 0;
+  if (location.kind === 'file') {
+    read = await readFromFile(location.path, upstream);
+  } else {
+    const client = createHttpClient({
+      userAgent: upstream.user_agent ?? context.userAgent,
+      connectTimeoutMs: upstream.connect_timeout_ms,
+      requestTimeoutMs: upstream.request_timeout_ms,
+      timeoutMs: upstream.timeout_ms,
+      retries: upstream.retries,
+      maxResponseBytes: upstream.max_response_bytes,
+      maxConcurrency: upstream.max_concurrency,
+      requestsPerMinute: upstream.requests_per_minute,
+      logger: context.logger,
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    try {
+      read = await readFromUrl(client, location.url, upstream, upstream.max_concurrency);
+    } finally {
+      requests = client.requests;
+      await client.close();
+    }
+  }
+  const mapContext: MapContext = {
+    siteUrl: context.siteUrl.replace(/\/+$/, ''),
+    currency: context.currency,
+    comingSoonTag: upstream.coming_soon_tag,
+  };
+  const normalised = normaliseProducts(read.items, read.format, mapContext);
+  const source = location.kind === 'file' ? location.path : location.url.href;
+  context.logger.debug(
+    `upstream ${read.format} ${source}: ${read.items.length} items, ${normalised.products.length} products, ${normalised.rejected.length} rejected, ${normalised.duplicates} duplicates, ${requests} requests`,
+  );
+  return {
+    format: read.format,
+    products: normalised.products,
+    rejected: normalised.rejected,
+    requests,
+    source,
+  };
+}

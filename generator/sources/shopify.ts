@@ -1,0 +1,58 @@
+/**
+ * Crawls a Shopify storefront's `/products.json?limit=…&page=…`. Page 1 is fetched alone
+ * (most merchants fit on it); when it is full, the following pages are fetched a few at
+ * a time until the first short or empty page. Shopify serves no page past
+ * page × limit = 25,000, so a store whose pages are still full at that point cannot be
+ * read completely this way: that is UPSTREAM_LIMIT (use the Admin API, or split the
+ * catalog into collections and point one build at each), never a silently cut catalog.
+ */
+import { CatalogError } from '../errors.js';
+import type { HttpClient } from '../http/client.js';
+import { extractProductList } from './documents.js';
+import { fetchPagesInParallel } from './paginate.js';
+
+export const SHOPIFY_MAX_PAGE_SIZE = 250;
+/** Shopify's storefront pagination stops at page × limit = 25,000. */
+export const SHOPIFY_PAGINATION_CAP = 25_000;
+
+function buildPageUrl(listing: URL, pageSize: number, page: number): string {
+  const url = new URL(listing.href);
+  url.searchParams.set('limit', String(pageSize));
+  url.searchParams.set('page', String(page));
+  return url.href;
+}
+
+export async function fetchShopifyProducts(
+  client: HttpClient,
+  listing: URL,
+  options: { pageSize: number; workers: number },
+): Promise<unknown[]> {
+  const pageSize = Math.min(SHOPIFY_MAX_PAGE_SIZE, Math.max(1, options.pageSize));
+  const lastPage = Math.floor(SHOPIFY_PAGINATION_CAP / pageSize);
+  const fetchPage = async (page: number, signal?: AbortSignal): Promise<unknown[]> => {
+    const url = buildPageUrl(listing, pageSize, page);
+    const response = await client.getJson(url, signal);
+    return extractProductList(response.body, 'shopify', url);
+  };
+  const first = await fetchPage(1);
+  if (first.length < pageSize) return first;
+  const rest =
+    lastPage > 1
+      ? await fetchPagesInParallel({
+          firstPage: 2,
+          lastPage,
+          pageSize,
+          workers: options.workers,
+          stopAtShortPage: true,
+          fetchPage,
+        })
+      : { items: [], shortPage: undefined };
+  if (rest.shortPage === undefined) {
+    throw new CatalogError(
+      'UPSTREAM_LIMIT',
+      `Shopify's storefront serves at most ${SHOPIFY_PAGINATION_CAP} products (page × limit) and every page up to that was full; read larger catalogs through the Admin API or split them into collections`,
+      { url: listing.href, status: 200, cap: SHOPIFY_PAGINATION_CAP, pageSize },
+    );
+  }
+  return [...first, ...rest.items];
+}
