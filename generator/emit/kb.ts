@@ -1,7 +1,146 @@
-/** Placeholder: emitter for the kb documents (to be written). */
+/**
+ * The knowledge base: `/kb/products.json` (the catalog's Product records, unchanged so the
+ * schema gate validates them, with the source and usage terms around them) and
+ * `/kb/<merchant-slug>-knowledge-base.md` (Markdown with YAML front matter written by
+ * gray-matter/js-yaml, never by string concatenation). `checkKnowledgeBase` validates
+ * both from their text: JSON shape, front matter keys, and every product of the JSON
+ * present in the Markdown with the same link, price and availability.
+ */
+import matter from 'gray-matter';
 import type { Artifact } from '../artifact.js';
+import type { Product } from '../model.js';
 import type { BuildPlan } from '../plan.js';
+import type { BundleFiles, Problem } from '../validate/index.js';
+import { stableJson } from './json.js';
+import { readKnowledgeBaseProducts, renderKnowledgeBaseSections } from './kb-markdown.js';
+import { escapeMarkdownInline } from './markdown-text.js';
+import { filePathOf, KB_PRODUCTS_PATH, knowledgeBasePath } from './sitemap-pages.js';
+import { resolveUsagePolicy } from './usage-policy.js';
 
-export function emitKnowledgeBase(_plan: BuildPlan): Artifact[] {
-  return [];
+export const KB_PRODUCTS_FILE = filePathOf(KB_PRODUCTS_PATH);
+export const KB_MARKDOWN_MEDIA_TYPE = 'text/markdown; charset=utf-8';
+const KB_MARKDOWN_FILE = /^kb\/[a-z0-9-]+-knowledge-base\.md$/;
+const REQUIRED_FRONT_MATTER = ['title', 'source', 'generated', 'license'] as const;
+
+export function emitKnowledgeBase(plan: BuildPlan): Artifact[] {
+  const { config } = plan;
+  const policy = resolveUsagePolicy(config);
+  const source = `${config.base_url}/agent-catalog`;
+  const usage = {
+    attribution: policy.attribution,
+    license: policy.license,
+    training: policy.allowTraining ? 'permitted' : 'not permitted',
+    automated_purchases: 'not permitted',
+    requests_per_minute: policy.requestsPerMinute,
+    terms: policy.termsUrl,
+  };
+  const json = {
+    merchant: plan.catalog.merchant,
+    generated: plan.generated,
+    source,
+    usage,
+    count: plan.catalog.products.length,
+    products: plan.catalog.products,
+  };
+  const title = `${config.merchant.name} knowledge base`;
+  const frontMatter = {
+    title,
+    source,
+    generated: plan.generated,
+    license: policy.license,
+    usage,
+    merchant: config.merchant.name,
+    products: plan.catalog.products.length,
+    articles: plan.articles.length,
+  };
+  const body = `# ${escapeMarkdownInline(title)}\n\n${renderKnowledgeBaseSections(plan, policy)}\n`;
+  return [
+    { path: KB_PRODUCTS_FILE, mediaType: 'application/json', body: stableJson(json) },
+    {
+      path: filePathOf(knowledgeBasePath(config)),
+      mediaType: KB_MARKDOWN_MEDIA_TYPE,
+      body: matter.stringify(body, frontMatter),
+    },
+  ];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function readProductsJson(body: string): { products: Product[]; problems: string[] } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return { products: [], problems: ['not valid JSON'] };
+  }
+  if (!isRecord(parsed) || !Array.isArray(parsed.products)) {
+    return { products: [], problems: ['expected an object with a products array'] };
+  }
+  const problems: string[] = [];
+  if (parsed.count !== parsed.products.length) problems.push('count does not equal the number of products');
+  for (const key of ['merchant', 'generated', 'source', 'usage']) {
+    if (parsed[key] === undefined) problems.push(`missing ${key}`);
+  }
+  return { products: parsed.products.filter(isRecord) as unknown as Product[], problems };
+}
+
+function checkMarkdown(path: string, body: string, products: readonly Product[]): Problem[] {
+  const problems: Problem[] = [];
+  const problem = (rule: string, message: string) => problems.push({ path, rule, message });
+  let data: Record<string, unknown>;
+  let content: string;
+  try {
+    // A fresh options object keeps gray-matter from answering out of its cache.
+    const parsed = matter(body, {});
+    data = parsed.data;
+    content = parsed.content;
+  } catch (error) {
+    problem('front-matter', `front matter is not valid YAML: ${(error as Error).message}`);
+    return problems;
+  }
+  for (const key of REQUIRED_FRONT_MATTER) {
+    if (typeof data[key] !== 'string' || data[key] === '')
+      problem('front-matter', `front matter has no ${key}`);
+  }
+  if (!/^# \S/m.test(content)) problem('markdown', 'no H1 title');
+  const sections = new Map(readKnowledgeBaseProducts(content).map((entry) => [entry.id, entry]));
+  for (const product of products) {
+    const section = sections.get(product.slug);
+    if (section === undefined) {
+      problem('kb', `product ${product.slug} is in products.json but not in the knowledge base`);
+      continue;
+    }
+    if (section.link !== product.url)
+      problem('kb', `product ${product.slug}: link differs from products.json`);
+    if (section.price !== `${product.price} ${product.currency}`) {
+      problem('kb', `product ${product.slug}: price differs from products.json`);
+    }
+    if (section.availability !== product.availability) {
+      problem('kb', `product ${product.slug}: availability differs from products.json`);
+    }
+  }
+  if (sections.size !== products.length)
+    problem('kb', 'the knowledge base and products.json list different products');
+  return problems;
+}
+
+export function checkKnowledgeBase(files: BundleFiles): Problem[] {
+  const json = files.get(KB_PRODUCTS_FILE);
+  const markdownPaths = [...files.keys()].filter((path) => KB_MARKDOWN_FILE.test(path));
+  const problems: Problem[] = [];
+  if (json === undefined) problems.push({ path: KB_PRODUCTS_FILE, rule: 'missing', message: 'missing' });
+  if (markdownPaths.length !== 1) {
+    problems.push({
+      path: 'kb/',
+      rule: 'missing',
+      message: `expected one kb/<merchant-slug>-knowledge-base.md, found ${markdownPaths.length}`,
+    });
+  }
+  if (json === undefined) return problems;
+  const { products, problems: jsonProblems } = readProductsJson(json);
+  problems.push(...jsonProblems.map((message) => ({ path: KB_PRODUCTS_FILE, rule: 'kb', message })));
+  for (const path of markdownPaths) problems.push(...checkMarkdown(path, files.get(path) ?? '', products));
+  return problems;
 }

@@ -16,8 +16,12 @@ import { sanitizeXmlText } from './xml-text.js';
  */
 const INLINE_SPECIALS = /[\\`[\]<>#]/g;
 
-/** Markers that start a block only at the beginning of a line: lists, quotes, rules, tables. */
-const LEADING_BLOCK_MARKER = /^([-+*=|>~_]|\d{1,9}[.)])/;
+/**
+ * Markers that start a block only at the beginning of a line: list items (a marker then a
+ * space), thematic breaks and fences (three alike), setext underlines (`=`/`-` alone).
+ * "42.00" or "-5%" stay as they are; only a real marker is escaped.
+ */
+const LEADING_BLOCK_MARKER = /^(?:[-+*](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)|([-*_=~+])\1\1|=+$|-+$)/;
 
 /** One line of inert inline Markdown: line breaks become spaces, structure characters are escaped. */
 export function escapeMarkdownInline(text: string): string {
