@@ -1,7 +1,121 @@
-/** Placeholder: emitter for the well-known documents (to be written). */
+/**
+ * The discovery documents under `{site_url}/.well-known/` (spec 5.2): the protected
+ * resource metadata (RFC 9728), copies of the issuer's own metadata (RFC 8414 and
+ * OpenID Connect Discovery, computed by `auth-server/metadata.ts` so the copies cannot
+ * drift from what the issuer serves), the API catalog linkset (RFC 9727) and the agent
+ * card at both of its names. Extension-less URLs are published as `.json` files with a
+ * `publicPath`; the hosting rules rewrite the URL to the file and set the media type.
+ */
+import { buildAuthorizationServerMetadata, buildOpenIdConfiguration } from '../../auth-server/metadata.js';
 import type { Artifact } from '../artifact.js';
+import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
+import { stableJson } from './json.js';
+import { OPENAPI_PATH } from './openapi.js';
+import { describeAccountAccess } from './openapi-policy.js';
+import { resolveUsagePolicy } from './usage-policy.js';
+import { buildAgentCard } from './well-known-agent.js';
 
-export function emitWellKnown(_plan: BuildPlan): Artifact[] {
-  return [];
+/** RFC 9727 §5: the media type of the api-catalog resource when it is a JSON linkset. */
+export const API_CATALOG_MEDIA_TYPE =
+  'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
+export const OPENAPI_LINK_TYPE = 'application/vnd.oai.openapi+json;version=3.1';
+
+/** The documents this module publishes: bundle file, URL path and media type. */
+export const WELL_KNOWN_DOCUMENTS = {
+  protectedResource: {
+    path: '.well-known/oauth-protected-resource.json',
+    publicPath: '/.well-known/oauth-protected-resource',
+    mediaType: 'application/json',
+  },
+  authorizationServer: {
+    path: '.well-known/oauth-authorization-server.json',
+    publicPath: '/.well-known/oauth-authorization-server',
+    mediaType: 'application/json',
+  },
+  openIdConfiguration: {
+    path: '.well-known/openid-configuration.json',
+    publicPath: '/.well-known/openid-configuration',
+    mediaType: 'application/json',
+  },
+  apiCatalog: {
+    path: '.well-known/api-catalog.json',
+    publicPath: '/.well-known/api-catalog',
+    mediaType: API_CATALOG_MEDIA_TYPE,
+  },
+  agent: { path: '.well-known/agent.json', mediaType: 'application/json' },
+  agentCard: { path: '.well-known/agent-card.json', mediaType: 'application/json' },
+} as const;
+
+/** The catalog and health URLs: `{base_url}/agent-catalog` and `{base_url}/agent-catalog/health`. */
+export function catalogUrls(config: ResolvedConfig): { catalogUrl: string; healthUrl: string } {
+  return {
+    catalogUrl: `${config.base_url}/agent-catalog`,
+    healthUrl: `${config.base_url}/agent-catalog/health`,
+  };
+}
+
+/** RFC 9728 §2 protected resource metadata for the site. */
+export function buildProtectedResourceMetadata(config: ResolvedConfig): Record<string, unknown> {
+  const access = describeAccountAccess(config);
+  const policy = resolveUsagePolicy(config);
+  return {
+    // RFC 9728 §3.3: "the resource value returned MUST be identical to the protected
+    // resource's resource identifier value into which the well-known URI path suffix was
+    // inserted". The document lives at {site_url}/.well-known/oauth-protected-resource,
+    // so the identifier is {site_url} exactly: no trailing slash added.
+    resource: config.site_url,
+    // The issuer identifier exactly as configured (RFC 8414 §2 issuer).
+    authorization_servers: [config.auth_url],
+    scopes_supported: access.scopes.map((scope) => scope.name),
+    // Spec 5.5: "Never place a token in a URL." Only the Authorization header is accepted.
+    bearer_methods_supported: ['header'],
+    resource_name: `${config.merchant.name} catalog`,
+    resource_documentation: `${config.site_url}/api/`,
+    resource_policy_uri: policy.termsUrl,
+    resource_tos_uri: policy.termsUrl,
+  };
+}
+
+/** RFC 9264 §4.2 linkset anchored at the catalog, the form RFC 9727 §4.2 requires. */
+export function buildApiCatalog(config: ResolvedConfig): Record<string, unknown> {
+  const { catalogUrl, healthUrl } = catalogUrls(config);
+  const { termsUrl } = resolveUsagePolicy(config);
+  return {
+    linkset: [
+      {
+        anchor: catalogUrl,
+        'service-desc': [{ href: `${config.site_url}/${OPENAPI_PATH}`, type: OPENAPI_LINK_TYPE }],
+        'service-doc': [{ href: `${config.site_url}/api/`, type: 'text/html' }],
+        status: [{ href: healthUrl, type: 'application/json' }],
+        'terms-of-service': [{ href: termsUrl, type: 'text/html' }],
+        license: [{ href: termsUrl, type: 'text/html' }],
+      },
+    ],
+  };
+}
+
+function document(entry: { path: string; mediaType: string; publicPath?: string }, value: unknown): Artifact {
+  return {
+    path: entry.path,
+    mediaType: entry.mediaType,
+    ...(entry.publicPath ? { publicPath: entry.publicPath } : {}),
+    body: stableJson(value),
+  };
+}
+
+export function emitWellKnown(plan: BuildPlan): Artifact[] {
+  const { config } = plan;
+  const docs = WELL_KNOWN_DOCUMENTS;
+  // The copies must equal what the issuer serves, so they get the same input: its identifier.
+  const issuer = { issuer: config.auth_url };
+  const agentCard = buildAgentCard(config);
+  return [
+    document(docs.protectedResource, buildProtectedResourceMetadata(config)),
+    document(docs.authorizationServer, buildAuthorizationServerMetadata(issuer)),
+    document(docs.openIdConfiguration, buildOpenIdConfiguration(issuer)),
+    document(docs.apiCatalog, buildApiCatalog(config)),
+    document(docs.agent, agentCard),
+    document(docs.agentCard, agentCard),
+  ];
 }
