@@ -1,7 +1,192 @@
-/** Placeholder: emitter for the sitemap documents (to be written). */
+/**
+ * `/sitemap.xml` per the Sitemaps protocol 0.9 (https://www.sitemaps.org/protocol.html):
+ * the product pages and the public documents, absolute URLs with `lastmod`. The protocol
+ * caps one file at 50,000 URLs and 50 MB (52,428,800 bytes) uncompressed; past either,
+ * the URLs go to `/sitemap-1.xml`, `/sitemap-2.xml`, … and `/sitemap.xml` becomes the
+ * sitemap index. A sitemap may only list URLs of its own host, so product pages hosted
+ * on another origin than `site_url` are left out (the catalog still links them).
+ */
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Artifact } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
+import type { BundleFiles, Problem } from '../validate/index.js';
+import {
+  API_DOCS_PATH,
+  filePathOf,
+  KB_PRODUCTS_PATH,
+  knowledgeBasePath,
+  LLMS_FULL_PATH,
+  LLMS_PATH,
+  SITEMAP_PATH,
+  siteUrl,
+} from './sitemap-pages.js';
+import { buildXmlDocument, hasIllegalXmlChars, isAbsoluteUrl, requireAbsoluteUrl } from './xml-text.js';
 
-export function emitSitemap(_plan: BuildPlan): Artifact[] {
-  return [];
+export const SITEMAP_NAMESPACE = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+export const SITEMAP_FILE = filePathOf(SITEMAP_PATH);
+export const MAX_SITEMAP_URLS = 50_000;
+export const MAX_SITEMAP_BYTES = 52_428_800;
+const SITEMAP_MEDIA_TYPE = 'application/xml';
+
+interface SitemapEntry {
+  loc: string;
+  lastmod: string;
+}
+
+/** W3C Datetime as the protocol asks; an unparseable upstream time falls back to the build time. */
+function lastmodOf(value: string | undefined, generated: string): string {
+  return value !== undefined && !Number.isNaN(Date.parse(value)) ? value : generated;
+}
+
+function listEntries(plan: BuildPlan): SitemapEntry[] {
+  const { config, generated } = plan;
+  const origin = new URL(config.site_url).origin;
+  const documents = [API_DOCS_PATH, KB_PRODUCTS_PATH, knowledgeBasePath(config), LLMS_PATH, LLMS_FULL_PATH];
+  const entries: SitemapEntry[] = documents.map((path) => ({
+    loc: siteUrl(config, path),
+    lastmod: generated,
+  }));
+  for (const product of plan.products) {
+    const loc = requireAbsoluteUrl(product.record.url, { product: product.record.slug, field: 'url' });
+    if (new URL(loc).origin !== origin) continue;
+    entries.push({ loc, lastmod: lastmodOf(product.updatedAt, generated) });
+  }
+  const seen = new Set<string>();
+  return entries.filter((entry) => !seen.has(entry.loc) && seen.add(entry.loc) !== undefined);
+}
+
+function buildUrlset(entries: readonly SitemapEntry[]): string {
+  return buildXmlDocument({ urlset: { '@_xmlns': SITEMAP_NAMESPACE, url: entries } });
+}
+
+/** Splits entries into files under both limits: by count first, then halving any file still too large. */
+function splitEntries(entries: readonly SitemapEntry[]): string[] {
+  const chunks: SitemapEntry[][] = [];
+  for (let start = 0; start < entries.length; start += MAX_SITEMAP_URLS) {
+    chunks.push(entries.slice(start, start + MAX_SITEMAP_URLS));
+  }
+  const bodies: string[] = [];
+  const pending = chunks.reverse();
+  for (let chunk = pending.pop(); chunk !== undefined; chunk = pending.pop()) {
+    const body = buildUrlset(chunk);
+    if (Buffer.byteLength(body) <= MAX_SITEMAP_BYTES || chunk.length === 1) {
+      bodies.push(body);
+      continue;
+    }
+    const half = Math.ceil(chunk.length / 2);
+    pending.push(chunk.slice(half), chunk.slice(0, half));
+  }
+  return bodies;
+}
+
+export function emitSitemap(plan: BuildPlan): Artifact[] {
+  const entries = listEntries(plan);
+  const bodies = splitEntries(entries);
+  if (bodies.length <= 1) {
+    return [{ path: SITEMAP_FILE, mediaType: SITEMAP_MEDIA_TYPE, body: bodies[0] ?? buildUrlset(entries) }];
+  }
+  const parts: Artifact[] = bodies.map((body, index) => ({
+    path: `sitemap-${index + 1}.xml`,
+    mediaType: SITEMAP_MEDIA_TYPE,
+    body,
+  }));
+  const index = buildXmlDocument({
+    sitemapindex: {
+      '@_xmlns': SITEMAP_NAMESPACE,
+      sitemap: parts.map((part) => ({ loc: siteUrl(plan.config, `/${part.path}`), lastmod: plan.generated })),
+    },
+  });
+  return [{ path: SITEMAP_FILE, mediaType: SITEMAP_MEDIA_TYPE, body: index }, ...parts];
+}
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  parseTagValue: false,
+  htmlEntities: false,
+  isArray: (name) => name === 'url' || name === 'sitemap',
+});
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+interface ParsedSitemap {
+  kind: 'urlset' | 'sitemapindex';
+  namespace: unknown;
+  entries: Record<string, unknown>[];
+}
+
+/** Reads a sitemap or sitemap index; the consistency checks read product URLs through this too. */
+export function parseSitemap(body: string): ParsedSitemap | undefined {
+  const tree: unknown = parser.parse(body);
+  if (!isRecord(tree)) return undefined;
+  for (const kind of ['urlset', 'sitemapindex'] as const) {
+    const root = tree[kind];
+    if (root === undefined) continue;
+    const list = isRecord(root) ? root[kind === 'urlset' ? 'url' : 'sitemap'] : undefined;
+    return {
+      kind,
+      namespace: isRecord(root) ? root['@_xmlns'] : undefined,
+      entries: Array.isArray(list) ? list.filter(isRecord) : [],
+    };
+  }
+  return undefined;
+}
+
+const W3C_DATETIME = /^\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?)?)?$/;
+
+function checkOneSitemap(
+  path: string,
+  body: string,
+  allowIndex: boolean,
+): { problems: Problem[]; children: string[] } {
+  const problem = (message: string): Problem => ({ path, rule: 'sitemap', message });
+  const validation = XMLValidator.validate(body);
+  if (validation !== true)
+    return { problems: [{ path, rule: 'xml', message: validation.err.msg }], children: [] };
+  if (hasIllegalXmlChars(body))
+    return { problems: [problem('characters XML 1.0 does not allow')], children: [] };
+  const parsed = parseSitemap(body);
+  if (parsed === undefined)
+    return { problems: [problem('root is neither <urlset> nor <sitemapindex>')], children: [] };
+  const problems: Problem[] = [];
+  if (parsed.namespace !== SITEMAP_NAMESPACE) problems.push(problem(`namespace is not ${SITEMAP_NAMESPACE}`));
+  if (parsed.kind === 'sitemapindex' && !allowIndex)
+    problems.push(problem('a sitemap index may not list an index'));
+  if (parsed.entries.length > MAX_SITEMAP_URLS)
+    problems.push(problem(`more than ${MAX_SITEMAP_URLS} entries`));
+  if (Buffer.byteLength(body) > MAX_SITEMAP_BYTES)
+    problems.push(problem(`larger than ${MAX_SITEMAP_BYTES} bytes`));
+  const children: string[] = [];
+  parsed.entries.forEach((entry, index) => {
+    const loc = typeof entry.loc === 'string' ? entry.loc : '';
+    if (!isAbsoluteUrl(loc))
+      problems.push(problem(`entry ${index + 1}: loc "${loc}" is not an absolute URL`));
+    const lastmod = entry.lastmod;
+    if (lastmod !== undefined && (typeof lastmod !== 'string' || !W3C_DATETIME.test(lastmod))) {
+      problems.push(problem(`entry ${index + 1}: lastmod is not a W3C datetime`));
+    }
+    if (parsed.kind === 'sitemapindex' && isAbsoluteUrl(loc)) children.push(new URL(loc).pathname.slice(1));
+  });
+  return { problems, children };
+}
+
+export function checkSitemap(files: BundleFiles): Problem[] {
+  const body = files.get(SITEMAP_FILE);
+  if (body === undefined) return [{ path: SITEMAP_FILE, rule: 'missing', message: 'the sitemap is missing' }];
+  const { problems, children } = checkOneSitemap(SITEMAP_FILE, body, true);
+  for (const child of children) {
+    const childBody = files.get(child);
+    if (childBody === undefined) {
+      problems.push({
+        path: SITEMAP_FILE,
+        rule: 'sitemap',
+        message: `lists ${child}, which is not in the bundle`,
+      });
+      continue;
+    }
+    problems.push(...checkOneSitemap(child, childBody, false).problems);
+  }
+  return problems;
 }

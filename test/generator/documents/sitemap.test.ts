@@ -1,0 +1,153 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { checkSitemap, emitSitemap, SITEMAP_FILE } from '../../../generator/emit/sitemap.js';
+import type { PlannedProduct } from '../../../generator/plan.js';
+import { bundleFilesOf } from '../../../generator/validate/index.js';
+import { makeSampleConfig, makeSamplePlan, makeSampleProducts } from '../../helpers/sample-plan.js';
+
+const NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  parseTagValue: false,
+  isArray: (name) => name === 'url' || name === 'sitemap',
+});
+
+interface Entry {
+  loc: string;
+  lastmod: string;
+}
+interface Parsed {
+  urlset?: { '@_xmlns': string; url: Entry[] };
+  sitemapindex?: { '@_xmlns': string; sitemap: Entry[] };
+}
+
+function parse(body: string): Parsed {
+  expect(XMLValidator.validate(body)).toBe(true);
+  return parser.parse(body) as Parsed;
+}
+
+function manyProducts(count: number): PlannedProduct[] {
+  const config = makeSampleConfig();
+  const [template] = makeSampleProducts(config);
+  if (template === undefined) throw new Error('no sample product');
+  return Array.from({ length: count }, (_, index) => {
+    const slug = `juice-${index}`;
+    const url = `${config.site_url}/products/${slug}`;
+    return {
+      ...template,
+      sourceId: String(index),
+      record: { ...template.record, slug, url, purchase_url: url },
+    };
+  });
+}
+
+describe('emitSitemap', () => {
+  it('lists every product page and the public documents as absolute URLs with lastmod', () => {
+    const plan = makeSamplePlan();
+    const [artifact, ...rest] = emitSitemap(plan);
+    expect(rest).toEqual([]);
+    expect(artifact?.path).toBe('sitemap.xml');
+    expect(artifact?.mediaType).toBe('application/xml');
+    const parsed = parse(artifact?.body ?? '');
+    expect(parsed.urlset?.['@_xmlns']).toBe(NS);
+    const locs = parsed.urlset?.url.map((entry) => entry.loc) ?? [];
+    for (const product of plan.catalog.products) expect(locs).toContain(product.url);
+    for (const path of ['/api/', '/kb/products.json', '/kb/pomona-knowledge-base.md', '/llms.txt']) {
+      expect(locs).toContain(`https://shop.pomona.example${path}`);
+    }
+    for (const loc of locs) expect(new URL(loc).origin).toBe('https://shop.pomona.example');
+    const green = parsed.urlset?.url.find((entry) => entry.loc.endsWith('/green-glow'));
+    expect(green?.lastmod).toBe('2026-11-20T08:00:00.000Z');
+    expect(parsed.urlset?.url.find((entry) => entry.loc.endsWith('/llms.txt'))?.lastmod).toBe(plan.generated);
+  });
+
+  it('uses the build time as lastmod when the upstream time is unknown', () => {
+    const config = makeSampleConfig();
+    const products = makeSampleProducts(config).map(({ updatedAt: _drop, ...rest }) => rest);
+    const plan = makeSamplePlan({ config, products });
+    const parsed = parse(emitSitemap(plan)[0]?.body ?? '');
+    for (const entry of parsed.urlset?.url ?? []) expect(entry.lastmod).toBe(plan.generated);
+  });
+
+  it('leaves out product pages on another host than the site', () => {
+    const config = makeSampleConfig();
+    const products = makeSampleProducts(config);
+    const moved = products.map((p, i) =>
+      i === 0 ? { ...p, record: { ...p.record, url: 'https://elsewhere.example/products/green-glow' } } : p,
+    );
+    const parsed = parse(emitSitemap(makeSamplePlan({ config, products: moved }))[0]?.body ?? '');
+    expect(parsed.urlset?.url.some((entry) => entry.loc.includes('elsewhere'))).toBe(false);
+  });
+
+  it('refuses a product URL with spaces, naming the product', () => {
+    const config = makeSampleConfig();
+    const products = makeSampleProducts(config).map((p) => ({
+      ...p,
+      record: { ...p.record, url: `${p.record.url} x` },
+    }));
+    expect(() => emitSitemap(makeSamplePlan({ config, products }))).toThrow(
+      expect.objectContaining({
+        code: 'PRODUCT_INVALID',
+        details: expect.objectContaining({ product: 'green-glow' }),
+      }),
+    );
+  });
+
+  it('splits 50,001 products into sitemaps of at most 50,000 URLs under a sitemap index', () => {
+    const plan = makeSamplePlan({ products: manyProducts(50_001) });
+    const artifacts = emitSitemap(plan);
+    const index = parse(artifacts.find((a) => a.path === SITEMAP_FILE)?.body ?? '');
+    expect(index.urlset).toBeUndefined();
+    expect(index.sitemapindex?.['@_xmlns']).toBe(NS);
+    const children = index.sitemapindex?.sitemap.map((entry) => entry.loc) ?? [];
+    expect(children).toEqual([
+      'https://shop.pomona.example/sitemap-1.xml',
+      'https://shop.pomona.example/sitemap-2.xml',
+    ]);
+    let total = 0;
+    for (const loc of children) {
+      const artifact = artifacts.find((a) => `/${a.path}` === new URL(loc).pathname);
+      const parsed = parse(artifact?.body ?? '');
+      const count = parsed.urlset?.url.length ?? 0;
+      expect(count).toBeLessThanOrEqual(50_000);
+      total += count;
+    }
+    expect(total).toBe(50_001 + 5);
+    expect(checkSitemap(bundleFilesOf(artifacts))).toEqual([]);
+  });
+
+  it('passes its own checker', () => {
+    expect(checkSitemap(bundleFilesOf(emitSitemap(makeSamplePlan())))).toEqual([]);
+  });
+});
+
+describe('checkSitemap', () => {
+  const good = emitSitemap(makeSamplePlan())[0]?.body ?? '';
+  const check = (body: string) => checkSitemap(new Map([[SITEMAP_FILE, body]]));
+
+  it('refuses a relative URL', () => {
+    expect(check(good.replace('<loc>https://shop.pomona.example/llms.txt', '<loc>/llms.txt'))).toHaveLength(
+      1,
+    );
+  });
+
+  it('refuses malformed XML', () => {
+    expect(check(good.replace('</urlset>', '')).map((p) => p.rule)).toEqual(['xml']);
+  });
+
+  it('refuses more than 50,000 URLs in one file', () => {
+    const entry = '<url><loc>https://shop.pomona.example/x</loc></url>';
+    const body = `<?xml version="1.0"?><urlset xmlns="${NS}">${entry.repeat(50_001)}</urlset>`;
+    expect(check(body)).toHaveLength(1);
+  });
+
+  it('refuses an index that lists a sitemap missing from the bundle', () => {
+    const index = `<?xml version="1.0"?><sitemapindex xmlns="${NS}"><sitemap><loc>https://shop.pomona.example/sitemap-9.xml</loc></sitemap></sitemapindex>`;
+    expect(check(index)).toHaveLength(1);
+  });
+
+  it('refuses a bad lastmod and a wrong namespace', () => {
+    const broken = good.replace(NS, 'http://example.com/ns').replace(/<lastmod>[^<]+/, '<lastmod>yesterday');
+    expect(check(broken)).toHaveLength(2);
+  });
+});
