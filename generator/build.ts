@@ -6,21 +6,23 @@
  * the summary diff and "nothing changed" (the bundle re-emitted with the previous
  * `generated` time is byte-identical, so it is not rewritten and keeps its time).
  */
-import { resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { Artifact } from './artifact.js';
 import type { ConfigOverrides, ResolvedConfig } from './config.js';
 import { resolveConfigSources } from './config-file.js';
 import { loadContent } from './content/load-content.js';
-import { readSampleUpstream } from './content/sample-upstream.js';
 import { emitBundle } from './emit/index.js';
 import { CatalogError } from './errors.js';
 import type { Logger } from './logger.js';
 import { type LeftOutProduct, mergeProducts } from './merge.js';
-import { type BuildStage, planBuild, type UpstreamFetcher, type UpstreamResult } from './pipeline.js';
+import { PACKAGE_ROOT } from './paths.js';
+import { type BuildStage, planBuild, type UpstreamFetcher } from './pipeline.js';
 import type { Article, BuildPlan, PlannedProduct } from './plan.js';
 import { type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
 import { publishBundle } from './publish/publish-bundle.js';
 import { sameFiles } from './publish/read-bundle.js';
+import { fetchUpstream, formatUserAgent, type UpstreamResult } from './sources/index.js';
 import { type CatalogChanges, diffCatalogs } from './summary/diff.js';
 import { validateArtifacts, validateBundle } from './validate/index.js';
 
@@ -65,11 +67,22 @@ export interface BuildResult {
   upstream: { format: UpstreamResult['format']; requests: number };
 }
 
+async function readPackageVersion(): Promise<string> {
+  try {
+    const data: unknown = JSON.parse(await readFile(join(PACKAGE_ROOT, 'package.json'), 'utf8'));
+    const version = typeof data === 'object' && data !== null && 'version' in data ? data.version : undefined;
+    return typeof version === 'string' ? version : '0';
+  } catch {
+    return '0';
+  }
+}
+
 /** Grace beyond the configured total timeout before the build gives up on the adapter itself. */
 const DEADLINE_GRACE_MS = 1_000;
 
 async function fetchWithDeadline(config: ResolvedConfig, options: BuildOptions): Promise<UpstreamResult> {
-  const fetcher = options.fetchUpstream ?? readSampleUpstream;
+  const fetcher = options.fetchUpstream ?? fetchUpstream;
+  const userAgent = formatUserAgent(await readPackageVersion(), config.site_url);
   const controller = new AbortController();
   const limit = config.upstream.timeout_ms + DEADLINE_GRACE_MS;
   let timer: NodeJS.Timeout | undefined;
@@ -87,7 +100,7 @@ async function fetchWithDeadline(config: ResolvedConfig, options: BuildOptions):
     currency: config.merchant.currency,
     logger: options.logger,
     signal: controller.signal,
-    userAgent: config.upstream.user_agent ?? `agent-catalog/0.1 (+${config.site_url})`,
+    userAgent,
   });
   try {
     return await Promise.race([fetching, deadline]);

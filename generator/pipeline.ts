@@ -5,10 +5,9 @@
  * every other document agree by construction.
  */
 import type { ResolvedConfig } from './config.js';
-import type { Logger } from './logger.js';
-import type { LeftOutProduct, UpstreamProduct } from './merge.js';
 import type { Catalog, Health } from './model.js';
 import type { Article, BuildPlan, PlannedProduct } from './plan.js';
+import type { fetchUpstream } from './sources/index.js';
 
 export const BUILD_STAGES = [
   'config',
@@ -22,29 +21,8 @@ export const BUILD_STAGES = [
 ] as const;
 export type BuildStage = (typeof BUILD_STAGES)[number];
 
-/** What the fetchUpstream stage (upstream adapters in `sources/`, normalisation included) returns. */
-export interface UpstreamResult {
-  format: 'native' | 'shopify' | 'woocommerce';
-  products: UpstreamProduct[];
-  /** Upstream products that failed validation: a warning each, fatal under --strict. */
-  rejected: LeftOutProduct[];
-  /** HTTP requests made (0 for a file). */
-  requests: number;
-}
-
-export interface UpstreamContext {
-  configDir: string;
-  siteUrl: string;
-  currency: string;
-  logger: Logger;
-  signal?: AbortSignal;
-  userAgent: string;
-}
-
-export type UpstreamFetcher = (
-  upstream: ResolvedConfig['upstream'],
-  context: UpstreamContext,
-) => Promise<UpstreamResult>;
+/** The fetchUpstream stage (`sources/`, normalisation included); tests may pass their own. */
+export type UpstreamFetcher = typeof fetchUpstream;
 
 export interface PlanInput {
   config: ResolvedConfig;

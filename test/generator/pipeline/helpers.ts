@@ -1,0 +1,48 @@
+/**
+ * Shared by the generator's pipeline, publish and CLI tests: a fresh temporary copy of a
+ * fixture merchant (so every test writes into its own folder) and a hash of every file
+ * under a directory, to prove a bundle stayed byte-for-byte as it was.
+ */
+import { createHash } from 'node:crypto';
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export const FIXED_NOW = new Date('2026-11-21T12:00:00.000Z');
+
+/** A temporary folder holding a copy of `test/fixtures/<name>/` (when given); removed by `cleanup`. */
+export async function makeWorkspace(
+  fixture?: string,
+): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'agent-catalog-test-'));
+  if (fixture) await cp(join(FIXTURES_DIR, fixture), dir, { recursive: true });
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** sha256 of every file under `dir`, by relative path; empty when the folder does not exist. */
+export async function hashTree(dir: string): Promise<Record<string, string>> {
+  const hashes: Record<string, string> = {};
+  let entries: string[];
+  try {
+    entries = (await readdir(dir, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name));
+  } catch {
+    return hashes;
+  }
+  for (const file of entries.sort()) {
+    hashes[relative(dir, file)] = createHash('sha256')
+      .update(await readFile(file))
+      .digest('hex');
+  }
+  return hashes;
+}
+
+/** Names in `dir` (no recursion), to see staging or backup folders left beside a bundle. */
+export async function listDir(dir: string): Promise<string[]> {
+  return (await readdir(dir)).sort();
+}

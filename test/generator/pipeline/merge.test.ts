@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import type { ProductContent } from '../../../generator/content/load-content.js';
+import { isCatalogError } from '../../../generator/errors.js';
+import { mergeProducts, type UpstreamProduct } from '../../../generator/merge.js';
+import type { Product } from '../../../generator/model.js';
+
+function upstreamProduct(slug: string, fields: Partial<Product> = {}, sourceId = slug): UpstreamProduct {
+  return {
+    sourceId,
+    tags: [],
+    record: {
+      name: slug.toUpperCase(),
+      slug,
+      url: `https://shop.example/products/${slug}`,
+      description: 'Upstream description',
+      ingredients: null,
+      nutrition: null,
+      benefits: null,
+      certifications: null,
+      price: '9.50',
+      currency: 'USD',
+      availability: 'in_stock',
+      purchase_url: `https://shop.example/products/${slug}`,
+      ...fields,
+    },
+  };
+}
+
+function content(slug: string, fields: ProductContent['fields']): ProductContent {
+  return { slug, file: `content/products/${slug}.md`, fields };
+}
+
+describe('mergeProducts', () => {
+  it('when content and upstream both describe a product then content wins for descriptive fields only', () => {
+    const { products } = mergeProducts({
+      upstream: [upstreamProduct('green-glow', { price: '9.50', availability: 'out_of_stock' })],
+      content: [content('green-glow', { description: 'From content', flavor: 'Kale', benefits: ['Greens'] })],
+      shipping: 'Ships cold.',
+    });
+    const record = products[0]?.record;
+    expect(record).toMatchObject({
+      description: 'From content',
+      flavor: 'Kale',
+      benefits: ['Greens'],
+      price: '9.50',
+      availability: 'out_of_stock',
+      url: 'https://shop.example/products/green-glow',
+      shipping: 'Ships cold.',
+    });
+  });
+
+  it('when no content exists then the upstream fields stay and the nullable ones are null', () => {
+    const { products } = mergeProducts({ upstream: [upstreamProduct('plain')], content: [] });
+    expect(products[0]?.record).toMatchObject({ description: 'Upstream description', nutrition: null });
+    expect(products[0]?.record).not.toHaveProperty('shipping');
+    expect(products[0]?.record).not.toHaveProperty('packaging');
+  });
+
+  it('when products arrive in any order then they come out sorted by slug with keys in spec order', () => {
+    const { products } = mergeProducts({
+      upstream: [upstreamProduct('zeta'), upstreamProduct('alpha'), upstreamProduct('mid')],
+      content: [content('mid', { packaging: '1 x 16 fl oz (473 mL) glass bottle', flavor: 'x' })],
+    });
+    expect(products.map((p) => p.record.slug)).toEqual(['alpha', 'mid', 'zeta']);
+    expect(Object.keys(products[1]?.record ?? {})).toEqual([
+      'name',
+      'flavor',
+      'slug',
+      'url',
+      'description',
+      'packaging',
+      'ingredients',
+      'nutrition',
+      'benefits',
+      'certifications',
+      'price',
+      'currency',
+      'availability',
+      'purchase_url',
+    ]);
+  });
+
+  it('when two upstream products share a slug then the second is left out naming both', () => {
+    const result = mergeProducts({
+      upstream: [upstreamProduct('twin', {}, '1'), upstreamProduct('twin', {}, '2')],
+      content: [],
+    });
+    expect(result.products.map((p) => p.sourceId)).toEqual(['1']);
+    expect(result.leftOut).toHaveLength(1);
+    expect(result.leftOut[0]?.id).toBe('2');
+    expect(result.leftOut[0]?.reason).toContain('1');
+  });
+
+  it('when a content file matches no upstream product then CONTENT_INVALID names the file', () => {
+    try {
+      mergeProducts({ upstream: [upstreamProduct('a')], content: [content('ghost', { flavor: 'x' })] });
+      expect.unreachable();
+    } catch (error) {
+      expect(isCatalogError(error, 'CONTENT_INVALID') && error.details.file).toBe(
+        'content/products/ghost.md',
+      );
+    }
+  });
+});

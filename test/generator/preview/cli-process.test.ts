@@ -1,0 +1,147 @@
+/**
+ * `agent-catalog preview` as a real process: the compiled CLI (`lib/`, built by
+ * `npm test`'s pretest step, or here when missing) prints `listening on <url>`, serves,
+ * logs one line per request on stderr, and exits 0 on SIGTERM or SIGINT; a directory that
+ * is not a bundle exits 2.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TempBundle, writeTempBundle } from '../../helpers/write-bundle.js';
+import { makeFixtureBundle } from './fixture-bundle.js';
+import { header, rawRequest } from './http-client.js';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const CLI = join(ROOT, 'lib', 'generator', 'cli.js');
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+}
+
+function startCli(args: string[]): Promise<Running> {
+  const child = spawn(process.execPath, [CLI, 'preview', ...args], { cwd: ROOT, stdio: 'pipe' });
+  let stdout = '';
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no "listening on" line within 15 s; stderr: ${stderr}`));
+    }, 15_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /^listening on (http:\/\/\S+)\n/m.exec(stdout);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1], stderr: () => stderr, exit });
+      }
+    });
+    void exit.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${code} before listening; stderr: ${stderr}`));
+    });
+  });
+}
+
+function runToExit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, 'preview', ...args],
+      { cwd: ROOT, timeout: 15_000 },
+      (error, stdout, stderr) => {
+        const code =
+          error && 'code' in error && typeof error.code === 'number' ? error.code : error ? null : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+describe('agent-catalog preview as a process', () => {
+  let bundle: TempBundle;
+
+  beforeAll(async () => {
+    if (!existsSync(join(ROOT, 'lib', 'generator', 'preview', 'server.js'))) {
+      // Others' work in progress may not type-check; tsc still emits, which is all this needs.
+      await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT }).catch(
+        () => undefined,
+      );
+    }
+    bundle = await writeTempBundle(makeFixtureBundle());
+  }, 120_000);
+  afterAll(async () => {
+    await bundle?.cleanup();
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'when it is sent %s after serving then it exits 0',
+    async (signal) => {
+      const running = await startCli(['--port', '0', '--dir', bundle.dir]);
+      try {
+        expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+        const res = await rawRequest(running.url, '/agent-catalog');
+        expect(res.status).toBe(200);
+        expect(header(res, 'access-control-allow-origin')).toBe('*');
+        running.child.kill(signal);
+        expect(await running.exit).toBe(0);
+        expect(running.stderr()).toMatch(/^GET \/agent-catalog 200 [\d.]+ms$/m);
+      } finally {
+        running.child.kill('SIGKILL');
+      }
+    },
+  );
+
+  it('when --quiet is given then no request is logged', async () => {
+    const running = await startCli(['--port', '0', '--dir', bundle.dir, '--quiet']);
+    try {
+      await rawRequest(running.url, '/llms.txt');
+      running.child.kill('SIGTERM');
+      expect(await running.exit).toBe(0);
+      expect(running.stderr()).toBe('');
+    } finally {
+      running.child.kill('SIGKILL');
+    }
+  });
+
+  it('when --rate-limit 2 is given then the third request in a minute gets 429', async () => {
+    const running = await startCli(['--port', '0', '--dir', bundle.dir, '--rate-limit', '2', '--quiet']);
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await rawRequest(running.url, '/agent-catalog')).status);
+      expect(statuses).toEqual([200, 200, 429]);
+      running.child.kill('SIGTERM');
+      expect(await running.exit).toBe(0);
+    } finally {
+      running.child.kill('SIGKILL');
+    }
+  });
+
+  it('when --dir does not exist then it exits 2 without listening', async () => {
+    const result = await runToExit(['--port', '0', '--dir', join(tmpdir(), 'agent-catalog-missing-dir')]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('--dir');
+  });
+
+  it('when the directory has no _headers then it exits 2', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'agent-catalog-empty-'));
+    try {
+      const result = await runToExit(['--port', '0', '--dir', empty]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+});
