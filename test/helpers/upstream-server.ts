@@ -72,6 +72,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   headers: IncomingHttpHeaders;
   page: number;
+  /** Date.now() when the request arrived (for lower-bound checks such as Retry-After). */
+  receivedAt: number;
 }
 
 export interface UpstreamServer {
@@ -254,6 +256,7 @@ export async function startUpstreamServer(options: UpstreamServerOptions = {}): 
       query: Object.fromEntries(url.searchParams),
       headers: req.headers,
       page,
+      receivedAt: Date.now(),
     });
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);

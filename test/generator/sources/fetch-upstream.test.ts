@@ -84,13 +84,19 @@ describe('fetchUpstream mapping and pagination', () => {
     server = await startUpstreamServer();
     await fetchUpstream(makeUpstreamConfig(`${server.url}/products.json`), makeContext());
     expect(server.requests[0]?.headers['user-agent']).toBe(`agent-catalog/0.0.0-test (+${SITE_URL})`);
-    await fetchUpstream(makeUpstreamConfig(`${server.url}/products.json`, { user_agent: 'pomona-sync/2' }), makeContext());
+    await fetchUpstream(
+      makeUpstreamConfig(`${server.url}/products.json`, { user_agent: 'pomona-sync/2' }),
+      makeContext(),
+    );
     expect(server.requests.at(-1)?.headers['user-agent']).toBe('pomona-sync/2');
   });
 
   test('when pages are slow then at most max_concurrency requests are in flight, and they do overlap', async () => {
     server = await startUpstreamServer({ shopify: makeShopifyProducts(2_000), latencyMs: 40 });
-    const upstream = makeUpstreamConfig(`${server.url}/products.json`, { page_size: 100, max_concurrency: 2 });
+    const upstream = makeUpstreamConfig(`${server.url}/products.json`, {
+      page_size: 100,
+      max_concurrency: 2,
+    });
     const result = await fetchUpstream(upstream, makeContext());
     expect(result.products).toHaveLength(2_000);
     expect(server.maxInFlight).toBe(2);
@@ -111,7 +117,9 @@ describe('fetchUpstream mapping and pagination', () => {
     const upstream = makeUpstreamConfig(`${server.url}/wp-json/wc/store/v1/products`, { page_size: 10 });
     const result = await fetchUpstream(upstream, makeContext());
     expect(result.products.map((product) => product.sourceId).sort()).toEqual(
-      makeWooProducts(30).map((product) => String(product.id)).sort(),
+      makeWooProducts(30)
+        .map((product) => String(product.id))
+        .sort(),
     );
   });
 
@@ -119,12 +127,15 @@ describe('fetchUpstream mapping and pagination', () => {
     ['shopify', '/products.json'],
     ['woocommerce', '/wp-json/wc/store/v1/products'],
     ['native', '/catalog.json'],
-  ] as const)('when a %s store has no products then the result is empty, not an error', async (format, path) => {
-    server = await startUpstreamServer({ mode: 'empty' });
-    const result = await fetchUpstream(makeUpstreamConfig(`${server.url}${path}`), makeContext());
-    expect(result.format).toBe(format);
-    expect(result.products).toEqual([]);
-  });
+  ] as const)(
+    'when a %s store has no products then the result is empty, not an error',
+    async (format, path) => {
+      server = await startUpstreamServer({ mode: 'empty' });
+      const result = await fetchUpstream(makeUpstreamConfig(`${server.url}${path}`), makeContext());
+      expect(result.format).toBe(format);
+      expect(result.products).toEqual([]);
+    },
+  );
 
   test('when a Shopify store is still full at page × limit = 25,000 then the fetch fails with UPSTREAM_LIMIT', async () => {
     server = await startUpstreamServer({ shopify: makeShopifyProducts(25_001) });
@@ -144,7 +155,10 @@ describe('fetchUpstream mapping and pagination', () => {
     server = await startUpstreamServer();
     const shopify = await fetchUpstream(makeUpstreamConfig(server.url, { format: 'shopify' }), makeContext());
     expect(shopify.products).toHaveLength(30);
-    const woo = await fetchUpstream(makeUpstreamConfig(`${server.url}/`, { format: 'woocommerce' }), makeContext());
+    const woo = await fetchUpstream(
+      makeUpstreamConfig(`${server.url}/`, { format: 'woocommerce' }),
+      makeContext(),
+    );
     expect(woo.products).toHaveLength(30);
   });
 

@@ -133,7 +133,10 @@ describe('retries', () => {
 describe('the overall deadline', () => {
   test('when a store hangs longer than timeout_ms then the fetch fails with UPSTREAM_TIMEOUT even if requests may take longer', async () => {
     server = await startUpstreamServer({ mode: 'hang' });
-    const upstream = makeUpstreamConfig(`${server.url}/products.json`, { timeout_ms: 800, request_timeout_ms: 60_000 });
+    const upstream = makeUpstreamConfig(`${server.url}/products.json`, {
+      timeout_ms: 800,
+      request_timeout_ms: 60_000,
+    });
     const error = await catchError(fetchUpstream(upstream, makeContext()));
     expect(isCatalogError(error, 'UPSTREAM_TIMEOUT') && error.details.timeoutMs).toBe(800);
   }, 3_000);
