@@ -16,13 +16,14 @@ export const ISSUER_CAPABILITIES = {
   idTokenSigningAlgs: ['RS256'],
   accessTokenSigningAlg: 'ES256',
   subjectTypes: ['public'],
+  prompts: ['none', 'login', 'consent'],
   claims: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'name', 'email', 'email_verified'],
 } as const;
 
 export interface IssuerMetadataInput {
   /** The issuer identifier exactly as configured; every endpoint is built from it. */
   issuer: string;
-  /** Human-readable documentation of the issuer's policies. */
+  /** Human-readable documentation of the issuer's policies; default: the issuer's own /docs page. */
   serviceDocumentation?: string;
 }
 
@@ -53,7 +54,10 @@ export function buildAuthorizationServerMetadata(input: IssuerMetadataInput): Is
     token_endpoint_auth_methods_supported: caps.tokenEndpointAuthMethods,
     revocation_endpoint_auth_methods_supported: caps.tokenEndpointAuthMethods,
     authorization_response_iss_parameter_supported: true,
-    ...(input.serviceDocumentation ? { service_documentation: input.serviceDocumentation } : {}),
+    // The /docs page states the policies a client cannot infer from this document, notably
+    // that refresh tokens end when the customer signs out (spec 5.5), unlike OpenID's usual
+    // offline_access meaning.
+    service_documentation: input.serviceDocumentation ?? endpoint(issuer, '/docs'),
   };
 }
 
@@ -65,6 +69,8 @@ export function buildOpenIdConfiguration(input: IssuerMetadataInput): IssuerMeta
     subject_types_supported: caps.subjectTypes,
     id_token_signing_alg_values_supported: caps.idTokenSigningAlgs,
     claims_supported: caps.claims,
+    prompt_values_supported: caps.prompts,
+    claims_parameter_supported: false,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
   };

@@ -1,0 +1,51 @@
+/**
+ * Builds the issuer's Express app from its parts and never listens (server.ts does).
+ * One router per endpoint family; one error middleware at the end turns every failure
+ * into `{ error, error_description }` (or the HTML error page for browser-facing routes).
+ */
+import express, { type Express } from 'express';
+import type { IssuerConfig } from './config.js';
+import type { IssuerContext } from './context.js';
+import { createErrorMiddleware, notFoundHandler } from './errors.js';
+import type { Clock, KeyRing } from './keys.js';
+import type { Logger } from './logger.js';
+import { createJwksRouter } from './routes/jwks.js';
+import { createMetadataRouter } from './routes/metadata.js';
+import type { Store } from './store/store.js';
+import { loadViews, type Views } from './views.js';
+
+export interface CreateAppOptions {
+  config: IssuerConfig;
+  store: Store;
+  keys: KeyRing;
+  logger: Logger;
+  /** Milliseconds since the epoch; tests inject one to move time. */
+  clock?: Clock;
+  views?: Views;
+}
+
+export function createApp(options: CreateAppOptions): Express {
+  const ctx: IssuerContext = {
+    config: options.config,
+    store: options.store,
+    keys: options.keys,
+    logger: options.logger,
+    views: options.views ?? loadViews(),
+    clock: options.clock ?? Date.now,
+  };
+  const app = express();
+  app.disable('x-powered-by');
+  // The issuer identifier comes from config, never from Host or X-Forwarded-* headers.
+  app.set('trust proxy', false);
+  app.set('etag', false);
+
+  app.use(createMetadataRouter(ctx));
+  app.use(createJwksRouter(ctx));
+  app.use(notFoundHandler);
+  app.use(
+    createErrorMiddleware(ctx.logger, (res, { status, error, description }) =>
+      ctx.views.sendMessage(res, status, 'This request cannot be completed', description, error),
+    ),
+  );
+  return app;
+}

@@ -1,0 +1,183 @@
+#!/usr/bin/env node
+/**
+ * `agent-auth`: the issuer's command line (CONTRACT "agent-auth commands"). `serve` is the
+ * default; `customers add`, `keys rotate` and `migrate` work on the same database while a
+ * server runs. This is the only module that imports commander, reads `process.env` or
+ * stdin, and sets the exit status: 0 done, 1 failed at run time, 2 bad flags or input.
+ */
+import { Command, Option } from 'commander';
+import { ConfigError, type IssuerConfig, type IssuerConfigInput, resolveConfig } from './config.js';
+import { addCustomer, CustomerInputError } from './customers.js';
+import { rotateSigningKeys } from './keys.js';
+import { createJsonLogger } from './logger.js';
+import { startIssuer } from './server.js';
+import { openStore } from './store/open-store.js';
+
+interface DbFlags {
+  db?: string;
+}
+
+function dbOption(): Option {
+  return new Option(
+    '--db <url-or-path>',
+    'SQLite file path or postgres:// URL (default data/auth.sqlite)',
+  ).env('AUTH_DATABASE_URL');
+}
+
+function configFrom(
+  flags: DbFlags & Partial<Record<'port' | 'host' | 'issuer' | 'rateLimit', string>>,
+): IssuerConfig {
+  const input: IssuerConfigInput = {};
+  if (flags.port !== undefined) input.port = flags.port;
+  if (flags.host !== undefined) input.host = flags.host;
+  if (flags.issuer !== undefined) input.issuer = flags.issuer;
+  if (flags.db !== undefined) input.db = flags.db;
+  if (flags.rateLimit !== undefined) input.rateLimit = flags.rateLimit;
+  return resolveConfig(input);
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin)
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  // CONTRACT: "the password is read from stdin, one trailing newline dropped".
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+async function runServe(flags: DbFlags & Record<string, string | undefined>): Promise<void> {
+  const config = configFrom(flags);
+  const logger = createJsonLogger((line) => process.stdout.write(line));
+  const running = await startIssuer({ config, logger });
+  process.stdout.write(`listening on ${running.url}\n`);
+  logger.info('issuer started', { issuer: running.issuer, db: running.store.dialect });
+  const stop = () => {
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function runCustomersAdd(flags: DbFlags & { email: string; name: string; passwordStdin?: boolean }) {
+  if (!flags.passwordStdin)
+    throw new CustomerInputError('--password-stdin is required (passwords never go in flags)');
+  const config = configFrom(flags);
+  const password = await readStdin();
+  const store = openStore({ db: config.db });
+  try {
+    await store.migrate();
+    const id = await addCustomer(
+      store,
+      { email: flags.email, name: flags.name, password },
+      Math.floor(Date.now() / 1000),
+    );
+    process.stdout.write(`created customer ${id}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+async function runKeysRotate(flags: DbFlags): Promise<void> {
+  const config = configFrom(flags);
+  const store = openStore({ db: config.db });
+  try {
+    await store.migrate();
+    const added = await rotateSigningKeys(store, config);
+    process.stdout.write(
+      `added signing keys ${added.join(', ')}; they sign from ${config.jwksMaxAge} s from now\n`,
+    );
+  } finally {
+    await store.close();
+  }
+}
+
+async function runMigrate(flags: DbFlags): Promise<void> {
+  const config = configFrom(flags);
+  const store = openStore({ db: config.db });
+  try {
+    await store.migrate();
+    process.stdout.write('database schema is up to date\n');
+  } finally {
+    await store.close();
+  }
+}
+
+function describeError(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && depth < 5; depth++) {
+    parts.push(current instanceof Error ? current.message : String(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join(': caused by: ');
+}
+
+function fail(error: unknown): void {
+  process.stderr.write(`agent-auth: ${describeError(error)}\n`);
+  process.exitCode = error instanceof ConfigError || error instanceof CustomerInputError ? 2 : 1;
+}
+
+function buildProgram(): Command {
+  const program = new Command('agent-auth').description(
+    'OAuth 2.0 / OpenID Connect issuer for agent-catalog',
+  );
+  program
+    .command('serve', { isDefault: true })
+    .description('run the issuer')
+    .addOption(
+      new Option('--port <port>', 'port to listen on (0 = any free port)').env('PORT').default('4000'),
+    )
+    .addOption(new Option('--host <host>', 'interface to bind').default('127.0.0.1'))
+    .addOption(
+      new Option('--issuer <url>', 'issuer identifier (default http://127.0.0.1:<port>)').env('AUTH_ISSUER'),
+    )
+    .addOption(dbOption())
+    .addOption(
+      new Option('--rate-limit <per-minute>', 'requests a minute per client; 0 = off')
+        .env('AUTH_RATE_LIMIT')
+        .default('60'),
+    )
+    .action((flags) => runServe(flags).catch(fail));
+  const customers = program.command('customers').description('manage customer accounts');
+  customers
+    .command('add')
+    .description('create a customer account; the password is read from stdin')
+    .requiredOption('--email <email>', 'email address (sign-in name)')
+    .requiredOption('--name <name>', 'display name')
+    .option('--password-stdin', 'read the password from stdin (one trailing newline dropped)')
+    .addOption(dbOption())
+    .action((flags) => runCustomersAdd(flags).catch(fail));
+  const keys = program.command('keys').description('manage signing keys');
+  keys
+    .command('rotate')
+    .description('add new signing keys; the old ones keep verifying until they retire')
+    .addOption(dbOption())
+    .action((flags) => runKeysRotate(flags).catch(fail));
+  program
+    .command('migrate')
+    .description('bring the database schema up to date')
+    .addOption(dbOption())
+    .action((flags) => runMigrate(flags).catch(fail));
+  program.exitOverride((err) => {
+    process.exitCode = err.exitCode === 0 ? 0 : 2;
+    throw err;
+  });
+  return program;
+}
+
+buildProgram()
+  .parseAsync(process.argv)
+  .catch((error: unknown) => {
+    if (
+      typeof error === 'object' &&
+      error !== null &&
+      'code' in error &&
+      String(error.code).startsWith('commander.')
+    )
+      return;
+    fail(error);
+  });

@@ -1,0 +1,130 @@
+/**
+ * The issuer's configuration: one zod schema that is the single source of truth for every
+ * key, its default and its meaning. `resolveConfig` is pure (flags and env are passed in
+ * as plain values) so it is tested without a process; the CLI is the only caller that
+ * reads `process.env`. The issuer identifier is taken exactly as configured and never
+ * derived from a request's Host header (RFC 8414 §2, CONTRACT "Public URLs").
+ */
+import { z } from 'zod';
+
+const DEFAULT_PORT = 4000;
+
+const portSchema = z.coerce.number().int().min(0).max(65535);
+
+function isHttpUrlWithoutQuery(value: string): boolean {
+  try {
+    const url = new URL(value);
+    // RFC 8414 §2: the issuer "is a URL that uses the https scheme and has no query or
+    // fragment components"; http is accepted too so the issuer runs on loopback.
+    return (url.protocol === 'https:' || url.protocol === 'http:') && !url.search && !url.hash;
+  } catch {
+    return false;
+  }
+}
+
+/** What the CLI (or a test) hands in; every key optional, strings accepted where a flag gives one. */
+export const issuerConfigSchema = z.object({
+  /** TCP port to listen on; 0 picks a free one. */
+  port: portSchema.default(DEFAULT_PORT),
+  /** Interface to bind. */
+  host: z.string().min(1).default('127.0.0.1'),
+  /** The issuer identifier; defaults to http://127.0.0.1:<port>. */
+  issuer: z
+    .string()
+    .refine(isHttpUrlWithoutQuery, 'must be an http(s) URL without query or fragment')
+    .refine((v) => !v.endsWith('/'), 'must not end with a slash')
+    .optional(),
+  /** A file path (embedded SQLite) or a postgres:// URL. */
+  db: z.string().min(1).default('data/auth.sqlite'),
+  /** Requests a minute per client; 0 turns limiting off (enforced from issue 6 on). */
+  rateLimit: z.coerce.number().int().min(0).max(1_000_000).default(60),
+  /** Access token lifetime in seconds (short: the RFC 9068 tokens cannot be recalled off-site). */
+  accessTokenTtl: z.number().int().positive().default(600),
+  /** ID token lifetime in seconds. */
+  idTokenTtl: z.number().int().positive().default(600),
+  /** Authorization code lifetime; RFC 6749 §4.1.2 recommends at most 10 minutes. */
+  codeTtl: z.number().int().positive().default(60),
+  /** Refresh token lifetime in seconds (also bounded by the session it was granted in). */
+  refreshTokenTtl: z
+    .number()
+    .int()
+    .positive()
+    .default(14 * 24 * 3600),
+  /** Browser session lifetime in seconds. */
+  sessionTtl: z
+    .number()
+    .int()
+    .positive()
+    .default(14 * 24 * 3600),
+  /** How long a started sign-in (an authorization request waiting for the customer) lives. */
+  interactionTtl: z
+    .number()
+    .int()
+    .positive()
+    .default(30 * 60),
+  /** JWKS Cache-Control max-age, and how long a rotated-in key is published before it signs. */
+  jwksMaxAge: z.number().int().min(0).default(300),
+  /** Audience of access tokens (RFC 9068 §2.2); default: the issuer itself, i.e. its userinfo endpoint. */
+  accessTokenAudience: z.string().url().optional(),
+  /** Seconds between clean-ups of expired codes, tokens and sessions. */
+  cleanupInterval: z.number().int().positive().default(600),
+});
+
+export type IssuerConfigInput = z.input<typeof issuerConfigSchema>;
+
+export interface IssuerConfig
+  extends Omit<z.output<typeof issuerConfigSchema>, 'issuer' | 'accessTokenAudience'> {
+  issuer: string;
+  accessTokenAudience: string;
+  /** True when the issuer is https: session cookies then carry `Secure`. */
+  secureCookies: boolean;
+  /** True when no issuer was configured and it follows the port (see `bindIssuerToPort`). */
+  issuerFromPort: boolean;
+}
+
+export class ConfigError extends Error {
+  readonly code = 'CONFIG_INVALID';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates the input and fills in the derived values (issuer, audience). Throws ConfigError. */
+export function resolveConfig(input: IssuerConfigInput): IssuerConfig {
+  const parsed = issuerConfigSchema.safeParse(input);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; ');
+    throw new ConfigError(`invalid issuer configuration: ${detail}`);
+  }
+  const value = parsed.data;
+  const issuer = value.issuer ?? `http://127.0.0.1:${value.port}`;
+  return {
+    ...value,
+    issuer,
+    accessTokenAudience: value.accessTokenAudience ?? issuer,
+    secureCookies: issuer.startsWith('https:'),
+    issuerFromPort: value.issuer === undefined,
+  };
+}
+
+/**
+ * With `--port 0` and no `--issuer`, the default issuer can only be known once the socket
+ * is bound; the server calls this with the real port before it builds the app.
+ */
+export function bindIssuerToPort(config: IssuerConfig, port: number): IssuerConfig {
+  if (!config.issuerFromPort) return config;
+  const issuer = `http://127.0.0.1:${port}`;
+  const audienceFollows = config.accessTokenAudience === config.issuer;
+  return {
+    ...config,
+    port,
+    issuer,
+    accessTokenAudience: audienceFollows ? issuer : config.accessTokenAudience,
+  };
+}
+
+/** True when `db` names a PostgreSQL database rather than a SQLite file. */
+export function isPostgresUrl(db: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(db);
+}

@@ -1,0 +1,23 @@
+/**
+ * What every route module receives: the resolved config, the store, the key ring, the
+ * logger, the page renderer and the clock (milliseconds; tests inject their own to move
+ * time). `nowSeconds` is the one conversion to the Unix seconds the store and JWTs use.
+ */
+import type { IssuerConfig } from './config.js';
+import type { Clock, KeyRing } from './keys.js';
+import type { Logger } from './logger.js';
+import type { Store } from './store/store.js';
+import type { Views } from './views.js';
+
+export interface IssuerContext {
+  config: IssuerConfig;
+  store: Store;
+  keys: KeyRing;
+  logger: Logger;
+  views: Views;
+  clock: Clock;
+}
+
+export function nowSeconds(ctx: Pick<IssuerContext, 'clock'>): number {
+  return Math.floor(ctx.clock() / 1000);
+}

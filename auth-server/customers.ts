@@ -1,0 +1,44 @@
+/**
+ * Customer accounts: creation (the `customers add` command) and the email normalisation
+ * that sign-in uses too, so an address matches however it was typed.
+ */
+import { z } from 'zod';
+import { hashPassword } from './passwords.js';
+import { generateId } from './secrets.js';
+import type { Store } from './store/store.js';
+
+const customerInput = z.object({
+  email: z.email().max(254),
+  name: z.string().trim().min(1).max(200),
+  password: z.string().min(8, 'the password must have at least 8 characters').max(1024),
+});
+
+export type NewCustomer = z.input<typeof customerInput>;
+
+export class CustomerInputError extends Error {
+  readonly code = 'CUSTOMER_INVALID';
+}
+
+/** Lower-cases and trims an email so sign-in and creation agree. */
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Creates a customer; returns its id, or throws CustomerInputError (bad input or email taken). */
+export async function addCustomer(store: Store, input: NewCustomer, now: number): Promise<string> {
+  const parsed = customerInput.safeParse({ ...input, email: normaliseEmail(input.email) });
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new CustomerInputError(detail);
+  }
+  const id = generateId();
+  const created = await store.createCustomer({
+    id,
+    email: parsed.data.email,
+    name: parsed.data.name,
+    passwordHash: await hashPassword(parsed.data.password),
+    createdAt: now,
+  });
+  if (!created) throw new CustomerInputError(`a customer with email ${parsed.data.email} already exists`);
+  return id;
+}

@@ -1,0 +1,237 @@
+/**
+ * Signing keys and every use of jose. ES256 signs access tokens (RFC 9068, `typ: at+jwt`),
+ * RS256 signs ID tokens (the algorithm OpenID Connect Discovery requires to be listed).
+ * Keys live in the store so all instances share them; the ring reloads them from there
+ * every few seconds. Rotation pre-publishes: a new key appears in the JWKS `jwksMaxAge`
+ * seconds before it signs, and the old one stays published until every token it signed
+ * has expired. First-start generation is a race-safe insert on (alg, generation).
+ */
+import { createHash } from 'node:crypto';
+import {
+  type CryptoKey,
+  calculateJwkThumbprint,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type JWK,
+  type JWTPayload,
+  jwtVerify,
+  SignJWT,
+} from 'jose';
+import type { IssuerConfig } from './config.js';
+import type { KeyAlg, KeyRow, Store } from './store/store.js';
+
+export type Clock = () => number;
+
+const ALGS: readonly KeyAlg[] = ['ES256', 'RS256'];
+// The ring re-reads the store this often, far below jwksMaxAge, so every instance starts
+// signing with a rotated key well after it was published.
+const RELOAD_SECONDS = 10;
+const CLOCK_SKEW = 60;
+
+function seconds(clock: Clock): number {
+  return Math.floor(clock() / 1000);
+}
+
+async function generateKeyRow(
+  alg: KeyAlg,
+  generation: number,
+  now: number,
+  activatesAt: number,
+): Promise<KeyRow> {
+  const options = alg === 'RS256' ? { extractable: true, modulusLength: 2048 } : { extractable: true };
+  const { privateKey, publicKey } = await generateKeyPair(alg, options);
+  const publicJwk = await exportJWK(publicKey);
+  const kid = await calculateJwkThumbprint(publicJwk);
+  const privateJwk = await exportJWK(privateKey);
+  return {
+    kid,
+    alg,
+    generation,
+    privateJwk: JSON.stringify({ ...privateJwk, kid, alg }),
+    publicJwk: JSON.stringify({ ...publicJwk, kid, alg, use: 'sig' }),
+    createdAt: now,
+    activatesAt,
+    retiresAt: null,
+  };
+}
+
+/** Creates the first key of each algorithm unless one exists; safe when processes race. */
+export async function ensureSigningKeys(store: Store, clock: Clock = Date.now): Promise<void> {
+  const existing = await store.listKeys();
+  for (const alg of ALGS) {
+    if (existing.some((k) => k.alg === alg)) continue;
+    const now = seconds(clock);
+    await store.insertKey(await generateKeyRow(alg, 1, now, now));
+  }
+}
+
+/**
+ * `keys rotate`: a new key per algorithm, published now and signing after `jwksMaxAge`;
+ * older keys retire once the longest-lived token they could still sign has expired.
+ */
+export async function rotateSigningKeys(
+  store: Store,
+  config: IssuerConfig,
+  clock: Clock = Date.now,
+): Promise<string[]> {
+  const existing = await store.listKeys();
+  const added: string[] = [];
+  const longestToken = Math.max(config.accessTokenTtl, config.idTokenTtl);
+  for (const alg of ALGS) {
+    const generation = Math.max(0, ...existing.filter((k) => k.alg === alg).map((k) => k.generation)) + 1;
+    const now = seconds(clock);
+    const activatesAt = now + config.jwksMaxAge;
+    const row = await generateKeyRow(alg, generation, now, activatesAt);
+    if (!(await store.insertKey(row))) continue;
+    await store.retireKeysBefore(alg, generation, activatesAt + longestToken + CLOCK_SKEW);
+    added.push(row.kid);
+  }
+  return added;
+}
+
+export interface AccessTokenClaims {
+  sub: string;
+  clientId: string;
+  scope: string;
+  authTime: number;
+  jti: string;
+  /** The grant the token belongs to, so revoking the grant also stops its access tokens here. */
+  grantId: string;
+}
+
+export interface VerifiedAccessToken extends AccessTokenClaims {
+  exp: number;
+}
+
+export interface KeyRing {
+  signAccessToken(claims: AccessTokenClaims): Promise<{ token: string; expiresIn: number }>;
+  signIdToken(claims: JWTPayload & { sub: string; aud: string }): Promise<string>;
+  /** Throws when the token is not a valid, unexpired access token from this issuer. */
+  verifyAccessToken(token: string): Promise<VerifiedAccessToken>;
+  /** The public JWKS (RFC 7517), published keys only. */
+  publicJwks(): Promise<{ keys: JWK[] }>;
+  /** Forget cached rows so the next call re-reads the store. */
+  reload(): void;
+}
+
+/** `at_hash` (OpenID Connect Core §3.1.3.6): left half of SHA-256 of the access token, base64url. */
+export function computeAtHash(accessToken: string): string {
+  const digest = createHash('sha256').update(accessToken, 'ascii').digest();
+  return digest.subarray(0, digest.length / 2).toString('base64url');
+}
+
+function readString(payload: JWTPayload, name: string): string {
+  const value = payload[name];
+  if (typeof value !== 'string') throw new TypeError(`access token lacks ${name}`);
+  return value;
+}
+
+export function createKeyRing(store: Store, config: IssuerConfig, clock: Clock = Date.now): KeyRing {
+  let rows: KeyRow[] = [];
+  let loadedAt = Number.NEGATIVE_INFINITY;
+  const imported = new Map<string, CryptoKey>();
+
+  async function current(): Promise<KeyRow[]> {
+    const now = seconds(clock);
+    if (now - loadedAt >= RELOAD_SECONDS) {
+      rows = await store.listKeys();
+      loadedAt = now;
+    }
+    return rows.filter((k) => k.retiresAt === null || k.retiresAt > now);
+  }
+
+  async function importKey(row: KeyRow, which: 'private' | 'public'): Promise<CryptoKey> {
+    const cacheKey = `${which}:${row.kid}`;
+    const cached = imported.get(cacheKey);
+    if (cached) return cached;
+    const jwk: unknown = JSON.parse(which === 'private' ? row.privateJwk : row.publicJwk);
+    const key = await importJWK(jwk as JWK, row.alg);
+    if (!('type' in key)) throw new TypeError('expected an asymmetric key');
+    imported.set(cacheKey, key);
+    return key;
+  }
+
+  async function signingKey(alg: KeyAlg): Promise<{ row: KeyRow; key: CryptoKey }> {
+    const now = seconds(clock);
+    const candidates = (await current()).filter((k) => k.alg === alg && k.activatesAt <= now);
+    const row = candidates.sort((a, b) => b.generation - a.generation)[0];
+    if (!row) throw new Error(`no active ${alg} signing key (run migrate/serve first)`);
+    return { row, key: await importKey(row, 'private') };
+  }
+
+  async function verificationKey(kid: string): Promise<KeyRow | undefined> {
+    const found = (await current()).find((k) => k.kid === kid && k.alg === 'ES256');
+    if (found) return found;
+    loadedAt = Number.NEGATIVE_INFINITY; // a key rotated in by another instance: re-read once
+    return (await current()).find((k) => k.kid === kid && k.alg === 'ES256');
+  }
+
+  return {
+    async signAccessToken(claims) {
+      const { row, key } = await signingKey('ES256');
+      const now = seconds(clock);
+      const token = await new SignJWT({
+        client_id: claims.clientId,
+        scope: claims.scope,
+        auth_time: claims.authTime,
+        gid: claims.grantId,
+      })
+        .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: row.kid })
+        .setIssuer(config.issuer)
+        .setSubject(claims.sub)
+        .setAudience(config.accessTokenAudience)
+        .setIssuedAt(now)
+        .setExpirationTime(now + config.accessTokenTtl)
+        .setJti(claims.jti)
+        .sign(key);
+      return { token, expiresIn: config.accessTokenTtl };
+    },
+
+    async signIdToken(claims) {
+      const { row, key } = await signingKey('RS256');
+      const now = seconds(clock);
+      return new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: row.kid })
+        .setIssuer(config.issuer)
+        .setIssuedAt(now)
+        .setExpirationTime(now + config.idTokenTtl)
+        .sign(key);
+    },
+
+    async verifyAccessToken(token) {
+      const header = decodeProtectedHeader(token);
+      const row = typeof header.kid === 'string' ? await verificationKey(header.kid) : undefined;
+      if (!row) throw new TypeError('unknown signing key');
+      const key = await importKey(row, 'public');
+      // RFC 9068 §4: the resource server "MUST verify that the typ header value is at+jwt".
+      const { payload } = await jwtVerify(token, key, {
+        issuer: config.issuer,
+        audience: config.accessTokenAudience,
+        typ: 'at+jwt',
+        algorithms: ['ES256'],
+        currentDate: new Date(clock()),
+        requiredClaims: ['exp', 'iat', 'sub', 'jti'],
+      });
+      return {
+        sub: readString(payload, 'sub'),
+        clientId: readString(payload, 'client_id'),
+        scope: readString(payload, 'scope'),
+        authTime: typeof payload.auth_time === 'number' ? payload.auth_time : 0,
+        jti: readString(payload, 'jti'),
+        grantId: readString(payload, 'gid'),
+        exp: typeof payload.exp === 'number' ? payload.exp : 0,
+      };
+    },
+
+    async publicJwks() {
+      const published = await current();
+      return { keys: published.map((k) => JSON.parse(k.publicJwk) as JWK) };
+    },
+
+    reload() {
+      loadedAt = Number.NEGATIVE_INFINITY;
+    },
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * Discovery: RFC 8414 authorization server metadata and OpenID Connect Discovery, both
+ * built by the shared pure module from the configured issuer (never from the Host header),
+ * plus the /docs page the metadata's `service_documentation` points at.
+ */
+import { Router } from 'express';
+import type { IssuerContext } from '../context.js';
+import { buildAuthorizationServerMetadata, buildOpenIdConfiguration } from '../metadata.js';
+
+const METADATA_MAX_AGE = 300;
+
+export function createMetadataRouter(ctx: IssuerContext): Router {
+  const router = Router();
+  const input = { issuer: ctx.config.issuer };
+  const oauthMetadata = buildAuthorizationServerMetadata(input);
+  const openIdConfiguration = buildOpenIdConfiguration(input);
+
+  router.get('/.well-known/oauth-authorization-server', (_req, res) => {
+    res.set('Cache-Control', `public, max-age=${METADATA_MAX_AGE}`).json(oauthMetadata);
+  });
+  router.get('/.well-known/openid-configuration', (_req, res) => {
+    res.set('Cache-Control', `public, max-age=${METADATA_MAX_AGE}`).json(openIdConfiguration);
+  });
+  router.get('/docs', (_req, res) => {
+    ctx.views.sendMessage(
+      res,
+      200,
+      'How this issuer works',
+      'Clients register themselves at /oauth/clients/register and use the authorization code flow with PKCE (S256). ' +
+        `Access tokens are ES256 JWTs (typ at+jwt) for the audience ${ctx.config.accessTokenAudience}, valid ${ctx.config.accessTokenTtl} seconds. ` +
+        'Refresh tokens are issued with offline_access, rotate on every use, and are bound to the sign-in session in which they were granted: ' +
+        'when the customer signs out, every refresh token granted in that session stops working. ' +
+        "This departs from OpenID Connect's usual meaning of offline_access (access while the customer is away) on purpose.",
+    );
+  });
+  return router;
+}

@@ -1,0 +1,77 @@
+/**
+ * Runs the issuer: opens the store, migrates, makes sure signing keys exist, binds the
+ * socket, builds the app (once the port is known, so `--port 0` still yields a correct
+ * default issuer) and starts the periodic clean-up. The CLI prints `listening on <url>`
+ * when this resolves; `close()` stops accepting, finishes in-flight requests and closes
+ * the store.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp } from './app.js';
+import { startCleanup } from './cleanup.js';
+import { bindIssuerToPort, type IssuerConfig } from './config.js';
+import { type Clock, createKeyRing, ensureSigningKeys } from './keys.js';
+import type { Logger } from './logger.js';
+import { openStore } from './store/open-store.js';
+import type { Store } from './store/store.js';
+
+export interface RunningIssuer {
+  /** The URL the socket is bound to. */
+  url: string;
+  /** The issuer identifier in effect. */
+  issuer: string;
+  server: Server;
+  store: Store;
+  close(): Promise<void>;
+}
+
+export interface StartIssuerOptions {
+  config: IssuerConfig;
+  logger: Logger;
+  /** Use this store instead of opening `config.db` (tests); it is not closed by `close()`. */
+  store?: Store;
+  clock?: Clock;
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address();
+      if (address === null || typeof address === 'string') reject(new Error('no TCP address'));
+      else resolveListen(address);
+    });
+  });
+}
+
+export async function startIssuer(options: StartIssuerOptions): Promise<RunningIssuer> {
+  const { logger } = options;
+  const clock = options.clock ?? Date.now;
+  const store = options.store ?? openStore({ db: options.config.db });
+  await store.migrate();
+  await ensureSigningKeys(store, clock);
+
+  const server = createServer();
+  const address = await listen(server, options.config.port, options.config.host);
+  const config = bindIssuerToPort(options.config, address.port);
+  const keys = createKeyRing(store, config, clock);
+  server.on('request', createApp({ config, store, keys, logger, clock }));
+  const stopCleanup = startCleanup({ store, logger, clock, intervalSeconds: config.cleanupInterval });
+
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    issuer: config.issuer,
+    server,
+    store,
+    async close() {
+      stopCleanup();
+      await new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        server.closeIdleConnections();
+      });
+      if (!options.store) await store.close();
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * Opens the store named by `--db`: a file path means embedded SQLite (WAL journal and a
+ * busy timeout, so `customers add` can write while `serve` runs), a `postgres://` URL
+ * means a pg Pool. `schema` (PostgreSQL only) puts every table in that schema via the
+ * connections' search_path, so parallel test files or tenants never collide.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { isPostgresUrl } from '../config.js';
+import { KyselyStore } from './kysely-store.js';
+import type { IssuerDatabase } from './schema.js';
+import type { Store } from './store.js';
+
+export interface OpenStoreOptions {
+  /** File path (SQLite) or postgres:// URL. */
+  db: string;
+  /** PostgreSQL schema to use instead of `public`; created by `migrate`. */
+  schema?: string;
+  /** Pool size for PostgreSQL. */
+  poolSize?: number;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+const INT8_OID = 20;
+
+// bigint columns hold Unix seconds, far inside Number's safe range; pg returns int8 as a
+// string by default, so parse it for this pool only (no global type-parser change).
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID && format !== 'binary') return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+function openPostgres(options: OpenStoreOptions): Kysely<IssuerDatabase> {
+  const { schema } = options;
+  if (schema !== undefined && !SCHEMA_NAME.test(schema))
+    throw new TypeError(`invalid schema name: ${schema}`);
+  const pool = new pg.Pool({
+    connectionString: options.db,
+    max: options.poolSize ?? 10,
+    types: pgTypes,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  return new Kysely<IssuerDatabase>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: [new CamelCasePlugin()],
+  });
+}
+
+function openSqlite(path: string): Kysely<IssuerDatabase> {
+  const file = resolve(path);
+  mkdirSync(dirname(file), { recursive: true });
+  const database = new Database(file);
+  // WAL lets readers and one writer work at once across processes; the busy timeout makes
+  // a second writer (another process) wait instead of failing at once.
+  database.pragma('journal_mode = WAL');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('synchronous = NORMAL');
+  return new Kysely<IssuerDatabase>({
+    dialect: new SqliteDialect({ database }),
+    plugins: [new CamelCasePlugin()],
+  });
+}
+
+/** Opens (but does not migrate) the store. */
+export function openStore(options: OpenStoreOptions): Store {
+  if (isPostgresUrl(options.db)) {
+    return new KyselyStore(openPostgres(options), 'postgres', options.schema ?? 'public');
+  }
+  return new KyselyStore(openSqlite(options.db), 'sqlite', undefined);
+}

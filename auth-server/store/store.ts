@@ -1,0 +1,191 @@
+/**
+ * The storage contract of the issuer: the rows it keeps and the operations on them, in
+ * the issuer's own terms. One Kysely implementation serves both SQLite and PostgreSQL
+ * (`kysely-store.ts`). Every operation that must be single-use (code redemption, refresh
+ * rotation) is one conditional UPDATE whose affected-row count decides the outcome, so it
+ * stays correct when several processes share one database. Times are Unix seconds;
+ * secrets (session ids, codes, refresh tokens, client secrets) are stored as SHA-256
+ * hashes and never in the clear.
+ */
+
+export interface CustomerRow {
+  id: string;
+  email: string;
+  name: string;
+  passwordHash: string;
+  createdAt: number;
+}
+
+export interface ClientRow {
+  clientId: string;
+  /** SHA-256 (base64url) of the secret; null for public clients. */
+  secretHash: string | null;
+  tokenEndpointAuthMethod: string;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  grantTypes: string[];
+  /** Space-separated scopes the client may ask for; null = any supported scope. */
+  scope: string | null;
+  clientName: string | null;
+  /** Every registered metadata value, as echoed by registration (RFC 7591 §3.2.1). */
+  metadata: Record<string, unknown>;
+  createdAt: number;
+}
+
+export type KeyAlg = 'ES256' | 'RS256';
+
+export interface KeyRow {
+  kid: string;
+  alg: KeyAlg;
+  /** Which rotation this key belongs to; (alg, generation) is unique, so racing creators agree. */
+  generation: number;
+  privateJwk: string;
+  publicJwk: string;
+  createdAt: number;
+  /** Signing starts here (pre-publication before it). */
+  activatesAt: number;
+  /** Published until here; null while it is the newest key. */
+  retiresAt: number | null;
+}
+
+export interface InteractionRow {
+  idHash: string;
+  /** SHA-256 of the browser's CSRF cookie: only the browser that started it may finish it. */
+  browserHash: string;
+  clientId: string;
+  redirectUri: string;
+  scope: string;
+  state: string | null;
+  nonce: string | null;
+  codeChallenge: string;
+  prompt: string | null;
+  maxAge: number | null;
+  /** Set when the customer signed in during this interaction (prompt=login, max_age). */
+  signedInAt: number | null;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface SessionRow {
+  idHash: string;
+  customerId: string;
+  authTime: number;
+  createdAt: number;
+  expiresAt: number;
+  endedAt: number | null;
+}
+
+export interface GrantRow {
+  id: string;
+  clientId: string;
+  customerId: string;
+  sessionIdHash: string;
+  scope: string;
+  authTime: number;
+  createdAt: number;
+  expiresAt: number;
+  revokedAt: number | null;
+}
+
+export interface CodeRow {
+  codeHash: string;
+  grantId: string;
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  nonce: string | null;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
+}
+
+export interface RefreshTokenRow {
+  tokenHash: string;
+  grantId: string;
+  clientId: string;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
+}
+
+export interface ConsentRow {
+  customerId: string;
+  clientId: string;
+  scope: string;
+  createdAt: number;
+}
+
+/** The outcome of a single-use redemption. */
+export type Redemption<T> =
+  | { outcome: 'redeemed'; row: T }
+  | { outcome: 'already-used'; row: T }
+  | { outcome: 'unknown' };
+
+export interface CleanupCounts {
+  codes: number;
+  refreshTokens: number;
+  sessions: number;
+  interactions: number;
+  grants: number;
+  revokedAccessTokens: number;
+  keys: number;
+}
+
+export interface Store {
+  readonly dialect: 'sqlite' | 'postgres';
+  /** Brings the schema up to date; safe when several processes call it at once. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  /** Cheap round trip (health checks). */
+  ping(): Promise<void>;
+
+  /** Returns false when the email is taken. */
+  createCustomer(row: CustomerRow): Promise<boolean>;
+  findCustomerByEmail(email: string): Promise<CustomerRow | undefined>;
+  findCustomerById(id: string): Promise<CustomerRow | undefined>;
+
+  createClient(row: ClientRow): Promise<void>;
+  findClient(clientId: string): Promise<ClientRow | undefined>;
+  findClients(clientIds: readonly string[]): Promise<ClientRow[]>;
+
+  listKeys(): Promise<KeyRow[]>;
+  /** Inserts unless (alg, generation) exists; true when this call inserted it. */
+  insertKey(row: KeyRow): Promise<boolean>;
+  /** Sets retires_at on every older key of `alg` that has none yet. */
+  retireKeysBefore(alg: KeyAlg, generation: number, retiresAt: number): Promise<void>;
+
+  createInteraction(row: InteractionRow): Promise<void>;
+  findInteraction(idHash: string): Promise<InteractionRow | undefined>;
+  markInteractionSignedIn(idHash: string, at: number): Promise<void>;
+  deleteInteraction(idHash: string): Promise<void>;
+
+  createSession(row: SessionRow): Promise<void>;
+  findSession(idHash: string): Promise<SessionRow | undefined>;
+  /** Ends the session and revokes every grant made in it (spec 5.5: sign-out invalidates refresh tokens). */
+  endSession(idHash: string, at: number): Promise<void>;
+
+  findConsent(customerId: string, clientId: string): Promise<ConsentRow | undefined>;
+  saveConsent(row: ConsentRow): Promise<void>;
+
+  createGrant(row: GrantRow): Promise<void>;
+  findGrant(id: string): Promise<GrantRow | undefined>;
+  revokeGrant(id: string, at: number): Promise<void>;
+  /** The account page's `Revoke`: every grant and the remembered consent of one client. */
+  revokeClientAccess(customerId: string, clientId: string, at: number): Promise<void>;
+  listActiveGrants(customerId: string, now: number): Promise<GrantRow[]>;
+
+  createCode(row: CodeRow): Promise<void>;
+  /** `UPDATE codes SET consumed_at = ? WHERE code_hash = ? AND consumed_at IS NULL` + row count. */
+  redeemCode(codeHash: string, at: number): Promise<Redemption<CodeRow>>;
+
+  createRefreshToken(row: RefreshTokenRow): Promise<void>;
+  /** Same single-use pattern as codes: exactly one caller gets 'redeemed'. */
+  redeemRefreshToken(tokenHash: string, at: number): Promise<Redemption<RefreshTokenRow>>;
+  findRefreshToken(tokenHash: string): Promise<RefreshTokenRow | undefined>;
+
+  revokeAccessToken(jti: string, expiresAt: number): Promise<void>;
+  isAccessTokenRevoked(jti: string): Promise<boolean>;
+
+  /** Deletes what has expired (and retired keys) as of `now`. */
+  deleteExpired(now: number): Promise<CleanupCounts>;
+}

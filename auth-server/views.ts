@@ -1,0 +1,91 @@
+/**
+ * The HTML pages a person sees (sign-in, consent, account, sign-out, messages), compiled
+ * once from templates/auth with Handlebars, which does the escaping. Every page goes out
+ * with the same protective headers: a CSP allowing only our inline style (by hash) and
+ * form posts to ourselves plus the redirect origins a form may lead to, no framing
+ * (`frame-ancestors 'none'`), `Referrer-Policy: no-referrer` so codes and states never
+ * leak in a Referer, and `no-store`. Nothing is loaded from third parties, and no
+ * JavaScript is used.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Response } from 'express';
+import Handlebars from 'handlebars';
+
+const PAGE_NAMES = ['signin', 'consent', 'account', 'logout', 'message'] as const;
+export type PageName = (typeof PAGE_NAMES)[number];
+
+export interface PageOptions {
+  status?: number;
+  title: string;
+  /** Extra `form-action` sources (origins or `scheme:`) a form on this page may end at. */
+  formActions?: readonly string[];
+}
+
+export interface Views {
+  sendPage(res: Response, name: PageName, data: Record<string, unknown>, options: PageOptions): void;
+  /** A plain message page (errors, "signed out"). */
+  sendMessage(res: Response, status: number, heading: string, text: string, code?: string): void;
+}
+
+/** The templates live in templates/auth at the package root, above both auth-server/ and lib/auth-server/. */
+function findTemplateDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let depth = 0; depth < 4; depth++) {
+    const candidate = join(dir, 'templates', 'auth');
+    if (existsSync(join(candidate, 'layout.hbs'))) return candidate;
+    dir = dirname(dir);
+  }
+  throw new Error('templates/auth not found above the issuer module');
+}
+
+/** A CSP source for a redirect URI: its origin for http(s), its scheme for private-use URIs. */
+export function formActionSource(uri: string): string | undefined {
+  try {
+    const url = new URL(uri);
+    if (url.protocol === 'https:' || url.protocol === 'http:') return url.origin;
+    return url.protocol;
+  } catch {
+    return undefined;
+  }
+}
+
+export function loadViews(templateDir: string = findTemplateDir()): Views {
+  const hbs = Handlebars.create();
+  const read = (file: string) => readFileSync(join(templateDir, file), 'utf8');
+  const layout = hbs.compile(read('layout.hbs'), { strict: false });
+  const pages = new Map(PAGE_NAMES.map((name) => [name, hbs.compile(read(`${name}.hbs`))]));
+  const style = read('style.css');
+  const styleHash = `'sha256-${createHash('sha256').update(style, 'utf8').digest('base64')}'`;
+
+  function sendPage(
+    res: Response,
+    name: PageName,
+    data: Record<string, unknown>,
+    options: PageOptions,
+  ): void {
+    const page = pages.get(name);
+    if (!page) throw new TypeError(`unknown page ${name}`);
+    const formAction = ["'self'", ...new Set(options.formActions ?? [])].join(' ');
+    res
+      .status(options.status ?? 200)
+      .set({
+        'Content-Security-Policy': `default-src 'none'; style-src ${styleHash}; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+        'Referrer-Policy': 'no-referrer',
+        'X-Frame-Options': 'DENY',
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'no-store',
+      })
+      .type('html')
+      .send(layout({ title: options.title, style, body: page(data) }));
+  }
+
+  return {
+    sendPage,
+    sendMessage(res, status, heading, text, code) {
+      sendPage(res, 'message', { heading, text, code }, { status, title: heading });
+    },
+  };
+}
