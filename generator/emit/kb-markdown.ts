@@ -38,9 +38,7 @@ function describeNutrition(nutrition: Nutrition | null): string {
   if (nutrition === null) return NOT_LISTED;
   const entries = Object.entries(nutrition).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (entries.length === 0) return NOT_LISTED;
-  return escapeMarkdownInline(
-    entries.map(([key, value]) => `${key.replaceAll('_', ' ')} ${value}`).join('; '),
-  );
+  return escapeMarkdownInline(entries.map(([key, value]) => `${key} ${value}`).join('; '));
 }
 
 /** One product section; the URL is checked, every text value is made inert. */

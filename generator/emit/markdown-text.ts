@@ -11,24 +11,24 @@ import { sanitizeXmlText } from './xml-text.js';
 
 /**
  * Characters that open structure anywhere in a line: links and images (`[`, `]`), raw
- * HTML and autolinks (`<`, `>`), code spans (`` ` ``), heading markers (`#`) and the
- * escape character itself.
+ * HTML and autolinks (`<`, `>`), code spans (`` ` ``) and the escape character itself.
  */
-const INLINE_SPECIALS = /[\\`[\]<>#]/g;
+const INLINE_SPECIALS = /[\\`[\]<>]/g;
 
 /**
- * Markers that start a block only at the beginning of a line: list items (a marker then a
- * space), thematic breaks and fences (three alike), setext underlines (`=`/`-` alone).
+ * Markers that start a block only at the beginning of a line: headings (`#`), list items
+ * (a marker then a space), thematic breaks and fences (three alike), setext underlines.
  * "42.00" or "-5%" stay as they are; only a real marker is escaped.
  */
-const LEADING_BLOCK_MARKER = /^(?:[-+*](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)|([-*_=~+])\1\1|=+$|-+$)/;
+const LEADING_BLOCK_MARKER = /^(?:#|[-+*](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$)|([-*_=~+])\1\1|=+$|-+$)/;
 
 /** One line of inert inline Markdown: line breaks become spaces, structure characters are escaped. */
 export function escapeMarkdownInline(text: string): string {
   const flat = sanitizeXmlText(text)
     .replace(/[\s\u2028\u2029]+/g, ' ')
     .trim();
-  const escaped = flat.replace(INLINE_SPECIALS, (char) => `\\${char}`);
+  // A trailing run of `#` after a space would be read as a heading's closing sequence.
+  const escaped = flat.replace(INLINE_SPECIALS, (char) => `\\${char}`).replace(/(\s)(#+)$/, '$1\\$2');
   return escaped.replace(LEADING_BLOCK_MARKER, (marker) =>
     /^\d/.test(marker) ? `${marker.slice(0, -1)}\\${marker.slice(-1)}` : `\\${marker}`,
   );

@@ -87,3 +87,10 @@ describe('shiftHeadings', () => {
     expect(shiftHeadings('text\n\n---\n', 2)).toBe('text\n\n---\n');
   });
 });
+
+describe('escapeMarkdownInline and #', () => {
+  it('leaves a # inside a line alone but escapes a trailing closing sequence', () => {
+    expect(escapeMarkdownInline('see https://x.example/#usage')).toBe('see https://x.example/#usage');
+    expect(escapeMarkdownInline('Juice No. 1 #')).toBe('Juice No. 1 \\#');
+  });
+});

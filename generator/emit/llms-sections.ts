@@ -1,0 +1,110 @@
+/**
+ * The H2 link sections of llms.txt, in order: the catalog API, the documents, the
+ * products, the usage terms and the "Optional" section (which llmstxt.org defines as the
+ * links an agent may skip when it needs a shorter context). Every link is absolute and
+ * every note is inert Markdown.
+ */
+import type { BuildPlan } from '../plan.js';
+import { escapeMarkdownInline as inline, formatMarkdownLink as link } from './markdown-text.js';
+import {
+  API_DOCS_PATH,
+  FEED_PATH,
+  KB_PRODUCTS_PATH,
+  knowledgeBasePath,
+  LLMS_FULL_PATH,
+  OPENAPI_PATH,
+  ROBOTS_PATH,
+  SITEMAP_PATH,
+  siteUrl,
+  TDMREP_PATH,
+} from './sitemap-pages.js';
+import type { UsagePolicy } from './usage-policy.js';
+import { requireAbsoluteUrl } from './xml-text.js';
+
+export interface LlmsSection {
+  title: 'Catalog API' | 'Documents' | 'Products' | 'Usage' | 'Optional';
+  lines: string[];
+}
+
+function item(title: string, url: string, notes: string): string {
+  return `- ${link(title, url)}: ${inline(notes)}`;
+}
+
+function productLines(plan: BuildPlan): string[] {
+  return plan.catalog.products.map((product) => {
+    const url = requireAbsoluteUrl(product.url, { product: product.slug, field: 'url' });
+    const facts = [
+      `${product.price} ${product.currency}`,
+      product.availability,
+      product.flavor,
+      product.packaging,
+    ];
+    return item(product.name, url, facts.filter((fact): fact is string => fact !== undefined).join('; '));
+  });
+}
+
+export function llmsSections(plan: BuildPlan, policy: UsagePolicy): LlmsSection[] {
+  const { config } = plan;
+  const at = (path: string) => siteUrl(config, path);
+  const catalog = `${config.base_url}/agent-catalog`;
+  return [
+    {
+      title: 'Catalog API',
+      lines: [
+        item('Product catalog', catalog, 'every product as JSON (GET, no key), cached for 15 minutes'),
+        item('Health', `${catalog}/health`, 'liveness; does not call upstream services'),
+        item('OpenAPI description', at(OPENAPI_PATH), 'OpenAPI 3.1.0 description of both operations'),
+        item(
+          'API documentation',
+          at(API_DOCS_PATH),
+          'operations, example requests and responses, usage rules',
+        ),
+      ],
+    },
+    {
+      title: 'Documents',
+      lines: [
+        item(
+          'Knowledge base',
+          at(knowledgeBasePath(config)),
+          'Markdown: every product and the merchant articles',
+        ),
+        item(
+          'Products as JSON',
+          at(KB_PRODUCTS_PATH),
+          'the catalog records with their source and usage terms',
+        ),
+        item('Product feed', at(FEED_PATH), 'Google Merchant Center RSS 2.0'),
+        item('Sitemap', at(SITEMAP_PATH), 'product pages and public documents'),
+      ],
+    },
+    { title: 'Products', lines: productLines(plan) },
+    {
+      title: 'Usage',
+      lines: [
+        item(
+          'Terms of use',
+          policy.termsUrl,
+          `cite with attribution and a link to the product URL; under ${policy.requestsPerMinute} requests a minute; ${
+            policy.allowTraining ? 'training permitted' : 'no model training'
+          }; no automated purchases`,
+        ),
+        item('robots.txt', at(ROBOTS_PATH), `content signals: ${policy.contentSignal}`),
+        item('TDMRep', at(TDMREP_PATH), 'W3C text and data mining reservation'),
+      ],
+    },
+    {
+      title: 'Optional',
+      lines: [
+        item('Full text', at(LLMS_FULL_PATH), 'this guide with the knowledge base inlined, for one fetch'),
+        item('API catalog', at('/.well-known/api-catalog'), 'RFC 9727 linkset of the catalog API'),
+        item('Agent card', at('/.well-known/agent.json'), 'agent descriptor with the catalog skills'),
+        item(
+          'OAuth protected resource metadata',
+          at('/.well-known/oauth-protected-resource'),
+          `optional account-scoped access through ${config.auth_url}`,
+        ),
+      ],
+    },
+  ];
+}
