@@ -1,7 +1,139 @@
-/** Placeholder: emitter for the robots documents (to be written). */
+/**
+ * `/robots.txt` (RFC 9309) with the usage policy in the machine-readable forms that exist
+ * for it: a `Content-Signal` line (contentsignals.org: search, ai-input, ai-train) and a
+ * `Content-Usage` line (IETF aipref, draft-ietf-aipref-attach), both inside the `*`
+ * group, plus an absolute `Sitemap:` line; and `/.well-known/tdmrep.json` (W3C TDMRep).
+ * Crawling stays allowed everywhere: the policy limits use, not reading.
+ */
 import type { Artifact } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
+import type { BundleFiles, Problem } from '../validate/index.js';
+import { stableJson } from './json.js';
+import { filePathOf, ROBOTS_PATH, SITEMAP_PATH, siteUrl, TDMREP_PATH } from './sitemap-pages.js';
+import { resolveUsagePolicy } from './usage-policy.js';
+import { isAbsoluteUrl } from './xml-text.js';
 
-export function emitRobots(_plan: BuildPlan): Artifact[] {
-  return [];
+export const ROBOTS_FILE = filePathOf(ROBOTS_PATH);
+export const TDMREP_FILE = filePathOf(TDMREP_PATH);
+/** RFC 9309 section 2.5: crawlers MUST parse at least 500 kibibytes. */
+const MAX_ROBOTS_BYTES = 500 * 1024;
+
+export function emitRobots(plan: BuildPlan): Artifact[] {
+  const { config } = plan;
+  const policy = resolveUsagePolicy(config);
+  const robots = [
+    `# robots.txt for ${config.site_url}, generated from the usage policy of ${config.merchant.name.replace(/[\r\n]+/g, ' ')}.`,
+    '# Content-Signal (https://contentsignals.org): search = building a search index and',
+    '# showing links and excerpts; ai-input = using content as input to AI answers',
+    '# (retrieval, grounding, citation); ai-train = training or fine-tuning AI models.',
+    '# Content-Usage: the IETF AI-preferences form of the same rule (draft-ietf-aipref-attach).',
+    `# Terms: ${policy.termsUrl}`,
+    '',
+    'User-agent: *',
+    `Content-Signal: ${policy.contentSignal}`,
+    `Content-Usage: ${policy.contentUsage}`,
+    'Allow: /',
+    '',
+    `Sitemap: ${siteUrl(config, SITEMAP_PATH)}`,
+    '',
+  ].join('\n');
+  return [
+    { path: ROBOTS_FILE, mediaType: 'text/plain; charset=utf-8', body: robots },
+    { path: TDMREP_FILE, mediaType: 'application/json', body: stableJson(policy.tdmRep) },
+  ];
+}
+
+const KNOWN_FIELDS = new Set([
+  'user-agent',
+  'allow',
+  'disallow',
+  'sitemap',
+  'crawl-delay',
+  'content-signal',
+  'content-usage',
+  'host',
+]);
+const GROUP_RULES = new Set(['allow', 'disallow', 'crawl-delay', 'content-signal', 'content-usage']);
+const CONTENT_SIGNAL = /^(search|ai-input|ai-train)=(yes|no)$/;
+
+function checkRobotsText(body: string): string[] {
+  const faults: string[] = [];
+  if (Buffer.byteLength(body) > MAX_ROBOTS_BYTES) faults.push('larger than the 500 KiB crawlers must read');
+  let inGroup = false;
+  let sitemaps = 0;
+  body.split(/\r?\n/).forEach((raw, index) => {
+    const line = raw.replace(/#.*$/, '').trim();
+    if (line === '') return;
+    const colon = line.indexOf(':');
+    const name = colon > 0 ? line.slice(0, colon).trim().toLowerCase() : '';
+    const value = colon > 0 ? line.slice(colon + 1).trim() : '';
+    const where = `line ${index + 1}`;
+    if (!KNOWN_FIELDS.has(name)) {
+      faults.push(`${where}: "${line.slice(0, 60)}" is not a robots.txt rule`);
+      return;
+    }
+    if (name === 'user-agent') inGroup = true;
+    else if (GROUP_RULES.has(name) && !inGroup) faults.push(`${where}: ${name} outside a User-agent group`);
+    if ((name === 'allow' || name === 'disallow') && value !== '' && !/^[/*]/.test(value)) {
+      faults.push(`${where}: ${name} path must start with "/"`);
+    }
+    if (name === 'sitemap') {
+      sitemaps++;
+      if (!isAbsoluteUrl(value)) faults.push(`${where}: Sitemap must be an absolute URL`);
+    }
+    if (name === 'content-signal') {
+      const bad = value.split(',').filter((part) => !CONTENT_SIGNAL.test(part.trim()));
+      if (bad.length > 0)
+        faults.push(`${where}: Content-Signal entries must be search|ai-input|ai-train=yes|no`);
+    }
+    if (name === 'content-usage' && !/^(\/\S*\s+)?[a-z-]+=[yn](\s*,\s*[a-z-]+=[yn])*$/.test(value)) {
+      faults.push(`${where}: Content-Usage must be a list of category=y|n`);
+    }
+  });
+  if (!inGroup) faults.push('no User-agent group');
+  if (sitemaps === 0) faults.push('no Sitemap line');
+  return faults;
+}
+
+function checkTdmRep(body: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return ['not valid JSON'];
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) return ['expected a non-empty array of rules'];
+  return parsed.flatMap((rule: unknown, index): string[] => {
+    if (typeof rule !== 'object' || rule === null) return [`rule ${index + 1} is not an object`];
+    const record = rule as Record<string, unknown>;
+    const faults: string[] = [];
+    if (typeof record.location !== 'string' || !record.location.startsWith('/')) {
+      faults.push(`rule ${index + 1}: location must be a path`);
+    }
+    if (record['tdm-reservation'] !== 0 && record['tdm-reservation'] !== 1) {
+      faults.push(`rule ${index + 1}: tdm-reservation must be 0 or 1`);
+    }
+    const policy = record['tdm-policy'];
+    if (policy !== undefined && (typeof policy !== 'string' || !isAbsoluteUrl(policy))) {
+      faults.push(`rule ${index + 1}: tdm-policy must be an absolute URL`);
+    }
+    return faults;
+  });
+}
+
+export function checkRobots(files: BundleFiles): Problem[] {
+  const problems: Problem[] = [];
+  const robots = files.get(ROBOTS_FILE);
+  if (robots === undefined)
+    problems.push({ path: ROBOTS_FILE, rule: 'missing', message: 'robots.txt is missing' });
+  else
+    problems.push(
+      ...checkRobotsText(robots).map((message) => ({ path: ROBOTS_FILE, rule: 'robots', message })),
+    );
+  const tdmrep = files.get(TDMREP_FILE);
+  if (tdmrep === undefined)
+    problems.push({ path: TDMREP_FILE, rule: 'missing', message: 'tdmrep.json is missing' });
+  else
+    problems.push(...checkTdmRep(tdmrep).map((message) => ({ path: TDMREP_FILE, rule: 'tdmrep', message })));
+  return problems;
 }

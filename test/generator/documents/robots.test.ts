@@ -1,0 +1,111 @@
+import robotsParser from 'robots-parser';
+import { describe, expect, it } from 'vitest';
+import { checkRobots, emitRobots, ROBOTS_FILE, TDMREP_FILE } from '../../../generator/emit/robots.js';
+import { bundleFilesOf } from '../../../generator/validate/index.js';
+import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
+
+function emitted(plan = makeSamplePlan()) {
+  const artifacts = emitRobots(plan);
+  const robots = artifacts.find((a) => a.path === ROBOTS_FILE);
+  const tdmrep = artifacts.find((a) => a.path === TDMREP_FILE);
+  if (robots === undefined || tdmrep === undefined) throw new Error('missing artifacts');
+  return { artifacts, robots, tdmrep };
+}
+
+/** The value of each `Name: value` rule inside the `User-agent: *` group, read independently. */
+function groupRules(text: string): Map<string, string[]> {
+  const rules = new Map<string, string[]>();
+  let inStar = false;
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/#.*/, '').trim();
+    const match = /^([A-Za-z-]+):\s*(.*)$/.exec(line);
+    if (match?.[1] === undefined || match[2] === undefined) continue;
+    const name = match[1].toLowerCase();
+    if (name === 'user-agent') inStar = match[2] === '*';
+    else if (inStar) rules.set(name, [...(rules.get(name) ?? []), match[2]]);
+  }
+  return rules;
+}
+
+describe('emitRobots', () => {
+  it('lets search crawlers and AI fetchers read every page and names the sitemap', () => {
+    const { robots } = emitted();
+    expect(robots.mediaType).toBe('text/plain; charset=utf-8');
+    const parsed = robotsParser('https://shop.pomona.example/robots.txt', robots.body);
+    for (const agent of ['Googlebot', 'Bingbot', 'OAI-SearchBot', 'PerplexityBot']) {
+      expect(parsed.isAllowed('https://shop.pomona.example/products/green-glow', agent)).toBe(true);
+      expect(parsed.isAllowed('https://shop.pomona.example/agent-catalog', agent)).toBe(true);
+    }
+    expect(parsed.getSitemaps()).toEqual(['https://shop.pomona.example/sitemap.xml']);
+  });
+
+  it('refuses training in the content-signal and AI-preferences forms inside the * group', () => {
+    const rules = groupRules(emitted().robots.body);
+    expect(rules.get('content-signal')).toEqual(['search=yes, ai-input=yes, ai-train=no']);
+    expect(rules.get('content-usage')).toEqual(['train-ai=n']);
+  });
+
+  it('derives the signals from config.usage', () => {
+    const config = makeSampleConfig({
+      ...SAMPLE_CONFIG_INPUT,
+      usage: { allow_training: true, allow_ai_input: false },
+    });
+    const rules = groupRules(emitted(makeSamplePlan({ config })).robots.body);
+    expect(rules.get('content-signal')).toEqual(['search=yes, ai-input=no, ai-train=yes']);
+    expect(rules.get('content-usage')).toEqual(['train-ai=y']);
+  });
+
+  it('publishes a TDMRep file reserving mining rights with a policy that permits citation', () => {
+    const { tdmrep } = emitted();
+    expect(tdmrep.mediaType).toBe('application/json');
+    expect(JSON.parse(tdmrep.body)).toEqual([
+      { location: '/', 'tdm-reservation': 1, 'tdm-policy': 'https://shop.pomona.example/api/#usage' },
+    ]);
+  });
+
+  it('keeps a merchant name with a newline inside the comment', () => {
+    const config = makeSampleConfig({
+      ...SAMPLE_CONFIG_INPUT,
+      merchant: { ...SAMPLE_CONFIG_INPUT.merchant, name: 'Evil\nDisallow: /' },
+    });
+    const { robots, artifacts } = emitted(makeSamplePlan({ config }));
+    const parsed = robotsParser('https://shop.pomona.example/robots.txt', robots.body);
+    expect(parsed.isAllowed('https://shop.pomona.example/', 'Googlebot')).toBe(true);
+    expect(checkRobots(bundleFilesOf(artifacts))).toEqual([]);
+  });
+
+  it('passes its own checker', () => {
+    expect(checkRobots(bundleFilesOf(emitted().artifacts))).toEqual([]);
+  });
+});
+
+describe('checkRobots', () => {
+  const files = () => new Map(bundleFilesOf(emitted().artifacts));
+
+  it('refuses a robots.txt without a Sitemap line', () => {
+    const bundle = files();
+    bundle.set(ROBOTS_FILE, (bundle.get(ROBOTS_FILE) ?? '').replace(/^Sitemap:.*$/m, ''));
+    expect(checkRobots(bundle)).toHaveLength(1);
+  });
+
+  it('refuses a rule outside a group and an unknown directive', () => {
+    const bundle = files();
+    bundle.set(ROBOTS_FILE, `Disallow: /private\nNonsense here\n${bundle.get(ROBOTS_FILE) ?? ''}`);
+    expect(checkRobots(bundle)).toHaveLength(2);
+  });
+
+  it('refuses a malformed content signal and a relative sitemap', () => {
+    const bundle = files();
+    const body = (bundle.get(ROBOTS_FILE) ?? '')
+      .replace('ai-train=no', 'ai-train=maybe')
+      .replace('Sitemap: https://shop.pomona.example/sitemap.xml', 'Sitemap: /sitemap.xml');
+    bundle.set(ROBOTS_FILE, body);
+    expect(checkRobots(bundle)).toHaveLength(2);
+  });
+
+  it('refuses a TDMRep file with a bad reservation value', () => {
+    const bundle = files();
+    bundle.set(TDMREP_FILE, JSON.stringify([{ location: '/', 'tdm-reservation': 'yes' }]));
+    expect(checkRobots(bundle).map((p) => p.path)).toEqual([TDMREP_FILE]);
+  });
+});
