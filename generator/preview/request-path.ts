@@ -21,7 +21,9 @@ const FORBIDDEN_ENCODED = /%(2f|5c|0[0-9a-f]|1[0-9a-f]|7f)/i;
 
 /** Validates and decodes the path part of a request target (`/a/b?c` → `/a/b`). */
 export function parseRequestPath(rawTarget: string): ParsedPath {
-  const rawPath = rawTarget.split('?', 1)[0] ?? '';
+  // RFC 9112 section 3.2.2: a server MUST accept the absolute form (sent through proxies).
+  const originForm = rawTarget.replace(/^https?:\/\/[^/?#]*/i, '');
+  const rawPath = originForm.split('?', 1)[0] ?? '';
   if (!rawPath.startsWith('/') || FORBIDDEN_ENCODED.test(rawPath)) return { ok: false, status: 400 };
   let path: string;
   try {
