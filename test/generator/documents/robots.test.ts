@@ -1,8 +1,15 @@
-import robotsParser from 'robots-parser';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { checkRobots, emitRobots, ROBOTS_FILE, TDMREP_FILE } from '../../../generator/emit/robots.js';
 import { bundleFilesOf } from '../../../generator/validate/index.js';
 import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
+
+interface Robot {
+  isAllowed(url: string, ua?: string): boolean | undefined;
+  getSitemaps(): string[];
+}
+// robots-parser is CommonJS whose typings declare an ES default export; require it as it is.
+const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, text: string) => Robot;
 
 function emitted(plan = makeSamplePlan()) {
   const artifacts = emitRobots(plan);
