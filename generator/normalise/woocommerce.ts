@@ -48,14 +48,17 @@ const productSchema = z.object({
 
 type WooSource = z.infer<typeof productSchema>;
 
-function readTagNames(source: WooSource): string[] {
+/** Tag names (what the merchant sees) and slugs (what URLs use); the coming-soon tag may be either. */
+function readTags(source: WooSource): { names: string[]; all: string[] } {
   const names: string[] = [];
+  const all: string[] = [];
   for (const tag of source.tags ?? []) {
-    for (const value of [tag.name, tag.slug]) {
-      if (typeof value === 'string' && value.trim() !== '') names.push(value.trim());
-    }
+    const name = tag.name?.trim();
+    const slug = tag.slug?.trim();
+    if (name) names.push(name);
+    for (const value of [name, slug]) if (value) all.push(value);
   }
-  return [...new Set(names)];
+  return { names, all };
 }
 
 function decideAvailability(source: WooSource, tags: string[], comingSoonTag: string): Availability {
@@ -88,7 +91,7 @@ export function mapWooProduct(raw: unknown, context: MapContext): MapOutcome {
   if (url === undefined) return reject(id, 'has no absolute permalink', name);
   const picked = pickPrice(source, context.currency);
   if ('reason' in picked) return reject(id, picked.reason, name);
-  const tags = readTagNames(source);
+  const tags = readTags(source);
   const record: Product = {
     name,
     slug,
@@ -100,9 +103,9 @@ export function mapWooProduct(raw: unknown, context: MapContext): MapOutcome {
     certifications: null,
     price: picked.price,
     currency: context.currency,
-    availability: decideAvailability(source, tags, context.comingSoonTag),
+    availability: decideAvailability(source, tags.all, context.comingSoonTag),
     purchase_url: url,
   };
   const imageUrl = readAbsoluteUrl(readImageSource(source.images?.[0]));
-  return { ok: true, product: { sourceId: id, record, tags, ...(imageUrl ? { imageUrl } : {}) } };
+  return { ok: true, product: { sourceId: id, record, tags: tags.names, ...(imageUrl ? { imageUrl } : {}) } };
 }

@@ -1,0 +1,137 @@
+import { describe, expect, test } from 'vitest';
+import { normaliseProducts } from '../../../generator/normalise/index.js';
+import { mapNativeProduct } from '../../../generator/normalise/native.js';
+import type { MapContext, MapOutcome, NormalisedProduct } from '../../../generator/normalise/types.js';
+
+const context: MapContext = {
+  siteUrl: 'https://shop.pomona.example',
+  currency: 'USD',
+  comingSoonTag: 'coming-soon',
+};
+
+function nativeProduct(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name: 'Citrus Sunrise',
+    flavor: 'Orange, grapefruit & lime',
+    slug: 'citrus-sunrise',
+    url: 'https://shop.pomona.example/products/citrus-sunrise',
+    description: 'Bright and tart.',
+    packaging: '6 × 12 fl oz (355 mL) glass bottles',
+    ingredients: ['orange', 'grapefruit', 'lime'],
+    nutrition: { calories: 120, serving: '12 fl oz' },
+    benefits: ['Vitamin C'],
+    certifications: ['USDA Organic'],
+    price: '42.00',
+    currency: 'USD',
+    availability: 'in_stock',
+    shipping: 'Ships cold.',
+    purchase_url: 'https://shop.pomona.example/products/citrus-sunrise',
+    ...overrides,
+  };
+}
+
+function mapped(outcome: MapOutcome): NormalisedProduct {
+  if (!outcome.ok) throw new Error(`expected a product, got: ${outcome.rejected.reason}`);
+  return outcome.product;
+}
+
+describe('mapNativeProduct', () => {
+  test('when a product is in the spec shape then it is kept as it is', () => {
+    const product = mapped(mapNativeProduct(nativeProduct(), context));
+    expect(product.record).toEqual(nativeProduct());
+    expect(product.sourceId).toBe('citrus-sunrise');
+  });
+
+  test('when optional fields are missing then nullable ones are null and links default to the product page', () => {
+    const product = mapped(
+      mapNativeProduct({ name: 'Plain', slug: 'plain', price: 3, availability: 'out_of_stock' }, context),
+    );
+    expect(product.record).toEqual({
+      name: 'Plain',
+      slug: 'plain',
+      url: 'https://shop.pomona.example/products/plain',
+      description: null,
+      ingredients: null,
+      nutrition: null,
+      benefits: null,
+      certifications: null,
+      price: '3.00',
+      currency: 'USD',
+      availability: 'out_of_stock',
+      purchase_url: 'https://shop.pomona.example/products/plain',
+    });
+  });
+
+  test('when the description is HTML then it becomes text, and plain text with "<3" is left alone', () => {
+    expect(
+      mapped(mapNativeProduct(nativeProduct({ description: '<p>A &amp; B</p>' }), context)).record
+        .description,
+    ).toBe('A & B');
+    expect(
+      mapped(mapNativeProduct(nativeProduct({ description: 'We <3 limes' }), context)).record.description,
+    ).toBe('We <3 limes');
+  });
+
+  test('when the product carries extensions then id, image, time and tags are read', () => {
+    const product = mapped(
+      mapNativeProduct(
+        nativeProduct({
+          id: 77,
+          image_url: 'https://cdn.example/c.jpg',
+          updated_at: '2026-02-02',
+          tags: ['new'],
+        }),
+        context,
+      ),
+    );
+    expect(product).toMatchObject({
+      sourceId: '77',
+      imageUrl: 'https://cdn.example/c.jpg',
+      updatedAt: '2026-02-02T00:00:00.000Z',
+      tags: ['new'],
+    });
+  });
+
+  test.each([
+    ['no name', { name: '' }],
+    ['a bad slug', { slug: 'Citrus Sunrise' }],
+    ['an unreadable price', { price: '$42' }],
+    ['a negative number price', { price: -1 }],
+    ['another currency', { currency: 'EUR' }],
+    ['an unknown availability', { availability: 'preorder' }],
+    ['a cart purchase_url', { purchase_url: 'https://shop.pomona.example/cart/123:1' }],
+    ['a checkout purchase_url', { purchase_url: 'https://shop.pomona.example/checkouts/abc' }],
+    ['an add-to-cart purchase_url', { purchase_url: 'https://shop.pomona.example/?add-to-cart=5' }],
+    ['a relative url', { url: '/products/citrus-sunrise' }],
+    ['nutrition of the wrong type', { nutrition: ['120 kcal'] }],
+  ])('when a product has %s then it is rejected', (_case, overrides) => {
+    const outcome = mapNativeProduct(nativeProduct(overrides), context);
+    expect(outcome.ok).toBe(false);
+  });
+});
+
+describe('normaliseProducts', () => {
+  test('when the same upstream id appears twice then it is kept once', () => {
+    const item = { id: 1, title: 'A', handle: 'a', variants: [{ price: '1.00' }] };
+    const result = normaliseProducts([item, item, { ...item, id: 2, handle: 'b' }], 'shopify', context);
+    expect(result.products.map((product) => product.sourceId)).toEqual(['1', '2']);
+    expect(result.duplicates).toBe(1);
+    expect(result.rejected).toEqual([]);
+  });
+
+  test('when two different products claim one slug then the later one is rejected and named', () => {
+    const first = { id: 1, title: 'A', handle: 'same', variants: [{ price: '1.00' }] };
+    const second = { id: 2, title: 'B', handle: 'same', variants: [{ price: '2.00' }] };
+    const result = normaliseProducts([first, second], 'shopify', context);
+    expect(result.products.map((product) => product.sourceId)).toEqual(['1']);
+    expect(result.rejected.map((rejected) => rejected.id)).toEqual(['2']);
+  });
+
+  test('when some products are invalid then the rest are mapped and the invalid ones listed', () => {
+    const good = nativeProduct();
+    const bad = nativeProduct({ slug: 'other', price: 'free' });
+    const result = normaliseProducts([good, bad], 'native', context);
+    expect(result.products).toHaveLength(1);
+    expect(result.rejected).toEqual([expect.objectContaining({ id: 'other', name: 'Citrus Sunrise' })]);
+  });
+});
