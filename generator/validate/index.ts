@@ -1,22 +1,22 @@
 /**
  * The gate before publishing: checks every document of a bundle against its format and
  * the documents against each other. The build runs it on its artifacts before anything
- * is written; `agent-catalog check` runs it on a directory or a live site.
+ * is written; `agent-catalog check` runs it on a directory or a live site. This module
+ * is the registry: one list of checkers, each a function from the bundle's files to
+ * problems, owned by the module that emits the document it checks.
  */
 import type { Artifact } from '../artifact.js';
+import { checkFeed } from '../emit/feed.js';
+import { checkKnowledgeBase } from '../emit/kb.js';
+import { checkSitemap } from '../emit/sitemap.js';
+import { parseJson } from './bundle-layout.js';
+import { checkConsistency } from './consistency.js';
+import { checkOpenApi } from './openapi.js';
+import type { BundleChecker, BundleFiles, Problem } from './problem.js';
+import { checkSchemas } from './schemas.js';
+import { checkWellKnown } from './well-known.js';
 
-export interface Problem {
-  /** Bundle-relative path of the document at fault. */
-  path: string;
-  /** Stable machine-readable kind, e.g. `schema`, `xml`, `consistency`. */
-  rule: string;
-  message: string;
-}
-
-/** A bundle's files by bundle-relative path (as in Artifact.path), bodies as text. */
-export type BundleFiles = ReadonlyMap<string, string>;
-
-export type BundleChecker = (files: BundleFiles) => Problem[];
+export type { BundleChecker, BundleFiles, Problem } from './problem.js';
 
 export function bundleFilesOf(artifacts: readonly Artifact[]): BundleFiles {
   return new Map(artifacts.map((artifact) => [artifact.path, artifact.body]));
@@ -24,18 +24,27 @@ export function bundleFilesOf(artifacts: readonly Artifact[]): BundleFiles {
 
 export function checkJsonSyntax(files: BundleFiles): Problem[] {
   const problems: Problem[] = [];
-  for (const [path, body] of files) {
+  for (const path of files.keys()) {
     if (!path.endsWith('.json')) continue;
-    try {
-      JSON.parse(body);
-    } catch (error) {
-      problems.push({ path, rule: 'json', message: `not valid JSON: ${(error as Error).message}` });
+    // Parsed once per bundle and cached: the other checkers read the same values.
+    const parsed = parseJson(files, path);
+    if (parsed !== undefined && !parsed.ok) {
+      problems.push({ path, rule: 'json', message: `not valid JSON: ${parsed.error}` });
     }
   }
   return problems;
 }
 
-export const BUNDLE_CHECKERS: readonly BundleChecker[] = [checkJsonSyntax];
+export const BUNDLE_CHECKERS: readonly BundleChecker[] = [
+  checkJsonSyntax,
+  checkSchemas,
+  checkOpenApi,
+  checkWellKnown,
+  checkKnowledgeBase,
+  checkFeed,
+  checkSitemap,
+  checkConsistency,
+];
 
 export function validateBundle(
   files: BundleFiles,

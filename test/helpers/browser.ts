@@ -56,6 +56,8 @@ export interface LaunchOptions {
   viewport?: { width: number; height: number };
   /** Refuse requests to anything but loopback (default true); blocked URLs are recorded. */
   loopbackOnly?: boolean;
+  /** Run pages with JavaScript off (default on), to prove a page needs none. */
+  javaScriptEnabled?: boolean;
 }
 
 /** A browser context with its own fresh profile; `close()` also deletes the profile. */
@@ -85,6 +87,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<TestBr
     headless: true,
     args: LAUNCH_ARGS,
     viewport: options.viewport ?? { width: 1280, height: 900 },
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
   });
   const blockedRequests: string[] = [];
   if (options.loopbackOnly !== false) {

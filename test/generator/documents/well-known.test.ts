@@ -135,7 +135,9 @@ describe('the well-known documents', () => {
     const skills = card.skills as Json[];
     expect(skills.map((skill) => skill.id)).toEqual(['getCatalog', 'getHealth']);
     for (const skill of skills) {
-      expect(Object.keys(skill)).toEqual(expect.arrayContaining(['id', 'name', 'description', 'tags', 'examples']));
+      expect(Object.keys(skill)).toEqual(
+        expect.arrayContaining(['id', 'name', 'description', 'tags', 'examples']),
+      );
     }
     expect(Object.keys(card.securitySchemes as Json)).toEqual(['oauth2', 'openIdConnect']);
     expect(card.security).toBeUndefined();

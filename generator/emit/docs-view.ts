@@ -1,0 +1,216 @@
+/**
+ * The data the documentation page template renders, computed from the API description
+ * (the same object published as `/api/openapi.json`) and the real build: operations with
+ * curl examples and example responses cut from the catalog, one fields table per
+ * component schema, the usage rules and the account access. The template only formats
+ * what this module hands it, so every fact on the page comes from one place.
+ */
+import type { BuildPlan } from '../plan.js';
+import type { OpenApiDocument } from './openapi.js';
+import { type AccountAccess, describeAccountAccess } from './openapi-policy.js';
+import { SCHEMA_NAMES } from './openapi-schemas.js';
+import { resolveUsagePolicy } from './usage-policy.js';
+
+/** How many products the example response shows; the rest of the real catalog is left out. */
+const EXAMPLE_PRODUCTS = 2;
+
+export interface FieldRow {
+  name: string;
+  type: string;
+  required: boolean;
+  notes: string;
+}
+
+export interface SchemaView {
+  name: string;
+  anchor: string;
+  description: string;
+  fields: FieldRow[];
+}
+
+export interface ResponseView {
+  status: string;
+  description: string;
+  schema: string;
+  schemaAnchor: string;
+  example?: string;
+}
+
+export interface TextPart {
+  text: string;
+  code: boolean;
+}
+
+export interface OperationView {
+  id: string;
+  method: string;
+  path: string;
+  url: string;
+  summary: string;
+  /** The description with its Markdown code spans split out, so the template can mark them up. */
+  descriptionParts: TextPart[];
+  curl: string;
+  responses: ResponseView[];
+}
+
+export interface DocsView {
+  title: string;
+  merchant: string;
+  summary: string;
+  version: string;
+  openapiVersion: string;
+  baseUrl: string;
+  siteUrl: string;
+  generated: string;
+  productCount: number;
+  operations: OperationView[];
+  schemas: SchemaView[];
+  rules: string[];
+  requestsPerMinute: number;
+  termsUrl: string;
+  access: AccountAccess;
+  discovery: { label: string; url: string }[];
+  contact: string;
+}
+
+type Json = Record<string, unknown>;
+
+function isJson(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function refName(value: unknown): string | undefined {
+  const ref = isJson(value) ? value.$ref : undefined;
+  return typeof ref === 'string' ? ref.slice(ref.lastIndexOf('/') + 1) : undefined;
+}
+
+/** A schema's type in words: `string (uri)`, `array of Product`, `string | null`. */
+export function describeType(schema: unknown): string {
+  const named = refName(schema);
+  if (named !== undefined) return named;
+  if (!isJson(schema)) return 'any';
+  const types = Array.isArray(schema.type) ? schema.type.map(String) : [String(schema.type ?? 'any')];
+  const items = refName(schema.items) ?? (isJson(schema.items) ? String(schema.items.type) : undefined);
+  const words = types.map((type) => (type === 'array' && items ? `array of ${items}` : type));
+  const format = typeof schema.format === 'string' ? ` (${schema.format})` : '';
+  return `${words.join(' | ')}${format}`;
+}
+
+function describeNotes(schema: unknown): string {
+  if (!isJson(schema)) return '';
+  const notes = [typeof schema.description === 'string' ? schema.description : ''];
+  if (Array.isArray(schema.enum)) notes.push(`One of: ${schema.enum.join(', ')}.`);
+  if (typeof schema.pattern === 'string') notes.push(`Pattern: ${schema.pattern}`);
+  return notes.filter((note) => note !== '').join(' ');
+}
+
+/** "Returns `count` items" → text, code, text: the one Markdown construct the descriptions use. */
+export function splitCodeSpans(text: string): TextPart[] {
+  return text
+    .split('`')
+    .map((part, index) => ({ text: part, code: index % 2 === 1 }))
+    .filter((part) => part.text !== '');
+}
+
+function buildSchemaViews(document: OpenApiDocument): SchemaView[] {
+  const components = isJson(document.components) ? document.components : {};
+  const schemas = isJson(components.schemas) ? components.schemas : {};
+  return SCHEMA_NAMES.map((name) => {
+    const schema = isJson(schemas[name]) ? schemas[name] : {};
+    const required = Array.isArray(schema.required) ? schema.required.map(String) : [];
+    const properties = isJson(schema.properties) ? schema.properties : {};
+    return {
+      name,
+      anchor: `schema-${name.toLowerCase()}`,
+      description: typeof schema.description === 'string' ? schema.description : '',
+      fields: Object.entries(properties).map(([field, property]) => ({
+        name: field,
+        type: describeType(property),
+        required: required.includes(field),
+        notes: describeNotes(property),
+      })),
+    };
+  });
+}
+
+function exampleCatalog(plan: BuildPlan): string {
+  const { catalog } = plan;
+  const trimmed = { ...catalog, products: catalog.products.slice(0, EXAMPLE_PRODUCTS) };
+  return JSON.stringify(trimmed, null, 2);
+}
+
+function examplesFor(plan: BuildPlan): Record<string, string> {
+  return {
+    Catalog: exampleCatalog(plan),
+    Health: JSON.stringify(plan.health, null, 2),
+    Error: JSON.stringify({ error: 'upstream catalog error' }, null, 2),
+  };
+}
+
+function buildOperationViews(document: OpenApiDocument, plan: BuildPlan): OperationView[] {
+  const baseUrl = plan.config.base_url;
+  const paths = isJson(document.paths) ? document.paths : {};
+  const examples = examplesFor(plan);
+  return Object.entries(paths).flatMap(([path, item]) => {
+    const operation = isJson(item) && isJson(item.get) ? item.get : undefined;
+    if (operation === undefined) return [];
+    const responses = isJson(operation.responses) ? operation.responses : {};
+    return [
+      {
+        id: String(operation.operationId),
+        method: 'GET',
+        path,
+        url: `${baseUrl}${path}`,
+        summary: String(operation.summary ?? ''),
+        descriptionParts: splitCodeSpans(String(operation.description ?? '')),
+        curl: `curl -s -H 'Accept: application/json' '${baseUrl}${path}'`,
+        responses: Object.entries(responses).map(([status, response]) => {
+          const content = isJson(response) && isJson(response.content) ? response.content : {};
+          const media = isJson(content['application/json']) ? content['application/json'] : {};
+          const schema = refName(media.schema) ?? 'any';
+          return {
+            status,
+            description: isJson(response) ? String(response.description ?? '') : '',
+            schema,
+            schemaAnchor: `schema-${schema.toLowerCase()}`,
+            ...(examples[schema] ? { example: examples[schema] } : {}),
+          };
+        }),
+      },
+    ];
+  });
+}
+
+export function buildDocsView(document: OpenApiDocument, plan: BuildPlan): DocsView {
+  const { config } = plan;
+  const info = isJson(document.info) ? document.info : {};
+  const policy = resolveUsagePolicy(config);
+  const access = describeAccountAccess(config);
+  return {
+    title: String(info.title ?? `${config.merchant.name} Catalog API`),
+    merchant: config.merchant.name,
+    summary: config.merchant.description ?? String(info.summary ?? ''),
+    version: String(info.version ?? ''),
+    openapiVersion: String(document.openapi ?? ''),
+    baseUrl: config.base_url,
+    siteUrl: config.site_url,
+    generated: plan.generated,
+    productCount: plan.catalog.products.length,
+    operations: buildOperationViews(document, plan),
+    schemas: buildSchemaViews(document),
+    rules: policy.rules.map((rule) => rule.text),
+    requestsPerMinute: policy.requestsPerMinute,
+    termsUrl: policy.termsUrl,
+    access,
+    discovery: [
+      { label: 'API description (OpenAPI 3.1)', url: `${config.site_url}/api/openapi.json` },
+      { label: 'API catalog (RFC 9727)', url: `${config.site_url}/.well-known/api-catalog` },
+      { label: 'Protected resource metadata (RFC 9728)', url: access.protectedResourceMetadataUrl },
+      { label: 'Agent card', url: `${config.site_url}/.well-known/agent-card.json` },
+      { label: 'Knowledge base products', url: `${config.site_url}/kb/products.json` },
+      { label: 'Product feed', url: `${config.site_url}/feed.xml` },
+      { label: 'Usage guide for language models', url: `${config.site_url}/llms.txt` },
+    ],
+    contact: config.merchant.contact,
+  };
+}

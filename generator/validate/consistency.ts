@@ -1,0 +1,236 @@
+/**
+ * Cross-document consistency: every document that lists products must list the same
+ * products as the catalog, with the same prices, availability and URLs. The catalog is
+ * the reference; `kb/products.json` and the feed are compared field by field, and the
+ * documents that only link products (the knowledge base, llms.txt, llms-full.txt, the
+ * sitemap) must link every product (the knowledge base and the sitemap) and no product
+ * page the catalog does not have. One pass over each document with maps keyed by URL
+ * keeps it linear in products, so a 50,000-product bundle checks quickly.
+ */
+import { FEED_AVAILABILITY } from '../emit/feed-item.js';
+import { readKnowledgeBaseProducts } from '../emit/kb-markdown.js';
+import type { Availability } from '../model.js';
+import { isRecord, KB_PRODUCTS_FILE, locateDocuments, readJson, stringField } from './bundle-layout.js';
+import { collectMarkdownLinks, collectSitemapUrls, readFeedItems } from './consistency-sources.js';
+import type { BundleFiles, Problem } from './problem.js';
+import { kbProductRecords } from './schemas.js';
+
+/** Past this many differences in one document the rest add nothing a reader can act on. */
+const MAX_PROBLEMS_PER_DOCUMENT = 20;
+
+interface ReferenceProduct {
+  slug: string;
+  price: string;
+  currency: string;
+  availability: Availability;
+}
+
+interface Reference {
+  byUrl: Map<string, ReferenceProduct>;
+  /** Directories product pages live in (e.g. `https://shop.example/products/`). */
+  productDirs: Set<string>;
+}
+
+class ProblemList {
+  readonly problems: Problem[] = [];
+  private readonly counts = new Map<string, number>();
+
+  add(path: string, message: string): void {
+    const count = (this.counts.get(path) ?? 0) + 1;
+    this.counts.set(path, count);
+    if (count <= MAX_PROBLEMS_PER_DOCUMENT) this.problems.push({ path, rule: 'consistency', message });
+  }
+
+  finish(): Problem[] {
+    for (const [path, count] of this.counts) {
+      if (count > MAX_PROBLEMS_PER_DOCUMENT) {
+        this.problems.push({
+          path,
+          rule: 'consistency',
+          message: `${count - MAX_PROBLEMS_PER_DOCUMENT} more differences not listed`,
+        });
+      }
+    }
+    return this.problems;
+  }
+}
+
+function directoryOf(url: string): string {
+  return url.slice(0, url.lastIndexOf('/') + 1);
+}
+
+/** Decimal text in one canonical form ("12.5" and "12.50" are the same price). */
+export function canonicalPrice(price: string): string {
+  const [whole = '', fraction = ''] = price.split('.');
+  const trimmed = fraction.replace(/0+$/, '');
+  return trimmed === '' ? whole : `${whole}.${trimmed}`;
+}
+
+function buildReference(catalogFile: string, products: unknown[], list: ProblemList): Reference {
+  const byUrl = new Map<string, ReferenceProduct>();
+  const productDirs = new Set<string>();
+  const slugs = new Set<string>();
+  for (const record of products) {
+    const url = stringField(record, 'url');
+    const slug = stringField(record, 'slug') ?? '';
+    if (url === undefined) continue; // the schema check reports malformed records
+    if (byUrl.has(url)) list.add(catalogFile, `two products have the url ${url}`);
+    if (slugs.has(slug)) list.add(catalogFile, `two products have the slug ${slug}`);
+    slugs.add(slug);
+    byUrl.set(url, {
+      slug,
+      price: stringField(record, 'price') ?? '',
+      currency: stringField(record, 'currency') ?? '',
+      availability: (stringField(record, 'availability') ?? 'in_stock') as Availability,
+    });
+    productDirs.add(directoryOf(url));
+  }
+  return { byUrl, productDirs };
+}
+
+/** A URL that sits where product pages live but is not a page of the site's own documents. */
+function looksLikeProductPage(url: string, reference: Reference): boolean {
+  if (url.endsWith('/')) return false;
+  const last = url.slice(url.lastIndexOf('/') + 1);
+  return !last.includes('.') && reference.productDirs.has(directoryOf(url));
+}
+
+function checkKbRecords(files: BundleFiles, reference: Reference, list: ProblemList): void {
+  const records = kbProductRecords(readJson(files, KB_PRODUCTS_FILE));
+  if (records === undefined) return;
+  const seen = new Set<string>();
+  for (const record of records) {
+    const url = stringField(record, 'url');
+    if (url === undefined) continue;
+    seen.add(url);
+    const expected = reference.byUrl.get(url);
+    if (expected === undefined) {
+      list.add(KB_PRODUCTS_FILE, `${url} is not in the catalog`);
+      continue;
+    }
+    for (const field of ['slug', 'price', 'currency', 'availability'] as const) {
+      const actual = isRecord(record) ? record[field] : undefined;
+      if (actual !== expected[field]) {
+        list.add(
+          KB_PRODUCTS_FILE,
+          `${expected.slug}: ${field} is ${String(actual)}, the catalog says ${expected[field]}`,
+        );
+      }
+    }
+  }
+  reportMissing(KB_PRODUCTS_FILE, seen, reference, list);
+}
+
+function reportMissing(
+  path: string,
+  seen: ReadonlySet<string>,
+  reference: Reference,
+  list: ProblemList,
+): void {
+  if (seen.size === reference.byUrl.size) return;
+  for (const [url, product] of reference.byUrl) {
+    if (!seen.has(url)) list.add(path, `${product.slug} (${url}) is in the catalog but missing here`);
+  }
+}
+
+function checkFeedItems(files: BundleFiles, reference: Reference, list: ProblemList): void {
+  const feed = readFeedItems(files);
+  if (feed === undefined) return;
+  const seen = new Set<string>();
+  for (const item of feed.items) {
+    const expected = reference.byUrl.get(item.link);
+    seen.add(item.link);
+    if (expected === undefined) {
+      list.add(feed.path, `item ${item.link} is not in the catalog`);
+      continue;
+    }
+    const [amount = '', currency = ''] = item.price.split(' ');
+    if (canonicalPrice(amount) !== canonicalPrice(expected.price) || currency !== expected.currency) {
+      list.add(
+        feed.path,
+        `${expected.slug}: price is ${item.price}, the catalog says ${expected.price} ${expected.currency}`,
+      );
+    }
+    const availability = FEED_AVAILABILITY[expected.availability];
+    if (item.availability !== availability) {
+      list.add(
+        feed.path,
+        `${expected.slug}: availability is ${item.availability}, the catalog's ${expected.availability} maps to ${availability}`,
+      );
+    }
+  }
+  reportMissing(feed.path, seen, reference, list);
+}
+
+function checkKnowledgeBaseMarkdown(
+  path: string,
+  body: string,
+  reference: Reference,
+  list: ProblemList,
+): void {
+  const seen = new Set<string>();
+  for (const entry of readKnowledgeBaseProducts(body)) {
+    const expected = reference.byUrl.get(entry.link);
+    seen.add(entry.link);
+    if (expected === undefined) {
+      list.add(path, `product ${entry.name} (${entry.link}) is not in the catalog`);
+      continue;
+    }
+    const [amount = '', currency = ''] = entry.price.split(' ');
+    if (canonicalPrice(amount) !== canonicalPrice(expected.price) || currency !== expected.currency) {
+      list.add(
+        path,
+        `${expected.slug}: price is ${entry.price}, the catalog says ${expected.price} ${expected.currency}`,
+      );
+    }
+    if (entry.availability !== expected.availability) {
+      list.add(
+        path,
+        `${expected.slug}: availability is ${entry.availability}, the catalog says ${expected.availability}`,
+      );
+    }
+  }
+  reportMissing(path, seen, reference, list);
+}
+
+function checkLinks(
+  path: string,
+  urls: Iterable<string>,
+  reference: Reference,
+  list: ProblemList,
+  mustListAll: boolean | 'if-any',
+): void {
+  const seen = new Set<string>();
+  for (const url of urls) {
+    if (reference.byUrl.has(url)) seen.add(url);
+    else if (looksLikeProductPage(url, reference))
+      list.add(path, `links ${url}, which is not in the catalog`);
+  }
+  // llms.txt may leave products out altogether; once it lists some, it must list them all.
+  if (mustListAll === true || (mustListAll === 'if-any' && seen.size > 0)) {
+    reportMissing(path, seen, reference, list);
+  }
+}
+
+export function checkConsistency(files: BundleFiles): Problem[] {
+  const { catalogFile } = locateDocuments(files);
+  if (catalogFile === undefined) return [];
+  const catalog = readJson(files, catalogFile);
+  if (!isRecord(catalog) || !Array.isArray(catalog.products)) return [];
+  const list = new ProblemList();
+  const reference = buildReference(catalogFile, catalog.products, list);
+  checkKbRecords(files, reference, list);
+  checkFeedItems(files, reference, list);
+  for (const path of files.keys()) {
+    if (/^kb\/[^/]+-knowledge-base\.md$/.test(path)) {
+      checkKnowledgeBaseMarkdown(path, files.get(path) ?? '', reference, list);
+    } else if (path === 'llms-full.txt') {
+      checkLinks(path, collectMarkdownLinks(files.get(path) ?? ''), reference, list, true);
+    } else if (path === 'llms.txt') {
+      checkLinks(path, collectMarkdownLinks(files.get(path) ?? ''), reference, list, 'if-any');
+    }
+  }
+  const sitemap = collectSitemapUrls(files);
+  if (sitemap !== undefined) checkLinks(sitemap.path, sitemap.urls, reference, list, true);
+  return list.finish();
+}

@@ -1,0 +1,134 @@
+/**
+ * JSON Schema validation of the published JSON documents: the catalog, the health
+ * document and every product record of `kb/products.json`, against the component
+ * schemas of the API description (the one source of truth, `emit/openapi-schemas.ts`).
+ * This is the only module that imports ajv. The schemas are compiled once per process
+ * (2020-12 dialect, formats from ajv-formats); after that a check is linear in products.
+ * Spec 4 rule 1, "count equal to the number of entries in products", is checked here
+ * too, because no JSON Schema keyword can say it.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import formatsModule from 'ajv-formats';
+import {
+  buildComponentSchemas,
+  jsonSchemasFromOpenApi,
+  SCHEMA_BUNDLE_ID,
+  type SchemaName,
+} from '../emit/openapi-schemas.js';
+import { isRecord, KB_PRODUCTS_FILE, locateDocuments, parseJson } from './bundle-layout.js';
+import type { BundleFiles, Problem } from './problem.js';
+
+/** More errors than this for one document add nothing a reader can act on. */
+const MAX_ERRORS_PER_DOCUMENT = 20;
+
+type Validators = Readonly<Record<SchemaName, ValidateFunction>>;
+let compiled: Validators | undefined;
+
+function compileValidators(): Validators {
+  const bundle = jsonSchemasFromOpenApi({ components: { schemas: buildComponentSchemas() } });
+  if (bundle === undefined) throw new TypeError('the API description has no component schemas');
+  // Union types (["string", "null"]) are how OpenAPI 3.1 writes nullable fields.
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
+  formatsModule.default(ajv, ['date-time', 'uri']);
+  ajv.addSchema(bundle);
+  const get = (name: SchemaName): ValidateFunction => {
+    const validate = ajv.getSchema(`${SCHEMA_BUNDLE_ID}#/$defs/${name}`);
+    if (validate === undefined) throw new TypeError(`no schema ${name} in the API description`);
+    return validate;
+  };
+  return {
+    Catalog: get('Catalog'),
+    Merchant: get('Merchant'),
+    Checkout: get('Checkout'),
+    Product: get('Product'),
+    Health: get('Health'),
+    Error: get('Error'),
+  };
+}
+
+/** The compiled validator of one component schema (compiled on first use, then cached). */
+export function schemaValidator(name: SchemaName): ValidateFunction {
+  compiled ??= compileValidators();
+  return compiled[name];
+}
+
+function describeError(error: ErrorObject, prefix: string): string {
+  const where = `${prefix}${error.instancePath}` || '(root)';
+  const allowed = error.keyword === 'enum' && isRecord(error.params) ? error.params.allowedValues : undefined;
+  return `${where}: ${error.message ?? error.keyword}${Array.isArray(allowed) ? ` (${allowed.join(', ')})` : ''}`;
+}
+
+/** Problems of one value against one schema; at most MAX_ERRORS_PER_DOCUMENT of them. */
+export function validateAgainst(
+  name: SchemaName,
+  value: unknown,
+  path: string,
+  instancePrefix = '',
+): Problem[] {
+  const validate = schemaValidator(name);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).slice(0, MAX_ERRORS_PER_DOCUMENT).map((error) => ({
+    path,
+    rule: 'schema',
+    message: `${name}: ${describeError(error, instancePrefix)}`,
+  }));
+}
+
+const DEFAULT_FILES: Readonly<Partial<Record<SchemaName, string>>> = {
+  Catalog: 'agent-catalog.json',
+  Health: 'agent-catalog/health.json',
+};
+
+function checkDocument(files: BundleFiles, path: string | undefined, name: SchemaName): Problem[] {
+  if (path === undefined) {
+    const expected = DEFAULT_FILES[name] ?? name;
+    return [{ path: expected, rule: 'missing', message: `no ${name} document in the bundle` }];
+  }
+  const parsed = parseJson(files, path);
+  // Unreadable JSON is reported once, by checkJsonSyntax.
+  if (parsed === undefined || !parsed.ok) return [];
+  const problems = validateAgainst(name, parsed.value, path);
+  if (name === 'Catalog' && isRecord(parsed.value) && Array.isArray(parsed.value.products)) {
+    const { count, products } = parsed.value;
+    if (count !== products.length) {
+      problems.push({
+        path,
+        rule: 'count',
+        message: `count is ${String(count)} but products has ${products.length} entries`,
+      });
+    }
+  }
+  return problems;
+}
+
+/** The product records of kb/products.json: the file is either an array of them or an object with `products`. */
+export function kbProductRecords(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  if (isRecord(value) && Array.isArray(value.products)) return value.products;
+  return undefined;
+}
+
+function checkKbProducts(files: BundleFiles): Problem[] {
+  const parsed = parseJson(files, KB_PRODUCTS_FILE);
+  if (parsed === undefined || !parsed.ok) return [];
+  const records = kbProductRecords(parsed.value);
+  if (records === undefined) {
+    return [{ path: KB_PRODUCTS_FILE, rule: 'schema', message: 'expected an array of products' }];
+  }
+  const prefix = Array.isArray(parsed.value) ? '' : '/products';
+  const problems: Problem[] = [];
+  for (let index = 0; index < records.length && problems.length < MAX_ERRORS_PER_DOCUMENT; index++) {
+    problems.push(...validateAgainst('Product', records[index], KB_PRODUCTS_FILE, `${prefix}/${index}`));
+  }
+  return problems;
+}
+
+/** The bundle checker: catalog, health and the knowledge-base product records. */
+export function checkSchemas(files: BundleFiles): Problem[] {
+  const { catalogFile, healthFile } = locateDocuments(files);
+  return [
+    ...checkDocument(files, catalogFile, 'Catalog'),
+    ...checkDocument(files, healthFile, 'Health'),
+    ...checkKbProducts(files),
+  ];
+}

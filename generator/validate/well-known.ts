@@ -1,0 +1,160 @@
+/**
+ * Checks of the `.well-known` documents: the protected resource metadata against RFC
+ * 9728, the issuer metadata copies against the issuer's own module (they must be what
+ * the issuer serves, byte for byte in meaning), the API catalog's linkset shape (RFC
+ * 9264 §4.2, RFC 9727), the two agent cards being one document, and all of them naming
+ * the same site, issuer and catalog as the API description.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import {
+  buildAuthorizationServerMetadata,
+  buildOpenIdConfiguration,
+  ISSUER_CAPABILITIES,
+} from '../../auth-server/metadata.js';
+import {
+  AGENT_CARD_FILE,
+  AGENT_FILE,
+  API_CATALOG_FILE,
+  AUTHORIZATION_SERVER_FILE,
+  isRecord,
+  locateDocuments,
+  OPENID_CONFIGURATION_FILE,
+  PROTECTED_RESOURCE_FILE,
+  parseJson,
+  stringField,
+} from './bundle-layout.js';
+import { checkLinkset } from './linkset.js';
+import type { BundleFiles, Problem } from './problem.js';
+
+type Report = (message: string) => void;
+
+/** The parsed document, or undefined after reporting it missing (bad JSON is reported elsewhere). */
+function readDocument(
+  files: BundleFiles,
+  path: string,
+  problems: Problem[],
+): Record<string, unknown> | undefined {
+  const parsed = parseJson(files, path);
+  if (parsed === undefined) {
+    problems.push({ path, rule: 'missing', message: 'the document is missing' });
+    return undefined;
+  }
+  if (!parsed.ok) return undefined;
+  if (!isRecord(parsed.value)) {
+    problems.push({ path, rule: 'well-known', message: 'expected a JSON object' });
+    return undefined;
+  }
+  return parsed.value;
+}
+
+function reporter(problems: Problem[], path: string, rule: string): Report {
+  return (message) => problems.push({ path, rule, message });
+}
+
+function checkProtectedResource(document: Record<string, unknown>, report: Report): string | undefined {
+  const resource = stringField(document, 'resource');
+  if (resource === undefined || !URL.canParse(resource)) {
+    report('resource is not an absolute URL');
+  } else if (new URL(resource).hash !== '' || resource.includes('#')) {
+    report('resource has a fragment (RFC 9728 §2 forbids one)');
+  }
+  const servers = document.authorization_servers;
+  if (!Array.isArray(servers) || servers.length === 0 || !servers.every((s) => typeof s === 'string')) {
+    report('authorization_servers is not a non-empty list of issuer identifiers');
+  }
+  // Spec 5.5: "Never place a token in a URL." Only the header method may be advertised.
+  if (!isDeepStrictEqual(document.bearer_methods_supported, ['header'])) {
+    report('bearer_methods_supported is not exactly ["header"]');
+  }
+  const scopes = document.scopes_supported;
+  const known: readonly string[] = ISSUER_CAPABILITIES.scopes;
+  if (
+    !Array.isArray(scopes) ||
+    !scopes.every((scope) => typeof scope === 'string' && known.includes(scope))
+  ) {
+    report(`scopes_supported must list only scopes the issuer supports (${known.join(', ')})`);
+  }
+  const documentation = stringField(document, 'resource_documentation');
+  if (resource !== undefined && documentation !== undefined && !documentation.startsWith(`${resource}/`)) {
+    report(`resource_documentation ${documentation} is not under the resource ${resource}`);
+  }
+  return Array.isArray(servers) && typeof servers[0] === 'string' ? servers[0] : undefined;
+}
+
+function checkIssuerCopy(
+  document: Record<string, unknown>,
+  expectedIssuer: string | undefined,
+  build: typeof buildAuthorizationServerMetadata,
+  report: Report,
+): void {
+  const issuer = stringField(document, 'issuer');
+  if (issuer === undefined) {
+    report('issuer is missing');
+    return;
+  }
+  if (expectedIssuer !== undefined && issuer !== expectedIssuer) {
+    report(
+      `issuer ${issuer} is not the authorization server ${expectedIssuer} named by the resource metadata`,
+    );
+  }
+  const serviceDocumentation = stringField(document, 'service_documentation');
+  const expected = build({ issuer, ...(serviceDocumentation ? { serviceDocumentation } : {}) });
+  if (!isDeepStrictEqual(document, expected)) {
+    report('differs from the metadata the issuer itself serves (auth-server/metadata.ts)');
+  }
+}
+
+function checkAgentCards(files: BundleFiles, catalogUrl: string | undefined, problems: Problem[]): void {
+  const agent = readDocument(files, AGENT_FILE, problems);
+  const card = readDocument(files, AGENT_CARD_FILE, problems);
+  if (agent && card && !isDeepStrictEqual(agent, card)) {
+    problems.push({ path: AGENT_CARD_FILE, rule: 'well-known', message: `differs from ${AGENT_FILE}` });
+  }
+  if (!agent) return;
+  const report = reporter(problems, AGENT_FILE, 'well-known');
+  for (const field of ['name', 'description', 'url', 'version']) {
+    if (stringField(agent, field) === undefined) report(`${field} is missing`);
+  }
+  if (!isRecord(agent.provider) || stringField(agent.provider, 'organization') === undefined) {
+    report('provider.organization is missing');
+  }
+  const skills = Array.isArray(agent.skills) ? agent.skills.map((skill) => stringField(skill, 'id')) : [];
+  for (const id of ['getCatalog', 'getHealth']) {
+    if (!skills.includes(id)) report(`no skill ${id}`);
+  }
+  if (catalogUrl !== undefined && agent.url !== catalogUrl) report(`url is not the catalog ${catalogUrl}`);
+}
+
+export function checkWellKnown(files: BundleFiles): Problem[] {
+  const problems: Problem[] = [];
+  const { baseUrl, siteUrl } = locateDocuments(files);
+  const catalogUrl = baseUrl ? `${baseUrl}/agent-catalog` : undefined;
+  const resourceMetadata = readDocument(files, PROTECTED_RESOURCE_FILE, problems);
+  const issuer = resourceMetadata
+    ? checkProtectedResource(resourceMetadata, reporter(problems, PROTECTED_RESOURCE_FILE, 'rfc9728'))
+    : undefined;
+  if (siteUrl !== undefined && baseUrl !== undefined && !`${baseUrl}/`.startsWith(`${siteUrl}/`)) {
+    problems.push({
+      path: PROTECTED_RESOURCE_FILE,
+      rule: 'consistency',
+      message: `the API's server ${baseUrl} is not under the resource ${siteUrl}`,
+    });
+  }
+  const authorizationServer = readDocument(files, AUTHORIZATION_SERVER_FILE, problems);
+  if (authorizationServer) {
+    const report = reporter(problems, AUTHORIZATION_SERVER_FILE, 'rfc8414');
+    checkIssuerCopy(authorizationServer, issuer, buildAuthorizationServerMetadata, report);
+  }
+  const openIdConfiguration = readDocument(files, OPENID_CONFIGURATION_FILE, problems);
+  if (openIdConfiguration) {
+    const report = reporter(problems, OPENID_CONFIGURATION_FILE, 'openid-discovery');
+    checkIssuerCopy(openIdConfiguration, issuer, buildOpenIdConfiguration, report);
+  }
+  const apiCatalog = readDocument(files, API_CATALOG_FILE, problems);
+  if (apiCatalog) {
+    const expected = catalogUrl && siteUrl ? { catalogUrl, siteUrl } : undefined;
+    checkLinkset(apiCatalog, expected, reporter(problems, API_CATALOG_FILE, 'linkset'));
+  }
+  checkAgentCards(files, catalogUrl, problems);
+  return problems;
+}
