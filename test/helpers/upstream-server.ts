@@ -64,6 +64,8 @@ export interface UpstreamServerOptions {
   oversizedBytes?: number;
   /** Interval between dripped bytes in `slow` mode (default 200 ms). */
   slowIntervalMs?: number;
+  /** Leave out X-WP-Total and X-WP-TotalPages, as some proxies do. */
+  omitTotalPages?: boolean;
 }
 
 export interface RecordedRequest {
@@ -157,7 +159,10 @@ export async function startUpstreamServer(options: UpstreamServerOptions = {}): 
     const empty = mode === 'empty';
     const duplicate = mode === 'duplicatePages';
     if (path === '/products.json') return pageShopify(empty ? [] : shopify, query, duplicate);
-    if (path === WOO_PATH) return pageWoo(empty ? [] : woo, query, duplicate);
+    if (path === WOO_PATH) {
+      const page = pageWoo(empty ? [] : woo, query, duplicate);
+      return options.omitTotalPages ? { ...page, headers: {} } : page;
+    }
     if (path === '/catalog.json') {
       const body =
         empty && typeof native === 'object' && native !== null

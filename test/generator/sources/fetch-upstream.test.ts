@@ -55,6 +55,16 @@ describe('fetchUpstream from WooCommerce', () => {
 });
 
 describe('fetchUpstream mapping and pagination', () => {
+  test('when WooCommerce sends no X-WP-TotalPages then pages are read until a short one', async () => {
+    server = await startUpstreamServer({ woo: makeWooProducts(250), omitTotalPages: true });
+    const result = await fetchUpstream(
+      makeUpstreamConfig(`${server.url}/wp-json/wc/store/v1/products`),
+      makeContext(),
+    );
+    expect(result.products).toHaveLength(250);
+    expect(new Set(result.products.map((product) => product.sourceId)).size).toBe(250);
+  });
+
   test('when a Shopify store is read then records carry the spec fields and the extras', async () => {
     server = await startUpstreamServer();
     const result = await fetchUpstream(makeUpstreamConfig(`${server.url}/products.json`), makeContext());
