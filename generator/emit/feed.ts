@@ -7,7 +7,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Artifact } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
-import type { BundleFiles, Problem } from '../validate/index.js';
+import type { BundleFiles, Problem } from '../validate/problem.js';
 import {
   buildFeedItem,
   type FeedAvailability,

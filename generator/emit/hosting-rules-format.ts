@@ -13,6 +13,10 @@
  */
 import { CatalogError } from '../errors.js';
 
+/** The file names the hosts read from the root of the publish directory. */
+export const HEADERS_FILE = '_headers';
+export const REDIRECTS_FILE = '_redirects';
+
 export interface HeaderRule {
   path: string;
   headers: [name: string, value: string][];

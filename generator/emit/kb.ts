@@ -10,7 +10,7 @@ import matter from 'gray-matter';
 import type { Artifact } from '../artifact.js';
 import type { Product } from '../model.js';
 import type { BuildPlan } from '../plan.js';
-import type { BundleFiles, Problem } from '../validate/index.js';
+import type { BundleFiles, Problem } from '../validate/problem.js';
 import { stableJson } from './json.js';
 import { readKnowledgeBaseProducts, renderKnowledgeBaseSections } from './kb-markdown.js';
 import { escapeMarkdownInline } from './markdown-text.js';

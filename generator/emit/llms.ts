@@ -8,7 +8,7 @@
  */
 import type { Artifact } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
-import type { BundleFiles, Problem } from '../validate/index.js';
+import type { BundleFiles, Problem } from '../validate/problem.js';
 import { renderKnowledgeBaseSections } from './kb-markdown.js';
 import { llmsSections } from './llms-sections.js';
 import { escapeMarkdownInline, escapeMarkdownParagraphs } from './markdown-text.js';

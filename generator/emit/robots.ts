@@ -7,7 +7,7 @@
  */
 import type { Artifact } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
-import type { BundleFiles, Problem } from '../validate/index.js';
+import type { BundleFiles, Problem } from '../validate/problem.js';
 import { stableJson } from './json.js';
 import { filePathOf, ROBOTS_PATH, SITEMAP_PATH, siteUrl, TDMREP_PATH } from './sitemap-pages.js';
 import { resolveUsagePolicy } from './usage-policy.js';

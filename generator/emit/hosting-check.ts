@@ -1,0 +1,139 @@
+/**
+ * Checks a bundle's `_headers` and `_redirects` from the files alone: both parse; every
+ * rewrite is forced and lands on a file of the bundle; no rule is a catch-all or carries a
+ * splat or placeholder (an unknown path must stay a real 404); no path is listed twice;
+ * every header rule names a path that exists; every document has its Content-Type, open
+ * CORS and `nosniff`; the catalog keeps the spec's 15-minute cache. A live site exposes
+ * neither file, so a bundle with neither is not checked here.
+ */
+import { isCatalogError } from '../errors.js';
+import type { BundleFiles, Problem } from '../validate/problem.js';
+import {
+  HEADERS_FILE,
+  type HeaderRule,
+  parseHeadersFile,
+  parseRedirectsFile,
+  REDIRECTS_FILE,
+  type RedirectRule,
+} from './hosting-rules-format.js';
+
+/** Spec part 4: getCatalog is "cached for 15 minutes". */
+const CATALOG_MAX_AGE = 'max-age=900';
+const WILDCARD = /[*]|\/:[A-Za-z]/;
+
+function parseOrReport<T>(
+  path: string,
+  text: string,
+  parse: (text: string) => T[],
+  problems: Problem[],
+): T[] {
+  try {
+    return parse(text);
+  } catch (error) {
+    if (!isCatalogError(error)) throw error;
+    problems.push({ path, rule: 'hosting', message: error.message });
+    return [];
+  }
+}
+
+/** The bundle file a URL path is served from without a rewrite (`/a/` serves `a/index.html`). */
+function fileFor(urlPath: string): string {
+  return urlPath.endsWith('/') ? `${urlPath.slice(1)}index.html` : urlPath.slice(1);
+}
+
+function isPublicDocument(path: string): boolean {
+  return !path.startsWith('_');
+}
+
+function checkRedirects(rules: readonly RedirectRule[], files: BundleFiles): string[] {
+  const faults: string[] = [];
+  const seen = new Set<string>();
+  for (const rule of rules) {
+    const label = `rule "${rule.from} ${rule.to} ${rule.status}${rule.force ? '!' : ''}"`;
+    if (WILDCARD.test(rule.from) || rule.from === '/')
+      faults.push(`${label} is a catch-all or pattern route`);
+    if (seen.has(rule.from)) faults.push(`${label}: ${rule.from} is routed twice`);
+    seen.add(rule.from);
+    if (rule.status !== 200) continue;
+    if (!rule.force) faults.push(`${label}: a rewrite must be forced (200!)`);
+    if (!rule.to.startsWith('/') || !files.has(fileFor(rule.to))) {
+      faults.push(`${label}: the target is not a file of the bundle`);
+    }
+  }
+  return faults;
+}
+
+function headerValue(rule: HeaderRule | undefined, name: string): string[] {
+  const lower = name.toLowerCase();
+  return (rule?.headers ?? []).filter(([key]) => key.toLowerCase() === lower).map(([, value]) => value);
+}
+
+function checkHeaderRules(
+  rules: readonly HeaderRule[],
+  redirects: readonly RedirectRule[],
+  files: BundleFiles,
+): string[] {
+  const faults: string[] = [];
+  const byPath = new Map<string, HeaderRule>();
+  const routed = new Set(redirects.map((rule) => rule.from));
+  for (const rule of rules) {
+    if (WILDCARD.test(rule.path)) faults.push(`headers for "${rule.path}": only exact paths are allowed`);
+    if (byPath.has(rule.path)) faults.push(`headers for "${rule.path}" are listed twice`);
+    byPath.set(rule.path, rule);
+    const exists = rule.path === '/' || routed.has(rule.path) || files.has(fileFor(rule.path));
+    if (!exists) faults.push(`headers for "${rule.path}", which is neither a file nor a route`);
+    if (headerValue(rule, 'Content-Type').length > 1)
+      faults.push(`"${rule.path}" has two Content-Type headers`);
+  }
+  const served = [
+    ...[...files.keys()].filter(isPublicDocument).map((path) => `/${path}`),
+    ...redirects.filter((rule) => rule.status === 200).map((rule) => rule.from),
+  ];
+  for (const path of served) {
+    const rule = byPath.get(path);
+    if (headerValue(rule, 'Content-Type').length !== 1) faults.push(`"${path}" has no Content-Type header`);
+    if (!headerValue(rule, 'Access-Control-Allow-Origin').includes('*')) {
+      faults.push(`"${path}" lacks Access-Control-Allow-Origin: *`);
+    }
+    if (!headerValue(rule, 'X-Content-Type-Options').includes('nosniff'))
+      faults.push(`"${path}" lacks nosniff`);
+  }
+  for (const redirect of redirects) {
+    const types = [
+      headerValue(byPath.get(redirect.from), 'Content-Type'),
+      headerValue(byPath.get(redirect.to), 'Content-Type'),
+    ];
+    if (types[0]?.[0] !== types[1]?.[0])
+      faults.push(`"${redirect.from}" and "${redirect.to}" differ in Content-Type`);
+    if (/\/agent-catalog$/.test(redirect.from)) {
+      const cache = headerValue(byPath.get(redirect.from), 'Cache-Control').join(', ');
+      if (!cache.includes(CATALOG_MAX_AGE)) faults.push(`"${redirect.from}" is not cached for 15 minutes`);
+    }
+  }
+  return faults;
+}
+
+export function checkHostingRules(files: BundleFiles): Problem[] {
+  const headersText = files.get(HEADERS_FILE);
+  const redirectsText = files.get(REDIRECTS_FILE);
+  if (headersText === undefined && redirectsText === undefined) return [];
+  const problems: Problem[] = [];
+  if (headersText === undefined) problems.push({ path: HEADERS_FILE, rule: 'missing', message: 'missing' });
+  if (redirectsText === undefined)
+    problems.push({ path: REDIRECTS_FILE, rule: 'missing', message: 'missing' });
+  const redirects = parseOrReport(REDIRECTS_FILE, redirectsText ?? '', parseRedirectsFile, problems);
+  const headers = parseOrReport(HEADERS_FILE, headersText ?? '', parseHeadersFile, problems);
+  problems.push(
+    ...checkRedirects(redirects, files).map((message) => ({
+      path: REDIRECTS_FILE,
+      rule: 'hosting',
+      message,
+    })),
+    ...checkHeaderRules(headers, redirects, files).map((message) => ({
+      path: HEADERS_FILE,
+      rule: 'hosting',
+      message,
+    })),
+  );
+  return problems;
+}

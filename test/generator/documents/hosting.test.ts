@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import type { Artifact } from '../../../generator/artifact.js';
+import { checkHostingRules, emitHostingRules } from '../../../generator/emit/hosting.js';
+import { emitBundle } from '../../../generator/emit/index.js';
+import { bundleFilesOf } from '../../../generator/validate/index.js';
+import { makeSamplePlan } from '../../helpers/sample-plan.js';
+
+/** An independent reading of the Netlify `_headers` format: path lines at column 0, indented `Name: value`. */
+function readHeaders(text: string): Map<string, Map<string, string[]>> {
+  const rules = new Map<string, Map<string, string[]>>();
+  let current: Map<string, string[]> | undefined;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '' || line.trim().startsWith('#')) continue;
+    if (!/^\s/.test(line)) {
+      current = new Map();
+      rules.set(line.trim(), current);
+      continue;
+    }
+    const [name, ...rest] = line.trim().split(':');
+    const key = (name ?? '').toLowerCase();
+    current?.set(key, [...(current.get(key) ?? []), rest.join(':').trim()]);
+  }
+  return rules;
+}
+
+/** An independent reading of `_redirects`: `from to status` per line. */
+function readRedirects(text: string): { from: string; to: string; status: string }[] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('#'))
+    .map((line) => {
+      const [from = '', to = '', status = ''] = line.trim().split(/\s+/);
+      return { from, to, status };
+    });
+}
+
+function bundle() {
+  const plan = makeSamplePlan();
+  const artifacts = emitBundle(plan);
+  const body = (path: string) => artifacts.find((a) => a.path === path)?.body ?? '';
+  const documents = artifacts.filter((a) => !a.path.startsWith('_'));
+  return {
+    plan,
+    artifacts,
+    documents,
+    headers: readHeaders(body('_headers')),
+    redirects: readRedirects(body('_redirects')),
+  };
+}
+
+describe('emitHostingRules', () => {
+  it('rewrites every document served at another path than its file, forced, to that file', () => {
+    const { documents, redirects } = bundle();
+    const moved = documents.filter((a) => a.publicPath !== undefined && a.publicPath !== `/${a.path}`);
+    expect(moved.length).toBeGreaterThan(0);
+    expect(redirects).toHaveLength(moved.length);
+    for (const artifact of moved) {
+      expect(redirects).toContainEqual({
+        from: artifact.publicPath,
+        to: `/${artifact.path}`,
+        status: '200!',
+      });
+    }
+    expect(redirects.map((r) => r.from)).toContain('/agent-catalog');
+    expect(redirects.map((r) => r.from)).toContain('/agent-catalog/health');
+  });
+
+  it('has no catch-all or pattern route, so an unknown path stays a 404', () => {
+    const { redirects, headers } = bundle();
+    for (const rule of redirects) expect(rule.from).not.toMatch(/\*|:[a-z]/);
+    for (const path of headers.keys()) expect(path).not.toMatch(/\*|:[a-z]/);
+    expect(redirects.some((r) => r.from === '/.well-known/unknown' || r.from === '/')).toBe(false);
+  });
+
+  it('gives every document its media type and open CORS under its public path and its file path', () => {
+    const { documents, headers } = bundle();
+    for (const artifact of documents) {
+      for (const path of new Set([artifact.publicPath ?? `/${artifact.path}`, `/${artifact.path}`])) {
+        const rule = headers.get(path);
+        expect(rule?.get('content-type'), path).toEqual([artifact.mediaType]);
+        expect(rule?.get('access-control-allow-origin'), path).toEqual(['*']);
+        expect(rule?.get('x-content-type-options'), path).toEqual(['nosniff']);
+        expect(rule?.get('referrer-policy'), path).toHaveLength(1);
+        expect(rule?.get('content-usage'), path).toEqual(['train-ai=n']);
+        expect(rule?.get('tdm-reservation'), path).toEqual(['1']);
+        expect(rule?.get('ratelimit-policy'), path).toEqual(['"default";q=60;w=60']);
+      }
+    }
+  });
+
+  it('caches the catalog and health for 15 minutes and links the API catalog from the catalog and the root', () => {
+    const { headers } = bundle();
+    for (const path of ['/agent-catalog', '/agent-catalog.json', '/agent-catalog/health']) {
+      expect(headers.get(path)?.get('cache-control')).toEqual(['public, max-age=900']);
+    }
+    for (const path of ['/agent-catalog', '/']) {
+      expect(headers.get(path)?.get('link')).toEqual(['</.well-known/api-catalog>; rel="api-catalog"']);
+    }
+    expect(headers.get('/.well-known/api-catalog')?.get('content-type')?.[0]).toMatch(
+      /^application\/linkset\+json/,
+    );
+    expect(headers.get('/agent-catalog')?.get('access-control-expose-headers')?.[0]).toContain('Link');
+  });
+
+  it('derives the rate-limit policy from config.usage', () => {
+    const base = makeSamplePlan();
+    const plan = {
+      ...base,
+      config: { ...base.config, usage: { ...base.config.usage, requests_per_minute: 30 } },
+    };
+    const document: Artifact = {
+      path: 'feed.xml',
+      mediaType: 'application/rss+xml; charset=utf-8',
+      body: '',
+    };
+    const [headersFile] = emitHostingRules(plan, [document]);
+    expect(
+      readHeaders(headersFile?.body ?? '')
+        .get('/feed.xml')
+        ?.get('ratelimit-policy'),
+    ).toEqual(['"default";q=30;w=60']);
+  });
+
+  it('passes its own checker', () => {
+    expect(checkHostingRules(bundleFilesOf(bundle().artifacts))).toEqual([]);
+  });
+});
+
+describe('checkHostingRules', () => {
+  const files = () => new Map(bundleFilesOf(bundle().artifacts));
+  const rules = (bundleFiles: Map<string, string>) => checkHostingRules(bundleFiles).map((p) => p.path);
+
+  it('refuses a catch-all rewrite', () => {
+    const bundleFiles = files();
+    bundleFiles.set('_redirects', `${bundleFiles.get('_redirects')}/*  /api/index.html  200\n`);
+    expect(rules(bundleFiles)).toContain('_redirects');
+  });
+
+  it('refuses a rewrite to a file that is not in the bundle', () => {
+    const bundleFiles = files();
+    bundleFiles.delete('agent-catalog.json');
+    expect(rules(bundleFiles)).toContain('_redirects');
+  });
+
+  it('refuses a rewrite that is not forced and a path routed twice', () => {
+    const bundleFiles = files();
+    const text = `${bundleFiles.get('_redirects')}/agent-catalog  /agent-catalog.json  200\n`;
+    bundleFiles.set('_redirects', text);
+    expect(checkHostingRules(bundleFiles)).toHaveLength(2);
+  });
+
+  it('refuses a splat in _headers and a document without a Content-Type', () => {
+    const bundleFiles = files();
+    const text = (bundleFiles.get('_headers') ?? '').replace(
+      /^\/feed\.xml\n {2}Content-Type: [^\n]*\n/m,
+      '/feed.xml\n',
+    );
+    bundleFiles.set('_headers', `${text}\n/assets/*\n  X-A: b\n`);
+    expect(checkHostingRules(bundleFiles)).toHaveLength(3);
+  });
+
+  it('refuses a malformed _headers file', () => {
+    const bundleFiles = files();
+    bundleFiles.set('_headers', '  Orphan: header\n');
+    expect(checkHostingRules(bundleFiles).map((p) => p.rule)).toContain('hosting');
+  });
+
+  it('does not check a live site, which exposes neither file', () => {
+    const bundleFiles = files();
+    bundleFiles.delete('_headers');
+    bundleFiles.delete('_redirects');
+    expect(checkHostingRules(bundleFiles)).toEqual([]);
+  });
+});
