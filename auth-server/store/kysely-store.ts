@@ -6,6 +6,7 @@
  * that loses the race to the write lock simply retries and finds the work done.
  */
 import { type Kysely, Migrator, sql } from 'kysely';
+import { type CounterStore, createCounterStore } from './counters.js';
 import { issuerMigrations } from './migrations.js';
 import type { ClientsTable, IssuerDatabase, SigningKeysTable } from './schema.js';
 import type {
@@ -73,6 +74,7 @@ function delay(ms: number): Promise<void> {
 
 export class KyselyStore implements Store {
   readonly dialect: 'sqlite' | 'postgres';
+  readonly counters: CounterStore;
   readonly #db: Kysely<IssuerDatabase>;
   readonly #migrationSchema: string | undefined;
 
@@ -83,6 +85,7 @@ export class KyselyStore implements Store {
   ) {
     this.#db = db;
     this.dialect = dialect;
+    this.counters = createCounterStore(db);
     this.#migrationSchema = migrationSchema;
   }
 
@@ -207,6 +210,10 @@ export class KyselyStore implements Store {
 
   findSession(idHash: string): Promise<SessionRow | undefined> {
     return this.#db.selectFrom('sessions').selectAll().where('idHash', '=', idHash).executeTakeFirst();
+  }
+
+  async renewSessionAuthTime(idHash: string, authTime: number): Promise<void> {
+    await this.#db.updateTable('sessions').set({ authTime }).where('idHash', '=', idHash).execute();
   }
 
   async endSession(idHash: string, at: number): Promise<void> {

@@ -5,6 +5,7 @@
  * compiled CLI needs no files beside it. Names sort in the order they must run.
  */
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { counterMigrations } from './counters.js';
 
 async function createCoreTables(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -154,6 +155,7 @@ const migrations: Record<string, Migration> = {
       await createIndexes(db);
     },
   },
+  ...counterMigrations,
 };
 
 /** Provides the in-code migrations to Kysely's Migrator. */

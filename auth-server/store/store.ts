@@ -8,6 +8,8 @@
  * hashes and never in the clear.
  */
 
+import type { CounterStore } from './counters.js';
+
 export interface CustomerRow {
   id: string;
   email: string;
@@ -133,6 +135,8 @@ export interface CleanupCounts {
 
 export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
+  /** Rate-limit and sign-in counters, client use and reaping (counters.ts). */
+  readonly counters: CounterStore;
   /** Brings the schema up to date; safe when several processes call it at once. */
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -161,6 +165,8 @@ export interface Store {
 
   createSession(row: SessionRow): Promise<void>;
   findSession(idHash: string): Promise<SessionRow | undefined>;
+  /** Records a fresh sign-in (prompt=login, max_age) on a live session. */
+  renewSessionAuthTime(idHash: string, authTime: number): Promise<void>;
   /** Ends the session and revokes every grant made in it (spec 5.5: sign-out invalidates refresh tokens). */
   endSession(idHash: string, at: number): Promise<void>;
 
