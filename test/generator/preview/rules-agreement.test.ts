@@ -1,0 +1,169 @@
+/**
+ * "For every URL in the contract, preview and the generated `_headers`/`_redirects`
+ * agree": bundles emitted by the real generator (the sample plan, the sample plan under a
+ * path-prefixed base URL, and the sample merchant through `build({ write: false })`) are
+ * served by preview, and every rule of their hosting files, and every public URL of
+ * CONTRACT.md, is checked against the live answers.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Artifact } from '../../../generator/artifact.js';
+import { build } from '../../../generator/build.js';
+import { parseHeadersFile, parseRedirectsFile } from '../../../generator/emit/hosting-rules-format.js';
+import { emitBundle } from '../../../generator/emit/index.js';
+import { silentLogger } from '../../../generator/logger.js';
+import { type PreviewServer, startPreviewServer } from '../../../generator/preview/server.js';
+import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
+import { type TempBundle, writeTempBundle } from '../../helpers/write-bundle.js';
+import { header, rawRequest } from './http-client.js';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+
+/** CONTRACT.md "Public URLs", catalog side; `{base}` is the base URL's path. */
+function contractPaths(base: string, merchantSlug: string): string[] {
+  return [
+    `${base}/agent-catalog`,
+    `${base}/agent-catalog/health`,
+    '/api/openapi.json',
+    '/api/',
+    '/kb/products.json',
+    `/kb/${merchantSlug}-knowledge-base.md`,
+    '/feed.xml',
+    '/sitemap.xml',
+    '/llms.txt',
+    '/llms-full.txt',
+    '/robots.txt',
+    '/.well-known/oauth-protected-resource',
+    '/.well-known/oauth-authorization-server',
+    '/.well-known/openid-configuration',
+    '/.well-known/api-catalog',
+    '/.well-known/agent.json',
+    '/.well-known/agent-card.json',
+    '/.well-known/tdmrep.json',
+  ];
+}
+
+interface BundleCase {
+  name: string;
+  base: string;
+  slug: string;
+  artifacts: () => Promise<Artifact[]>;
+}
+
+const prefixedConfig = () =>
+  makeSampleConfig({ ...SAMPLE_CONFIG_INPUT, base_url: 'https://shop.pomona.example/api' });
+
+const CASES: BundleCase[] = [
+  { name: 'the sample plan', base: '', slug: 'pomona', artifacts: async () => emitBundle(makeSamplePlan()) },
+  {
+    name: 'the sample plan under base URL /api',
+    base: '/api',
+    slug: 'pomona',
+    artifacts: async () => emitBundle(makeSamplePlan({ config: prefixedConfig() })),
+  },
+  {
+    name: 'the sample merchant built with build({ write: false })',
+    base: '',
+    slug: 'pomona',
+    artifacts: async () => {
+      const result = await build({
+        configPath: 'catalog.config.json',
+        out: join(ROOT, 'dist-never-written'),
+        cwd: ROOT,
+        write: false,
+        logger: silentLogger,
+        now: () => new Date('2026-11-21T12:00:00.000Z'),
+      });
+      return result.artifacts;
+    },
+  },
+];
+
+describe.each(CASES)('preview agrees with the hosting rules of $name', ({ base, slug, artifacts }) => {
+  let bundle: TempBundle;
+  let server: PreviewServer;
+  let files: Artifact[];
+
+  beforeAll(async () => {
+    files = await artifacts();
+    bundle = await writeTempBundle(files);
+    server = await startPreviewServer({ dir: bundle.dir, port: 0 });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await bundle?.cleanup();
+  });
+
+  /** True when a document of the bundle answers at `path` (its public path, file path or folder index). */
+  function isServed(path: string): boolean {
+    return files.some(
+      (item) =>
+        (item.publicPath ?? `/${item.path}`) === path ||
+        `/${item.path}` === path ||
+        `/${item.path}` === `${path}index.html`,
+    );
+  }
+
+  it('when each _headers rule path is requested then every header of the rule is sent', async () => {
+    const rules = parseHeadersFile(await readFile(join(bundle.dir, '_headers'), 'utf8'));
+    expect(rules.length).toBeGreaterThan(0);
+    for (const rule of rules.filter((item) => !item.path.includes('*'))) {
+      const res = await rawRequest(server.url, rule.path);
+      // A rule for a page the bundle does not hold (the merchant's own site root) is for the CDN alone.
+      if (!isServed(rule.path)) {
+        expect(res.status, rule.path).toBe(404);
+        continue;
+      }
+      expect(res.status, rule.path).toBe(200);
+      for (const [name, value] of rule.headers) {
+        expect(header(res, name), `${rule.path} ${name}`).toContain(value);
+      }
+    }
+  });
+
+  it('when each _redirects rule is requested then preview serves its target or redirects to it', async () => {
+    const rules = parseRedirectsFile(await readFile(join(bundle.dir, '_redirects'), 'utf8'));
+    for (const rule of rules.filter((item) => !item.from.includes('*'))) {
+      const res = await rawRequest(server.url, rule.from);
+      expect(res.status, rule.from).toBe(rule.status);
+      if (rule.status >= 300 && rule.status < 400) {
+        expect(header(res, 'location'), rule.from).toBe(rule.to);
+      } else {
+        const target = await readFile(join(bundle.dir, rule.to.replace(/\/$/, '/index.html')), 'utf8');
+        expect(res.body, rule.from).toBe(target);
+      }
+    }
+  });
+
+  it('when every public URL of the contract is requested then it is 200 with its artifact media type and open CORS', async () => {
+    for (const path of contractPaths(base, slug)) {
+      const res = await rawRequest(server.url, path);
+      expect(res.status, path).toBe(200);
+      const artifact =
+        files.find((item) => (item.publicPath ?? `/${item.path}`) === path) ??
+        files.find((item) => `/${item.path}` === `${path}index.html`);
+      expect(artifact, `artifact for ${path}`).toBeDefined();
+      expect(header(res, 'content-type'), path).toBe(artifact?.mediaType);
+      expect(res.body, path).toBe(artifact?.body);
+      expect(header(res, 'access-control-allow-origin'), path).toBe('*');
+    }
+  });
+
+  it('when the catalog is requested then its caching is the 15 minutes of the spec', async () => {
+    const res = await rawRequest(server.url, `${base}/agent-catalog`);
+    expect(header(res, 'cache-control')).toMatch(/(^|[ ,])max-age=900([ ,]|$)/);
+  });
+
+  it('when a path outside the contract is requested then it is a real 404', async () => {
+    for (const path of [
+      '/agent-catalog.json/x',
+      '/nope',
+      `${base}/agent-catalog/nope`,
+      '/_headers',
+      '/_redirects',
+    ]) {
+      expect((await rawRequest(server.url, path)).status, path).toBe(404);
+    }
+  });
+});
