@@ -1,17 +1,25 @@
 /**
- * The one HTTP client of the generator and the only module that imports undici. It
- * fetches JSON documents from the merchant's store under a connect timeout, a
+ * The one HTTP client of the generator (`generator/http/` is the only place that imports
+ * undici). It fetches JSON documents from the merchant's store under a connect timeout, a
  * per-request timeout, an overall deadline for the whole crawl, a response size cap
  * (checked against Content-Length and again while streaming), bounded retries on 5xx,
  * 429 and network errors (honouring Retry-After), a descriptive User-Agent and the
  * politeness limits of `limiter.ts`. Every failure becomes a CatalogError with a stable
  * UPSTREAM_* code and `{ url, status }` details, so a build can exit 1 and say why.
  */
-import { Agent, type Dispatcher, interceptors, request } from 'undici';
-import { CatalogError, type CatalogErrorCode } from '../errors.js';
+import { Agent, interceptors, request } from 'undici';
 import type { Logger } from '../logger.js';
+import {
+  AttemptError,
+  classifyFailure,
+  type JsonResponse,
+  readJsonResponse,
+  upstreamError,
+} from './attempt.js';
 import { createRequestLimiter, type LimiterClock, systemClock } from './limiter.js';
-import { isRetryableStatus, parseRetryAfterMs, planRetryDelayMs } from './retry.js';
+import { planRetryDelayMs } from './retry.js';
+
+export type { JsonResponse } from './attempt.js';
 
 export interface HttpClientOptions {
   userAgent: string;
@@ -30,90 +38,12 @@ export interface HttpClientOptions {
   clock?: LimiterClock;
 }
 
-export interface JsonResponse {
-  url: string;
-  status: number;
-  headers: Readonly<Record<string, string | undefined>>;
-  body: unknown;
-}
-
 export interface HttpClient {
   /** GETs a JSON document; `signal` lets a caller cancel requests it no longer needs. */
   getJson(url: string, signal?: AbortSignal): Promise<JsonResponse>;
   /** Requests started, retries included. */
   readonly requests: number;
   close(): Promise<void>;
-}
-
-/** A failed attempt, with what the retry loop needs to decide on another one. */
-class AttemptError extends Error {
-  constructor(
-    readonly error: CatalogError,
-    readonly retryable: boolean,
-    readonly retryAfterMs?: number,
-  ) {
-    super(error.message, { cause: error });
-  }
-}
-
-const NETWORK_TIMEOUT_CODES = new Set([
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-]);
-
-function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string | undefined> {
-  const flat: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return flat;
-}
-
-function errorCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-function upstreamError(code: CatalogErrorCode, message: string, url: string, extra: object, cause?: unknown) {
-  return new CatalogError(code, message, { url, status: undefined, ...extra }, { cause });
-}
-
-async function readCappedBody(
-  body: Dispatcher.ResponseData['body'],
-  url: string,
-  status: number,
-  maxBytes: number,
-): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of body) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-    total += buffer.length;
-    if (total > maxBytes) {
-      // Stop reading at once: a runaway body must not fill memory before we refuse it.
-      body.destroy();
-      const message = `upstream response from ${url} is larger than ${maxBytes} bytes`;
-      throw upstreamError('UPSTREAM_TOO_LARGE', message, url, { status, maxBytes });
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks, total);
-}
-
-function parseJsonBody(buffer: Buffer, url: string, status: number): unknown {
-  try {
-    return JSON.parse(buffer.toString('utf8'));
-  } catch (cause) {
-    throw upstreamError(
-      'UPSTREAM_SHAPE',
-      `upstream response from ${url} is not valid JSON`,
-      url,
-      { status },
-      cause,
-    );
-  }
 }
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
@@ -146,54 +76,21 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       signal,
       headers: { accept: 'application/json', 'user-agent': options.userAgent },
     });
-    const headers = flattenHeaders(response.headers);
-    const status = response.statusCode;
-    options.logger.debug(`GET ${url} → ${status} (${clock.now() - started} ms)`);
-    if (status < 200 || status > 299) {
-      await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-      const error = upstreamError('UPSTREAM_HTTP', `upstream answered ${status} for ${url}`, url, { status });
-      const retryAfterMs = parseRetryAfterMs(headers['retry-after'], Date.now());
-      throw new AttemptError(error, isRetryableStatus(status), retryAfterMs);
-    }
-    const declared = Number.parseInt(headers['content-length'] ?? '', 10);
-    if (Number.isFinite(declared) && declared > options.maxResponseBytes) {
-      response.body.destroy();
-      const message = `upstream response from ${url} declares ${declared} bytes, over ${options.maxResponseBytes}`;
-      throw upstreamError('UPSTREAM_TOO_LARGE', message, url, { status, maxBytes: options.maxResponseBytes });
-    }
-    const buffer = await readCappedBody(response.body, url, status, options.maxResponseBytes);
-    return { url, status, headers, body: parseJsonBody(buffer, url, status) };
+    options.logger.debug(`GET ${url} → ${response.statusCode} (${clock.now() - started} ms)`);
+    return readJsonResponse(response, url, options.maxResponseBytes);
   }
 
-  /** Turns whatever an attempt threw into a CatalogError and whether a retry may help. */
   function classify(error: unknown, url: string, callerSignal: AbortSignal | undefined): AttemptError {
-    if (error instanceof AttemptError) return error;
-    if (error instanceof CatalogError) return new AttemptError(error, false);
-    if (deadline.signal.aborted) {
-      const message = `upstream fetch did not finish within ${options.timeoutMs} ms (at ${url})`;
-      return new AttemptError(
-        upstreamError('UPSTREAM_TIMEOUT', message, url, { timeoutMs: options.timeoutMs }, error),
-        false,
-      );
-    }
-    if (callerSignal?.aborted || options.signal?.aborted) {
-      const reason = callerSignal?.aborted ? callerSignal.reason : options.signal?.reason;
-      const message = `upstream request to ${url} was cancelled`;
-      return new AttemptError(
-        upstreamError('UPSTREAM_NETWORK', message, url, { cancelled: true }, reason),
-        false,
-      );
-    }
-    const code = errorCode(error);
-    const isTimeout =
-      (error instanceof Error && error.name === 'TimeoutError') ||
-      (code !== undefined && NETWORK_TIMEOUT_CODES.has(code));
-    if (isTimeout) {
-      const message = `upstream request to ${url} timed out`;
-      return new AttemptError(upstreamError('UPSTREAM_TIMEOUT', message, url, { code }, error), true);
-    }
-    const message = `upstream request to ${url} failed: ${error instanceof Error ? error.message : String(error)}`;
-    return new AttemptError(upstreamError('UPSTREAM_NETWORK', message, url, { code }, error), true);
+    const cancelled = callerSignal?.aborted
+      ? callerSignal
+      : options.signal?.aborted
+        ? options.signal
+        : undefined;
+    return classifyFailure(error, url, {
+      deadlinePassed: deadline.signal.aborted,
+      timeoutMs: options.timeoutMs,
+      ...(cancelled ? { cancelReason: cancelled.reason } : {}),
+    });
   }
 
   /** One attempt under a fresh per-request timeout, which starts only once the limiter lets it go. */

@@ -17,6 +17,14 @@ import {
   type ShopifyProduct,
   type WooProduct,
 } from '../fixtures/upstream/make-products.js';
+import {
+  intParam,
+  type Page,
+  pageShopify,
+  pageWoo,
+  WOO_PATH,
+  wrongShapeFor,
+} from '../fixtures/upstream/pages.js';
 
 export {
   expectShopifyProduct,
@@ -28,6 +36,7 @@ export {
   type ShopifyProduct,
   type WooProduct,
 } from '../fixtures/upstream/make-products.js';
+export { SHOPIFY_PAGE_CAP } from '../fixtures/upstream/pages.js';
 
 export type UpstreamMode =
   | 'ok'
@@ -85,53 +94,6 @@ export interface UpstreamServer {
   readonly maxInFlight: number;
   setMode(mode: UpstreamMode, options?: Pick<UpstreamServerOptions, 'faultCount' | 'faultPage'>): void;
   close(): Promise<void>;
-}
-
-export const SHOPIFY_PAGE_CAP = 25_000;
-const WOO_PATH = '/wp-json/wc/store/v1/products';
-
-interface Page {
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
-}
-
-function intParam(query: URLSearchParams, name: string, fallback: number): number {
-  const value = Number.parseInt(query.get(name) ?? '', 10);
-  return Number.isFinite(value) ? value : fallback;
-}
-
-function pageShopify(products: ShopifyProduct[], query: URLSearchParams, duplicate: boolean): Page {
-  const limit = Math.min(250, Math.max(1, intParam(query, 'limit', 30)));
-  const page = Math.max(1, intParam(query, 'page', 1));
-  if (page * limit > SHOPIFY_PAGE_CAP) {
-    return { status: 400, headers: {}, body: { errors: { page: 'page * limit must not exceed 25000' } } };
-  }
-  // duplicatePages: page 2 repeats page 1 and every later page shifts by one, as when
-  // products are inserted while a client paginates.
-  const effective = duplicate && page >= 2 ? page - 1 : page;
-  const start = (effective - 1) * limit;
-  return { status: 200, headers: {}, body: { products: products.slice(start, start + limit) } };
-}
-
-function pageWoo(products: WooProduct[], query: URLSearchParams, duplicate: boolean): Page {
-  const perPage = intParam(query, 'per_page', 10);
-  if (perPage < 1 || perPage > 100) {
-    return { status: 400, headers: {}, body: { code: 'rest_invalid_param', message: 'per_page' } };
-  }
-  const page = Math.max(1, intParam(query, 'page', 1));
-  const effective = duplicate && page >= 2 ? page - 1 : page;
-  const start = (effective - 1) * perPage;
-  const totalPages = Math.ceil(products.length / perPage) + (duplicate ? 1 : 0);
-  return {
-    status: 200,
-    headers: { 'x-wp-total': String(products.length), 'x-wp-totalpages': String(totalPages) },
-    body: products.slice(start, start + perPage),
-  };
-}
-
-function wrongShapeFor(path: string): unknown {
-  return path === WOO_PATH ? { products: { note: 'not an array' } } : { items: [{ sku: 'x' }], total: 1 };
 }
 
 export async function startUpstreamServer(options: UpstreamServerOptions = {}): Promise<UpstreamServer> {
