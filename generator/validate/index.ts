@@ -7,7 +7,10 @@
  */
 import type { Artifact } from '../artifact.js';
 import { checkFeed } from '../emit/feed.js';
+import { checkHostingRules } from '../emit/hosting-check.js';
 import { checkKnowledgeBase } from '../emit/kb.js';
+import { checkLlms } from '../emit/llms.js';
+import { checkRobots } from '../emit/robots.js';
 import { checkSitemap } from '../emit/sitemap.js';
 import { parseJson } from './bundle-layout.js';
 import { checkConsistency } from './consistency.js';
@@ -43,6 +46,9 @@ export const BUNDLE_CHECKERS: readonly BundleChecker[] = [
   checkKnowledgeBase,
   checkFeed,
   checkSitemap,
+  checkLlms,
+  checkRobots,
+  checkHostingRules,
   checkConsistency,
 ];
 

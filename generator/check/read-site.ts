@@ -1,0 +1,192 @@
+/**
+ * Reads a live site into the gate's input. It fetches every public URL the contract
+ * names (the catalog's own path is found from the API catalog's anchor), checks what
+ * only a live site can show (status, Content-Type, open CORS, the catalog's cache and
+ * `Link` headers, HEAD on the API catalog, a real 404 for unknown paths, and the RFC
+ * 9728 resource being the URL it was fetched from), and files each body under the
+ * bundle path it is published from, so the same checkers run on it as on a directory.
+ * Requests are sequential, well under the 60 a minute the merchant asks for.
+ */
+import { CatalogError } from '../errors.js';
+import { findCatalogContext } from '../validate/linkset.js';
+import type { BundleFiles, Problem } from '../validate/problem.js';
+import { expectedMediaType, mediaTypeMatches, SITE_DOCUMENTS, type SiteDocument } from './site-documents.js';
+
+export interface ReadSiteOptions {
+  /** Time allowed for each request, body included. */
+  timeoutMs?: number;
+}
+
+export interface SiteRead {
+  files: BundleFiles;
+  problems: Problem[];
+}
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+const MAX_CHILD_SITEMAPS = 50;
+
+interface Fetched {
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
+class SiteReader {
+  readonly files = new Map<string, string>();
+  readonly problems: Problem[] = [];
+
+  constructor(
+    readonly siteUrl: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async request(path: string, method: 'GET' | 'HEAD' = 'GET'): Promise<Fetched | undefined> {
+    const url = `${this.siteUrl}${path}`;
+    try {
+      const response = await fetch(url, {
+        method,
+        redirect: 'manual',
+        headers: { origin: 'https://agent.example', accept: '*/*' },
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      const body = method === 'HEAD' ? '' : await response.text();
+      return { status: response.status, headers: response.headers, body };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.problems.push({
+        path: path.slice(1) || '/',
+        rule: 'unreachable',
+        message: `${method} ${url} failed: ${reason}`,
+      });
+      return undefined;
+    }
+  }
+
+  /** Fetches one document, reports what is wrong with the response, and files its body. */
+  async read(document: SiteDocument): Promise<string | undefined> {
+    const fetched = await this.request(document.urlPath);
+    if (fetched === undefined) return undefined;
+    const report = (rule: string, message: string) =>
+      this.problems.push({ path: document.file, rule, message: `${document.urlPath}: ${message}` });
+    if (fetched.status !== 200) {
+      report('status', `status ${fetched.status}, expected 200`);
+      return undefined;
+    }
+    const contentType = fetched.headers.get('content-type') ?? '';
+    const expected = expectedMediaType(document.file);
+    if (!mediaTypeMatches(contentType, expected)) {
+      report('content-type', `Content-Type is "${contentType}", expected ${expected}`);
+    }
+    // Spec 1.4: "CORS is open to every origin."
+    if (fetched.headers.get('access-control-allow-origin') !== '*') {
+      report('cors', 'Access-Control-Allow-Origin is not *');
+    }
+    this.files.set(document.file, fetched.body);
+    return fetched.body;
+  }
+}
+
+function catalogPathFrom(apiCatalog: string | undefined, siteUrl: string): string {
+  let anchor: unknown;
+  try {
+    anchor = findCatalogContext(JSON.parse(apiCatalog ?? 'null'))?.anchor;
+  } catch {
+    anchor = undefined;
+  }
+  // The catalog lives under {base_url}, which shares the site's origin and path.
+  if (typeof anchor === 'string' && anchor.startsWith(`${siteUrl}/`)) return anchor.slice(siteUrl.length);
+  return '/agent-catalog';
+}
+
+async function checkCatalogHeaders(reader: SiteReader, catalogPath: string): Promise<void> {
+  const fetched = await reader.request(catalogPath, 'HEAD');
+  if (fetched === undefined) return;
+  const file = `${catalogPath.slice(1)}.json`;
+  const report = (rule: string, message: string) => reader.problems.push({ path: file, rule, message });
+  if (!/max-age=900\b/.test(fetched.headers.get('cache-control') ?? '')) {
+    report('cache', `${catalogPath}: Cache-Control lacks max-age=900 (spec 4: cached for 15 minutes)`);
+  }
+  if (!/rel="?api-catalog"?/.test(fetched.headers.get('link') ?? '')) {
+    report('link', `${catalogPath}: no Link header with rel="api-catalog" (RFC 9727 §3)`);
+  }
+}
+
+async function checkApiCatalogHead(reader: SiteReader): Promise<void> {
+  const fetched = await reader.request('/.well-known/api-catalog', 'HEAD');
+  if (fetched !== undefined && fetched.status !== 200) {
+    reader.problems.push({
+      path: '.well-known/api-catalog.json',
+      rule: 'status',
+      message: `HEAD /.well-known/api-catalog answered ${fetched.status} (RFC 9727 §2 asks for HEAD support)`,
+    });
+  }
+}
+
+async function checkUnknownPathsAre404(reader: SiteReader): Promise<void> {
+  for (const path of ['/.well-known/agent-catalog-check-unknown', '/agent-catalog-check-unknown/page']) {
+    const fetched = await reader.request(path);
+    if (fetched !== undefined && fetched.status !== 404) {
+      reader.problems.push({
+        path: '_redirects',
+        rule: 'catch-all',
+        message: `${path} answered ${fetched.status}; an unknown path must be a real 404 (no catch-all route)`,
+      });
+    }
+  }
+}
+
+function checkResourceIdentifier(reader: SiteReader): void {
+  const file = '.well-known/oauth-protected-resource.json';
+  let resource: unknown;
+  try {
+    resource = (JSON.parse(reader.files.get(file) ?? 'null') as { resource?: unknown } | null)?.resource;
+  } catch {
+    return;
+  }
+  // RFC 9728 §3.3: the resource "MUST be identical to the protected resource's resource
+  // identifier value into which the well-known URI path suffix was inserted".
+  if (resource !== undefined && resource !== reader.siteUrl) {
+    reader.problems.push({
+      path: file,
+      rule: 'rfc9728',
+      message: `resource is ${JSON.stringify(resource)} but the document was fetched for ${reader.siteUrl}`,
+    });
+  }
+}
+
+async function readChildSitemaps(reader: SiteReader, sitemap: string | undefined): Promise<void> {
+  const locs = Array.from(
+    sitemap?.matchAll(/<sitemap>\s*<loc>([^<]+)<\/loc>/g) ?? [],
+    (match) => match[1] ?? '',
+  );
+  for (const loc of locs.slice(0, MAX_CHILD_SITEMAPS)) {
+    if (!URL.canParse(loc) || new URL(loc).origin !== new URL(reader.siteUrl).origin) continue;
+    const urlPath = new URL(loc).pathname;
+    await reader.read({ urlPath, file: urlPath.slice(1) });
+  }
+}
+
+/** `https://shop.example/` → `https://shop.example`: the identifier the documents use. */
+export function normaliseSiteUrl(target: string): string {
+  const url = new URL(target);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new CatalogError('FLAG_INVALID', `${target} is not an http(s) URL`, { url: target });
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+export async function readBundleSite(target: string, options: ReadSiteOptions = {}): Promise<SiteRead> {
+  const reader = new SiteReader(normaliseSiteUrl(target), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  for (const document of SITE_DOCUMENTS) await reader.read(document);
+  const catalogPath = catalogPathFrom(reader.files.get('.well-known/api-catalog.json'), reader.siteUrl);
+  await reader.read({ urlPath: catalogPath, file: `${catalogPath.slice(1)}.json` });
+  await reader.read({ urlPath: `${catalogPath}/health`, file: `${catalogPath.slice(1)}/health.json` });
+  const kb = /\/kb\/[a-z0-9-]+-knowledge-base\.md/.exec(reader.files.get('llms.txt') ?? '')?.[0];
+  if (kb !== undefined) await reader.read({ urlPath: kb, file: kb.slice(1) });
+  await readChildSitemaps(reader, reader.files.get('sitemap.xml'));
+  await checkCatalogHeaders(reader, catalogPath);
+  await checkApiCatalogHead(reader);
+  await checkUnknownPathsAre404(reader);
+  checkResourceIdentifier(reader);
+  return { files: reader.files, problems: reader.problems };
+}

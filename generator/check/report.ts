@@ -1,0 +1,48 @@
+/**
+ * The report `agent-catalog check` prints: for people, one line per problem grouped
+ * under the document it is about, in path order; for machines (`--json`), one JSON
+ * object with the same facts and a `valid` flag.
+ */
+import type { Problem } from '../validate/index.js';
+import type { CheckResult } from './check-target.js';
+
+function groupByPath(problems: readonly Problem[]): Map<string, Problem[]> {
+  const groups = new Map<string, Problem[]>();
+  const sorted = [...problems].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const problem of sorted) {
+    const group = groups.get(problem.path) ?? [];
+    group.push(problem);
+    groups.set(problem.path, group);
+  }
+  return groups;
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+export function formatTextReport(result: CheckResult): string {
+  const source = `${result.kind === 'site' ? 'site' : 'directory'} ${result.target}`;
+  if (result.problems.length === 0) {
+    return `agent-catalog check: ${source}: ${plural(result.documents, 'document')}, all valid\n`;
+  }
+  const groups = groupByPath(result.problems);
+  const lines = [
+    `agent-catalog check: ${source}: ${plural(result.problems.length, 'problem')} in ${plural(groups.size, 'document')}`,
+  ];
+  for (const [path, problems] of groups) {
+    lines.push('', path);
+    for (const problem of problems) lines.push(`  ${problem.rule}: ${problem.message}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatJsonReport(result: CheckResult): string {
+  return `${JSON.stringify({
+    target: result.target,
+    kind: result.kind,
+    valid: result.problems.length === 0,
+    documents: result.documents,
+    problems: result.problems,
+  })}\n`;
+}

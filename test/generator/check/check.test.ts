@@ -1,0 +1,179 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runCheck } from '../../../generator/commands/check.js';
+import type { CommandIo } from '../../../generator/commands/io.js';
+import { emitBundle } from '../../../generator/emit/index.js';
+import { startPreviewServer } from '../../../generator/preview/server.js';
+import type { Problem } from '../../../generator/validate/index.js';
+import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
+import { type TempBundle, writeTempBundle } from '../../helpers/write-bundle.js';
+
+interface Run {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function check(target: string, json = false): Promise<Run> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const io: CommandIo = {
+    stdout: { write: (chunk: string) => stdout.push(chunk) },
+    stderr: { write: (chunk: string) => stderr.push(chunk) },
+    env: {},
+    cwd: '/',
+  };
+  const status = await runCheck({ target, json }, io);
+  return { status, stdout: stdout.join(''), stderr: stderr.join('') };
+}
+
+function problemsOf(run: Run): Problem[] {
+  const report = JSON.parse(run.stdout) as { valid: boolean; problems: Problem[] };
+  expect(report.valid).toBe(report.problems.length === 0);
+  return report.problems;
+}
+
+/** A free loopback port, so the bundle can be built for the URL it will be served at. */
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function bundleFor(siteUrl: string): Promise<TempBundle> {
+  const merchant = { ...SAMPLE_CONFIG_INPUT.merchant, url: siteUrl };
+  const config = makeSampleConfig({ ...SAMPLE_CONFIG_INPUT, merchant });
+  return writeTempBundle(emitBundle(makeSamplePlan({ config })));
+}
+
+async function tamper(dir: string, file: string, edit: (body: string) => string): Promise<void> {
+  const path = join(dir, file);
+  const before = await readFile(path, 'utf8');
+  const after = edit(before);
+  expect(after).not.toBe(before);
+  await writeFile(path, after);
+}
+
+describe('agent-catalog check on a directory', () => {
+  let bundle: TempBundle;
+
+  beforeAll(async () => {
+    bundle = await bundleFor('https://shop.pomona.example');
+  });
+  afterAll(async () => {
+    await bundle?.cleanup();
+  });
+
+  test('when every document is valid then it exits 0 and says so', async () => {
+    const run = await check(bundle.dir);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/all valid/);
+    expect(problemsOf(await check(bundle.dir, true))).toEqual([]);
+  });
+
+  test('when a feed price was changed then it exits 1 and names the feed', async () => {
+    await tamper(bundle.dir, 'feed.xml', (body) => body.replace('42.00 USD', '41.00 USD'));
+    const run = await check(bundle.dir);
+    expect(run.status).toBe(1);
+    expect(run.stdout.split('\n')).toContain('feed.xml');
+    const problems = problemsOf(await check(bundle.dir, true));
+    expect(problems).toContainEqual(expect.objectContaining({ path: 'feed.xml', rule: 'consistency' }));
+    await tamper(bundle.dir, 'feed.xml', (body) => body.replace('41.00 USD', '42.00 USD'));
+  });
+
+  test('when a document is missing then it exits 1 and names it', async () => {
+    const file = join(bundle.dir, '.well-known', 'agent-card.json');
+    const body = await readFile(file, 'utf8');
+    await rm(file);
+    const problems = problemsOf(await check(bundle.dir, true));
+    expect(problems).toContainEqual(
+      expect.objectContaining({ path: '.well-known/agent-card.json', rule: 'missing' }),
+    );
+    await writeFile(file, body);
+    expect((await check(bundle.dir)).status).toBe(0);
+  });
+
+  test('when the directory does not exist then it exits 2 without a report', async () => {
+    const run = await check(join(bundle.dir, 'no-such-dir'));
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).not.toBe('');
+  });
+});
+
+describe('agent-catalog check on a live site served by preview', () => {
+  let bundle: TempBundle;
+  let server: { url: string; close(): Promise<void> };
+
+  beforeAll(async () => {
+    const port = await freePort();
+    bundle = await bundleFor(`http://127.0.0.1:${port}`);
+    server = await startPreviewServer({ dir: bundle.dir, port, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await bundle?.cleanup();
+  });
+
+  test('when the site serves the bundle as built then it exits 0', async () => {
+    const run = await check(server.url, true);
+    expect(problemsOf(run)).toEqual([]);
+    expect(run.status).toBe(0);
+  });
+
+  test('when a served document disagrees with the catalog then it exits 1 naming it', async () => {
+    await tamper(bundle.dir, 'kb/products.json', (body) =>
+      body.replace('"price": "42.00"', '"price": "40.00"'),
+    );
+    const run = await check(`${server.url}/`, true);
+    expect(run.status).toBe(1);
+    expect(problemsOf(run)).toContainEqual(
+      expect.objectContaining({ path: 'kb/products.json', rule: 'consistency' }),
+    );
+    await tamper(bundle.dir, 'kb/products.json', (body) =>
+      body.replace('"price": "40.00"', '"price": "42.00"'),
+    );
+  });
+});
+
+describe('agent-catalog check on a misconfigured live site', () => {
+  let server: Server;
+  let files: Map<string, string>;
+  let site: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    site = `http://127.0.0.1:${port}`;
+    const merchant = { ...SAMPLE_CONFIG_INPUT.merchant, url: site };
+    const artifacts = emitBundle(
+      makeSamplePlan({ config: makeSampleConfig({ ...SAMPLE_CONFIG_INPUT, merchant }) }),
+    );
+    files = new Map(artifacts.map((artifact) => [artifact.publicPath ?? `/${artifact.path}`, artifact.body]));
+    // A host that answers every path with 200 and a generic type, without CORS: a catch-all.
+    server = createHttpServer((request, response) => {
+      const body = files.get(request.url ?? '') ?? files.get('/api/') ?? '';
+      response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server?.close(() => resolve()));
+  });
+
+  test('when unknown paths answer 200 and headers are missing then each is reported', async () => {
+    const run = await check(site, true);
+    expect(run.status).toBe(1);
+    const kinds = new Set(problemsOf(run).map((problem) => `${problem.path} ${problem.rule}`));
+    expect(kinds).toContain('_redirects catch-all');
+    expect(kinds).toContain('api/openapi.json cors');
+    expect(kinds).toContain('api/openapi.json content-type');
+    expect(kinds).toContain('.well-known/api-catalog.json content-type');
+    expect(kinds).toContain('agent-catalog.json cache');
+    expect(kinds).toContain('agent-catalog.json link');
+  });
+});
