@@ -78,9 +78,18 @@ function formatUrl(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
+/** How long requests in flight may take to finish before their connections are cut. */
+const CLOSE_GRACE_MS = 5_000;
+
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolveClose, reject) => {
-    server.close((error) => (error ? reject(error) : resolveClose()));
+    const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+    cut.unref();
+    server.close((error) => {
+      clearTimeout(cut);
+      if (error) reject(error);
+      else resolveClose();
+    });
     // Keep-alive connections would hold close() open until their clients leave.
     server.closeIdleConnections();
   });
