@@ -7,6 +7,7 @@
  * oversized bodies); by default a fault hits every request, `faultCount` limits it to
  * the first N faulty-eligible requests and `faultPage` to one page number. The server
  * records every request and the highest number of requests it had in flight at once.
+ * Any path under `/moved/` answers 301 to the same path without that prefix.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -233,6 +234,12 @@ export async function startUpstreamServer(options: UpstreamServerOptions = {}): 
     const latency =
       typeof options.latencyMs === 'function' ? options.latencyMs(page) : (options.latencyMs ?? 0);
     const answer = (): void => {
+      // A store that moved: /moved/<path> answers 301 to <path>, query kept.
+      if (url.pathname.startsWith('/moved/')) {
+        res.writeHead(301, { location: `${url.pathname.slice('/moved'.length)}${url.search}` });
+        res.end();
+        return;
+      }
       const normal = normalPage(url.pathname, url.searchParams);
       if (normal.status === 200 && isFaulty(page)) sendFault(res, url.pathname, normal);
       else sendJson(res, normal);

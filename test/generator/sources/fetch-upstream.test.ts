@@ -172,6 +172,19 @@ describe('fetchUpstream mapping and pagination', () => {
     expect(woo.products).toHaveLength(30);
   });
 
+  test('when the store answers 301 then the redirect is followed', async () => {
+    server = await startUpstreamServer();
+    const result = await fetchUpstream(
+      makeUpstreamConfig(`${server.url}/moved/products.json`),
+      makeContext(),
+    );
+    expect(result.products).toHaveLength(30);
+    expect(server.requests.map((request) => request.path)).toEqual([
+      '/moved/products.json',
+      '/products.json',
+    ]);
+  });
+
   test('when no format is given then a native document is recognised by its shape', async () => {
     server = await startUpstreamServer();
     const result = await fetchUpstream(makeUpstreamConfig(`${server.url}/catalog.json`), makeContext());
