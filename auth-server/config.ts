@@ -6,6 +6,7 @@
  * derived from a request's Host header (RFC 8414 §2, CONTRACT "Public URLs").
  */
 import { z } from 'zod';
+import { trustProxySchema } from './middleware/trust-proxy.js';
 
 const DEFAULT_PORT = 4000;
 
@@ -68,7 +69,25 @@ export const issuerConfigSchema = z.object({
   accessTokenAudience: z.string().url().optional(),
   /** Seconds between clean-ups of expired codes, tokens and sessions. */
   cleanupInterval: z.number().int().positive().default(600),
+  /** Proxies whose X-Forwarded-For is believed: addresses, CIDRs, loopback/linklocal/uniquelocal; none by default. */
+  trustProxy: trustProxySchema,
+  /** Client registrations an hour per address (on top of the rate limit); 0 turns the throttle off. */
+  registrationLimit: z.coerce.number().int().min(0).max(1_000_000).default(10),
+  /** Days after which a client that never obtained a token is deleted; 0 keeps every client. */
+  unusedClientDays: z.coerce.number().int().min(0).max(36_500).default(30),
 });
+
+// How each key is set from outside, so a refused value names the flag or variable to fix.
+const CONFIG_SOURCES: Readonly<Record<string, string>> = {
+  port: '--port (PORT)',
+  host: '--host',
+  issuer: '--issuer (AUTH_ISSUER)',
+  db: '--db (AUTH_DATABASE_URL)',
+  rateLimit: '--rate-limit (AUTH_RATE_LIMIT)',
+  trustProxy: '--trust-proxy (AUTH_TRUST_PROXY)',
+  registrationLimit: '--registration-limit (AUTH_REGISTRATION_LIMIT)',
+  unusedClientDays: '--reap-unused-clients (AUTH_REAP_UNUSED_CLIENTS)',
+};
 
 export type IssuerConfigInput = z.input<typeof issuerConfigSchema>;
 
@@ -94,7 +113,9 @@ export class ConfigError extends Error {
 export function resolveConfig(input: IssuerConfigInput): IssuerConfig {
   const parsed = issuerConfigSchema.safeParse(input);
   if (!parsed.success) {
-    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; ');
+    const detail = parsed.error.issues
+      .map((i) => `${CONFIG_SOURCES[i.path.join('.')] ?? (i.path.join('.') || 'config')}: ${i.message}`)
+      .join('; ');
     throw new ConfigError(`invalid issuer configuration: ${detail}`);
   }
   const value = parsed.data;
