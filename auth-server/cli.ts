@@ -25,7 +25,13 @@ function dbOption(): Option {
 }
 
 function configFrom(
-  flags: DbFlags & Partial<Record<'port' | 'host' | 'issuer' | 'rateLimit', string>>,
+  flags: DbFlags &
+    Partial<
+      Record<
+        'port' | 'host' | 'issuer' | 'rateLimit' | 'trustProxy' | 'registrationLimit' | 'reapUnusedClients',
+        string
+      >
+    >,
 ): IssuerConfig {
   const input: IssuerConfigInput = {};
   if (flags.port !== undefined) input.port = flags.port;
@@ -33,6 +39,9 @@ function configFrom(
   if (flags.issuer !== undefined) input.issuer = flags.issuer;
   if (flags.db !== undefined) input.db = flags.db;
   if (flags.rateLimit !== undefined) input.rateLimit = flags.rateLimit;
+  if (flags.trustProxy !== undefined) input.trustProxy = flags.trustProxy;
+  if (flags.registrationLimit !== undefined) input.registrationLimit = flags.registrationLimit;
+  if (flags.reapUnusedClients !== undefined) input.unusedClientDays = flags.reapUnusedClients;
   return resolveConfig(input);
 }
 
@@ -140,6 +149,25 @@ function buildProgram(): Command {
       new Option('--rate-limit <per-minute>', 'requests a minute per client; 0 = off')
         .env('AUTH_RATE_LIMIT')
         .default('60'),
+    )
+    .addOption(
+      new Option(
+        '--trust-proxy <list>',
+        'proxies whose X-Forwarded-For is believed (addresses, CIDRs, loopback); default none',
+      ).env('AUTH_TRUST_PROXY'),
+    )
+    .addOption(
+      new Option('--registration-limit <per-hour>', 'client registrations an hour per address; 0 = off')
+        .env('AUTH_REGISTRATION_LIMIT')
+        .default('10'),
+    )
+    .addOption(
+      new Option(
+        '--reap-unused-clients <days>',
+        'delete clients that never obtained a token after this many days; 0 = never',
+      )
+        .env('AUTH_REAP_UNUSED_CLIENTS')
+        .default('30'),
     )
     .action((flags) => runServe(flags).catch(fail));
   const customers = program.command('customers').description('manage customer accounts');
