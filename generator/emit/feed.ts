@@ -46,19 +46,54 @@ const parser = new XMLParser({
   isArray: (name) => name === 'item' || name === 'g:shipping',
 });
 
-/** Parses a feed body; the consistency checks read items through this too. */
-export function parseFeed(body: string): {
+export interface ParsedFeed {
+  rss: unknown;
   channel: Record<string, unknown>;
   items: Record<string, unknown>[];
-} {
+}
+
+/** Parses a feed body; the consistency checks read items through this too. */
+export function parseFeed(body: string): ParsedFeed {
   const tree: unknown = parser.parse(body);
   const rss = field(tree, 'rss');
   const channel = field(rss, 'channel');
   const items = field(channel, 'item');
   return {
+    rss,
     channel: isRecord(channel) ? channel : {},
     items: Array.isArray(items) ? items.filter(isRecord) : [],
   };
+}
+
+type FeedReading = { ok: true; feed: ParsedFeed } | { ok: false; problem: Problem } | undefined;
+const readingsByBundle = new WeakMap<BundleFiles, FeedReading>();
+
+/**
+ * The bundle's feed, checked for well-formedness and parsed once per bundle (parsing a
+ * 50,000-item feed takes seconds, and both this checker and the consistency check read it).
+ * Undefined when the bundle has no feed.
+ */
+export function readFeed(files: BundleFiles): FeedReading {
+  if (readingsByBundle.has(files)) return readingsByBundle.get(files);
+  const reading = readFeedOnce(files.get(FEED_FILE));
+  readingsByBundle.set(files, reading);
+  return reading;
+}
+
+function readFeedOnce(body: string | undefined): FeedReading {
+  if (body === undefined) return undefined;
+  const validation = XMLValidator.validate(body);
+  if (validation !== true) {
+    const message = `not well-formed XML (line ${validation.err.line}): ${validation.err.msg}`;
+    return { ok: false, problem: { path: FEED_FILE, rule: 'xml', message } };
+  }
+  if (hasIllegalXmlChars(body)) {
+    return {
+      ok: false,
+      problem: { path: FEED_FILE, rule: 'xml', message: 'contains characters XML 1.0 does not allow' },
+    };
+  }
+  return { ok: true, feed: parseFeed(body) };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -127,23 +162,17 @@ function checkItem(item: Record<string, unknown>, index: number, ids: Set<string
 }
 
 export function checkFeed(files: BundleFiles): Problem[] {
-  const body = files.get(FEED_FILE);
-  if (body === undefined) return [{ path: FEED_FILE, rule: 'missing', message: 'the feed is missing' }];
+  const reading = readFeed(files);
+  if (reading === undefined) return [{ path: FEED_FILE, rule: 'missing', message: 'the feed is missing' }];
+  if (!reading.ok) return [reading.problem];
   const problem = (rule: string, message: string): Problem => ({ path: FEED_FILE, rule, message });
-  const validation = XMLValidator.validate(body);
-  if (validation !== true) {
-    return [problem('xml', `not well-formed XML (line ${validation.err.line}): ${validation.err.msg}`)];
-  }
-  if (hasIllegalXmlChars(body)) return [problem('xml', 'contains characters XML 1.0 does not allow')];
-  const tree: unknown = parser.parse(body);
-  const rss = field(tree, 'rss');
+  const { rss, channel, items } = reading.feed;
   const problems: Problem[] = [];
   if (field(rss, '@_version') !== '2.0')
     problems.push(problem('feed', 'the root is not <rss version="2.0">'));
   if (field(rss, '@_xmlns:g') !== GOOGLE_NAMESPACE) {
     problems.push(problem('feed', `the g: prefix is not bound to ${GOOGLE_NAMESPACE}`));
   }
-  const { channel, items } = parseFeed(body);
   for (const name of ['title', 'link', 'description']) {
     if ((text(channel[name]) ?? '').trim() === '') problems.push(problem('feed', `channel has no ${name}`));
   }

@@ -10,6 +10,7 @@ import matter from 'gray-matter';
 import type { Artifact } from '../artifact.js';
 import type { Product } from '../model.js';
 import type { BuildPlan } from '../plan.js';
+import { parseJson } from '../validate/bundle-layout.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import { stableJson } from './json.js';
 import { readKnowledgeBaseProducts, renderKnowledgeBaseSections } from './kb-markdown.js';
@@ -68,13 +69,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function readProductsJson(body: string): { products: Product[]; problems: string[] } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return { products: [], problems: ['not valid JSON'] };
-  }
+function readProductsJson(files: BundleFiles): { products: Product[]; problems: string[] } {
+  // Parsed once per bundle and shared with the other checkers (the file can hold 50,000 products).
+  const reading = parseJson(files, KB_PRODUCTS_FILE);
+  if (reading === undefined || !reading.ok) return { products: [], problems: ['not valid JSON'] };
+  const parsed = reading.value;
   if (!isRecord(parsed) || !Array.isArray(parsed.products)) {
     return { products: [], problems: ['expected an object with a products array'] };
   }
@@ -139,7 +138,7 @@ export function checkKnowledgeBase(files: BundleFiles): Problem[] {
     });
   }
   if (json === undefined) return problems;
-  const { products, problems: jsonProblems } = readProductsJson(json);
+  const { products, problems: jsonProblems } = readProductsJson(files);
   problems.push(...jsonProblems.map((message) => ({ path: KB_PRODUCTS_FILE, rule: 'kb', message })));
   for (const path of markdownPaths) problems.push(...checkMarkdown(path, files.get(path) ?? '', products));
   return problems;

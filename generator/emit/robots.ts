@@ -22,7 +22,7 @@ export function emitRobots(plan: BuildPlan): Artifact[] {
   const { config } = plan;
   const policy = resolveUsagePolicy(config);
   const robots = [
-    `# robots.txt for ${config.site_url}, generated from the usage policy of ${config.merchant.name.replace(/[\r\n]+/g, ' ')}.`,
+    `# robots.txt for ${config.site_url} (${config.merchant.name.replace(/[\r\n]+/g, ' ')}), generated from its usage policy.`,
     '# Content-Signal (https://contentsignals.org): search = building a search index and',
     '# showing links and excerpts; ai-input = using content as input to AI answers',
     '# (retrieval, grounding, citation); ai-train = training or fine-tuning AI models.',
