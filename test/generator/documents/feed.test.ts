@@ -139,6 +139,12 @@ describe('emitFeed', () => {
     expect(() => emitFeed(plan)).toThrow(expect.objectContaining({ code: 'PRODUCT_INVALID' }));
   });
 
+  it('publishes a valid channel with no items for an empty catalog', () => {
+    const { tree } = feedOf(makeSamplePlan({ products: [] }));
+    expect(tree.rss.channel.title).toBeTruthy();
+    expect(tree.rss.channel.item).toBeUndefined();
+  });
+
   it('passes its own checker', () => {
     const [artifact] = emitFeed(makeSamplePlan());
     expect(checkFeed(new Map([[FEED_FILE, artifact?.body ?? '']]))).toEqual([]);

@@ -120,6 +120,14 @@ describe('emitKnowledgeBase', () => {
     );
   });
 
+  it('drops control characters and keeps quotes, ]]>, emoji and non-Latin text in a product section', () => {
+    const name = 'The "Best"\u0000 Juice ]]> 🍏 青汁\u0007';
+    const plan = withProduct((p) => ({ ...p, record: { ...p.record, name } }));
+    const [section] = readKnowledgeBaseProducts(emitted(plan).parsed.content);
+    expect(section?.name).toBe('The "Best" Juice ]]> 🍏 青汁');
+    expect(emitted(plan).markdown.body).not.toMatch(/[\u0000-\u0008]/);
+  });
+
   it('keeps a 10,000-character description whole', () => {
     const description = 'x'.repeat(10_000);
     const plan = withProduct((p) => ({ ...p, record: { ...p.record, description } }));

@@ -79,6 +79,17 @@ describe('emitSitemap', () => {
     expect(parsed.urlset?.url.some((entry) => entry.loc.includes('elsewhere'))).toBe(false);
   });
 
+  it('escapes an ampersand in a product URL and a parser reads the URL back unchanged', () => {
+    const config = makeSampleConfig();
+    const url = `${config.site_url}/products/green-glow?size=6&pack=glass`;
+    const products = makeSampleProducts(config).map((p, i) =>
+      i === 0 ? { ...p, record: { ...p.record, url } } : p,
+    );
+    const body = emitSitemap(makeSamplePlan({ config, products }))[0]?.body ?? '';
+    expect(body).toContain('size=6&amp;pack=glass');
+    expect(parse(body).urlset?.url.map((entry) => entry.loc)).toContain(url);
+  });
+
   it('refuses a product URL with spaces, naming the product', () => {
     const config = makeSampleConfig();
     const products = makeSampleProducts(config).map((p) => ({
