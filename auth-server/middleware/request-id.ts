@@ -1,0 +1,41 @@
+/**
+ * Gives every request an id and one access-log line. A sane incoming `X-Request-Id` (set by
+ * a load balancer or the client, so one id follows a request across hops) is kept; anything
+ * else is replaced by a fresh UUID, because an attacker-chosen id must not be able to forge
+ * log lines or blow up their size. The id is echoed in the response and attached to every
+ * line logged while the request is handled. The access line names the method, the path
+ * without its query (queries carry `state`, `code_challenge` and the like), the status and
+ * the duration; health probes are logged at debug so they do not drown the rest.
+ */
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { type Logger, withRequestId } from '../logger.js';
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+
+/** The incoming id when it is sane, else a new one. */
+export function chooseRequestId(incoming: string | string[] | undefined): string {
+  return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+export function createRequestIdMiddleware(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const requestId = chooseRequestId(req.headers['x-request-id']);
+    const started = performance.now();
+    res.locals.requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    res.once('finish', () => {
+      const fields = {
+        requestId,
+        method: req.method,
+        path: req.path,
+        status: res.statusCode,
+        ms: Math.round((performance.now() - started) * 1000) / 1000,
+        ip: req.ip,
+      };
+      if (req.path === '/healthz') logger.debug('request', fields);
+      else logger.info('request', fields);
+    });
+    withRequestId(requestId, next);
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Reaping of what the protocol tables' own clean-up (cleanup.ts) does not cover: expired
+ * rate-limit and sign-in counters, and clients that registered themselves but never
+ * obtained a token within `unusedClientDays`. Self-service registration (RFC 7591) costs
+ * nothing to call, so without this the clients table only grows. A reaped client that comes
+ * back is told `401 invalid_client` at the token endpoint (it is simply unknown), which is
+ * the signal to register again. "Used" means a successful token response, recorded by the
+ * tracker below; the timer is unref'd and a failed pass is logged and retried next tick.
+ */
+import type { RequestHandler } from 'express';
+import type { Clock } from './keys.js';
+import type { Logger } from './logger.js';
+import type { ClientResolver } from './rate-limit/client-key.js';
+import type { Store } from './store/store.js';
+
+const DAY = 24 * 3600;
+
+export interface ReapCounts {
+  counters: number;
+  clients: number;
+}
+
+/** One pass: expired counters, then clients unused for `unusedClientDays` (0 = keep them). */
+export async function reapExpired(store: Store, clock: Clock, unusedClientDays: number): Promise<ReapCounts> {
+  const now = Math.floor(clock() / 1000);
+  const counters = await store.counters.deleteExpired(now);
+  const clients =
+    unusedClientDays > 0 ? await store.counters.deleteUnusedClients(now - unusedClientDays * DAY) : 0;
+  return { counters, clients };
+}
+
+export interface ReaperOptions {
+  store: Store;
+  logger: Logger;
+  clock: Clock;
+  intervalSeconds: number;
+  unusedClientDays: number;
+}
+
+/** Starts the periodic reaping; returns the function that stops it. */
+export function startReaper(options: ReaperOptions): () => void {
+  const { store, logger, clock } = options;
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    reapExpired(store, clock, options.unusedClientDays)
+      .then((counts) => {
+        if (counts.clients > 0) logger.info('unused clients reaped', { clients: counts.clients });
+        logger.debug('expired counters removed', { counters: counts.counters });
+      })
+      .catch((error: unknown) =>
+        logger.error('reaping failed', { error: error instanceof Error ? error.message : String(error) }),
+      )
+      .finally(() => {
+        running = false;
+      });
+  }, options.intervalSeconds * 1000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Records a client's use when the token endpoint answers it 200. */
+export function createClientUsageTracker(
+  store: Store,
+  resolver: ClientResolver,
+  clock: Clock,
+): RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== 'POST' || req.path !== '/oauth/token') {
+      next();
+      return;
+    }
+    res.once('finish', () => {
+      if (res.statusCode !== 200) return;
+      resolver
+        .resolve(req)
+        .then((clientId) =>
+          clientId === undefined
+            ? undefined
+            : store.counters.markClientUsed(clientId, Math.floor(clock() / 1000)),
+        )
+        .catch(() => {
+          // Best effort: a missed mark only delays nothing but a reaping that is days away.
+        });
+    });
+    next();
+  };
+}
