@@ -9,8 +9,15 @@ import type { IssuerContext } from './context.js';
 import { createErrorMiddleware, notFoundHandler } from './errors.js';
 import type { Clock, KeyRing } from './keys.js';
 import type { Logger } from './logger.js';
+import { createAccountRouter } from './routes/account.js';
+import { createAuthorizeRouter } from './routes/authorize.js';
 import { createJwksRouter } from './routes/jwks.js';
 import { createMetadataRouter } from './routes/metadata.js';
+import { createRegisterRouter } from './routes/register.js';
+import { createRevokeRouter } from './routes/revoke.js';
+import { createSessionRouter } from './routes/session.js';
+import { createTokenRouter } from './routes/token.js';
+import { createUserinfoRouter } from './routes/userinfo.js';
 import type { Store } from './store/store.js';
 import { loadViews, type Views } from './views.js';
 
@@ -41,6 +48,13 @@ export function createApp(options: CreateAppOptions): Express {
 
   app.use(createMetadataRouter(ctx));
   app.use(createJwksRouter(ctx));
+  app.use(createRegisterRouter(ctx));
+  app.use(createAuthorizeRouter(ctx));
+  app.use(createSessionRouter(ctx));
+  app.use(createTokenRouter(ctx));
+  app.use(createRevokeRouter(ctx));
+  app.use(createUserinfoRouter(ctx));
+  app.use(createAccountRouter(ctx));
   app.use(notFoundHandler);
   app.use(
     createErrorMiddleware(ctx.logger, (res, { status, error, description }) =>

@@ -14,6 +14,8 @@ export interface OAuthErrorOptions {
   headers?: Readonly<Record<string, string>>;
   /** 'page' renders the HTML error page (browser-facing endpoints); default JSON. */
   render?: 'json' | 'page';
+  /** RFC 6750 §3.1: a request without credentials gets no error information at all. */
+  withoutBody?: boolean;
   cause?: unknown;
 }
 
@@ -22,6 +24,7 @@ export class OAuthError extends Error {
   readonly error: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly render: 'json' | 'page';
+  readonly withoutBody: boolean;
 
   constructor(status: number, error: string, description: string, options: OAuthErrorOptions = {}) {
     super(description, { cause: options.cause });
@@ -30,6 +33,7 @@ export class OAuthError extends Error {
     this.error = error;
     this.headers = options.headers ?? {};
     this.render = options.render ?? 'json';
+    this.withoutBody = options.withoutBody ?? false;
   }
 
   toJSON(): { error: string; error_description: string } {
@@ -96,7 +100,9 @@ export function createErrorMiddleware(logger: Logger, renderPage: ErrorPageRende
       renderPage(res, { status: known.status, error: known.error, description: known.message });
       return;
     }
-    res.status(known.status).set('Cache-Control', 'no-store').json(known.toJSON());
+    res.status(known.status).set('Cache-Control', 'no-store');
+    if (known.withoutBody) res.end();
+    else res.json(known.toJSON());
   };
 }
 

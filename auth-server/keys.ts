@@ -110,6 +110,11 @@ export interface KeyRing {
   signIdToken(claims: JWTPayload & { sub: string; aud: string }): Promise<string>;
   /** Throws when the token is not a valid, unexpired access token from this issuer. */
   verifyAccessToken(token: string): Promise<VerifiedAccessToken>;
+  /**
+   * Checks an `id_token_hint` (RP-Initiated Logout §2): our signature and issuer, expiry
+   * tolerated up to `toleranceSeconds`; returns its audience (the client) and subject.
+   */
+  verifyIdTokenHint(token: string, toleranceSeconds: number): Promise<{ clientId: string; sub: string }>;
   /** The public JWKS (RFC 7517), published keys only. */
   publicJwks(): Promise<{ keys: JWK[] }>;
   /** Forget cached rows so the next call re-reads the store. */
@@ -161,11 +166,18 @@ export function createKeyRing(store: Store, config: IssuerConfig, clock: Clock =
     return { row, key: await importKey(row, 'private') };
   }
 
-  async function verificationKey(kid: string): Promise<KeyRow | undefined> {
-    const found = (await current()).find((k) => k.kid === kid && k.alg === 'ES256');
+  async function verificationKey(kid: string, alg: KeyAlg): Promise<KeyRow | undefined> {
+    const found = (await current()).find((k) => k.kid === kid && k.alg === alg);
     if (found) return found;
     loadedAt = Number.NEGATIVE_INFINITY; // a key rotated in by another instance: re-read once
-    return (await current()).find((k) => k.kid === kid && k.alg === 'ES256');
+    return (await current()).find((k) => k.kid === kid && k.alg === alg);
+  }
+
+  async function keyForToken(token: string, alg: KeyAlg): Promise<CryptoKey> {
+    const header = decodeProtectedHeader(token);
+    const row = typeof header.kid === 'string' ? await verificationKey(header.kid, alg) : undefined;
+    if (!row) throw new TypeError('unknown signing key');
+    return importKey(row, 'public');
   }
 
   return {
@@ -201,10 +213,7 @@ export function createKeyRing(store: Store, config: IssuerConfig, clock: Clock =
     },
 
     async verifyAccessToken(token) {
-      const header = decodeProtectedHeader(token);
-      const row = typeof header.kid === 'string' ? await verificationKey(header.kid) : undefined;
-      if (!row) throw new TypeError('unknown signing key');
-      const key = await importKey(row, 'public');
+      const key = await keyForToken(token, 'ES256');
       // RFC 9068 §4: the resource server "MUST verify that the typ header value is at+jwt".
       const { payload } = await jwtVerify(token, key, {
         issuer: config.issuer,
@@ -223,6 +232,19 @@ export function createKeyRing(store: Store, config: IssuerConfig, clock: Clock =
         grantId: readString(payload, 'gid'),
         exp: typeof payload.exp === 'number' ? payload.exp : 0,
       };
+    },
+
+    async verifyIdTokenHint(token, toleranceSeconds) {
+      const key = await keyForToken(token, 'RS256');
+      const { payload } = await jwtVerify(token, key, {
+        issuer: config.issuer,
+        algorithms: ['RS256'],
+        currentDate: new Date(clock()),
+        clockTolerance: toleranceSeconds,
+      });
+      const aud = Array.isArray(payload.aud) ? payload.aud[0] : payload.aud;
+      if (typeof aud !== 'string') throw new TypeError('id_token_hint has no audience');
+      return { clientId: aud, sub: readString(payload, 'sub') };
     },
 
     async publicJwks() {

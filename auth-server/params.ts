@@ -1,0 +1,54 @@
+/**
+ * Reading OAuth parameters from a query or a form body. RFC 6749 §3.1 and §3.2: request
+ * and response parameters "MUST NOT be included more than once", so a repeated parameter
+ * is reported (never silently resolved to its first value). Also the scope helpers.
+ */
+import { ISSUER_CAPABILITIES } from './metadata.js';
+
+export type ParamSource = unknown;
+
+export type ParamResult = { ok: true; value: string | undefined } | { ok: false; repeated: string };
+
+/** One parameter; empty strings count as absent (RFC 6749 §3.1). */
+export function readParam(source: ParamSource, name: string): ParamResult {
+  if (typeof source !== 'object' || source === null) return { ok: true, value: undefined };
+  const value: unknown = (source as Record<string, unknown>)[name];
+  if (value === undefined || value === '') return { ok: true, value: undefined };
+  if (typeof value === 'string') return { ok: true, value };
+  return { ok: false, repeated: name };
+}
+
+/** Reads several parameters; the first repeated one is reported. */
+export function readParams<const N extends string>(
+  source: ParamSource,
+  names: readonly N[],
+): { ok: true; values: Partial<Record<N, string>> } | { ok: false; repeated: string } {
+  const values: Partial<Record<N, string>> = {};
+  for (const name of names) {
+    const result = readParam(source, name);
+    if (!result.ok) return result;
+    if (result.value !== undefined) values[name] = result.value;
+  }
+  return { ok: true, values };
+}
+
+const SUPPORTED_SCOPES: ReadonlySet<string> = new Set(ISSUER_CAPABILITIES.scopes);
+
+/** Splits a scope string (RFC 6749 §3.3: space-delimited, case-sensitive) into a sorted, unique list. */
+export function parseScope(scope: string): string[] {
+  return [...new Set(scope.split(' ').filter((s) => s !== ''))].sort();
+}
+
+export function isSupportedScope(scope: string): boolean {
+  return SUPPORTED_SCOPES.has(scope);
+}
+
+export function formatScope(scopes: readonly string[]): string {
+  return [...new Set(scopes)].sort().join(' ');
+}
+
+/** True when every scope in `requested` is in `granted`. */
+export function isScopeSubset(requested: readonly string[], granted: readonly string[]): boolean {
+  const allowed = new Set(granted);
+  return requested.every((s) => allowed.has(s));
+}

@@ -1,0 +1,125 @@
+/**
+ * The token endpoint (RFC 6749 §3.2, §4.1.3, §6). Authorization codes are single-use and
+ * redeemed atomically in SQL; a replayed code is refused and revokes the grant it created
+ * (RFC 6749 §4.1.2: the server "MUST deny the request and SHOULD revoke ... all tokens
+ * previously issued based on that authorization code"). Refresh tokens rotate on every
+ * use; presenting a rotated one revokes its whole family (the grant), and of concurrent
+ * refreshes exactly one mints a successor. Every response is `Cache-Control: no-store`
+ * (RFC 6749 §5.1 "MUST").
+ */
+import express, { type Request, type Response, Router } from 'express';
+import { type AuthenticatedClient, authenticateClient } from '../client-auth.js';
+import { type IssuerContext, nowSeconds } from '../context.js';
+import { invalidRequest, OAuthError } from '../errors.js';
+import { ISSUER_CAPABILITIES } from '../metadata.js';
+import { formatScope, isScopeSubset, parseScope, readParams } from '../params.js';
+import { computeS256Challenge, hashSecret, secretsEqual } from '../secrets.js';
+import type { GrantRow } from '../store/store.js';
+import { issueTokens, type TokenResponse } from '../tokens.js';
+
+// RFC 7636 §4.1: code_verifier = 43*128unreserved.
+const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
+function invalidGrant(description: string): OAuthError {
+  return new OAuthError(400, 'invalid_grant', description);
+}
+
+function usableGrant(grant: GrantRow | undefined, now: number): GrantRow {
+  if (!grant || grant.revokedAt !== null || grant.expiresAt <= now) throw invalidGrant('the grant has ended');
+  return grant;
+}
+
+async function redeemCode(
+  ctx: IssuerContext,
+  req: Request,
+  { client }: AuthenticatedClient,
+): Promise<TokenResponse> {
+  const read = readParams(req.body, ['code', 'redirect_uri', 'code_verifier']);
+  if (!read.ok) throw invalidRequest(`${read.repeated} must not be repeated`);
+  const { code, redirect_uri: redirectUri, code_verifier: verifier } = read.values;
+  if (!code || !redirectUri) throw invalidRequest('code and redirect_uri are required');
+  if (!verifier || !CODE_VERIFIER.test(verifier))
+    throw invalidRequest('a valid code_verifier is required (PKCE)');
+  const now = nowSeconds(ctx);
+  const redemption = await ctx.store.redeemCode(hashSecret(code), now);
+  if (redemption.outcome === 'unknown') throw invalidGrant('unknown authorization code');
+  if (redemption.outcome === 'already-used') {
+    await ctx.store.revokeGrant(redemption.row.grantId, now);
+    ctx.logger.warn('authorization code replayed; grant revoked', { clientId: client.clientId });
+    throw invalidGrant('the authorization code was already used');
+  }
+  const row = redemption.row;
+  if (row.clientId !== client.clientId) throw invalidGrant('the code was issued to another client');
+  if (row.expiresAt <= now) throw invalidGrant('the authorization code has expired');
+  // RFC 6749 §4.1.3: redirect_uri must be "identical" to the one in the authorization request.
+  if (row.redirectUri !== redirectUri)
+    throw invalidGrant('redirect_uri does not match the authorization request');
+  if (!secretsEqual(computeS256Challenge(verifier), row.codeChallenge)) {
+    throw invalidGrant('code_verifier does not match the code_challenge');
+  }
+  const grant = usableGrant(await ctx.store.findGrant(row.grantId), now);
+  return issueTokens(ctx, { grant, client, scope: grant.scope, nonce: row.nonce });
+}
+
+async function rotateRefreshToken(
+  ctx: IssuerContext,
+  req: Request,
+  { client }: AuthenticatedClient,
+): Promise<TokenResponse> {
+  const read = readParams(req.body, ['refresh_token', 'scope']);
+  if (!read.ok) throw invalidRequest(`${read.repeated} must not be repeated`);
+  const { refresh_token: token, scope } = read.values;
+  if (!token) throw invalidRequest('refresh_token is required');
+  const tokenHash = hashSecret(token);
+  const now = nowSeconds(ctx);
+  // The client binding never changes, so it is checked before the token is spent: another
+  // client cannot burn (and so revoke) someone else's refresh token.
+  const existing = await ctx.store.findRefreshToken(tokenHash);
+  if (!existing || existing.clientId !== client.clientId) throw invalidGrant('unknown refresh token');
+  const redemption = await ctx.store.redeemRefreshToken(tokenHash, now);
+  if (redemption.outcome !== 'redeemed') {
+    await ctx.store.revokeGrant(existing.grantId, now);
+    ctx.logger.warn('rotated refresh token reused; family revoked', { clientId: client.clientId });
+    throw invalidGrant('the refresh token was already used');
+  }
+  if (existing.expiresAt <= now) throw invalidGrant('the refresh token has expired');
+  const grant = usableGrant(await ctx.store.findGrant(existing.grantId), now);
+  const granted = parseScope(grant.scope);
+  const requested = scope === undefined ? granted : parseScope(scope);
+  // RFC 6749 §6: the scope "MUST NOT include any scope not originally granted".
+  if (requested.length === 0 || !isScopeSubset(requested, granted)) {
+    throw new OAuthError(400, 'invalid_scope', 'the scope exceeds what was granted');
+  }
+  return issueTokens(ctx, { grant, client, scope: formatScope(requested) });
+}
+
+async function handleToken(ctx: IssuerContext, req: Request, res: Response): Promise<void> {
+  res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+  if (!req.is('application/x-www-form-urlencoded')) {
+    throw invalidRequest('the request must be application/x-www-form-urlencoded');
+  }
+  const authenticated = await authenticateClient(ctx, req);
+  const read = readParams(req.body, ['grant_type']);
+  if (!read.ok) throw invalidRequest('grant_type must not be repeated');
+  const grantType = read.values.grant_type;
+  if (!grantType) throw invalidRequest('grant_type is required');
+  if (!(ISSUER_CAPABILITIES.grantTypes as readonly string[]).includes(grantType)) {
+    throw new OAuthError(400, 'unsupported_grant_type', 'this grant type is not supported');
+  }
+  if (!authenticated.client.grantTypes.includes(grantType)) {
+    throw new OAuthError(400, 'unauthorized_client', 'the client did not register this grant type');
+  }
+  const body =
+    grantType === 'authorization_code'
+      ? await redeemCode(ctx, req, authenticated)
+      : await rotateRefreshToken(ctx, req, authenticated);
+  res.status(200).json(body);
+}
+
+export function createTokenRouter(ctx: IssuerContext): Router {
+  const router = Router();
+  router.post('/oauth/token', express.urlencoded({ extended: false, limit: '16kb' }), (req, res) =>
+    handleToken(ctx, req, res),
+  );
+  return router;
+}

@@ -1,0 +1,89 @@
+/**
+ * The OpenID Connect UserInfo endpoint (Core §5.3), GET and POST, accepting the access
+ * token only in the `Authorization: Bearer` header: spec 5.5 says never place a token in a
+ * URL, so `access_token` in the query (or a form body) is refused. Errors follow RFC 6750
+ * §3: no credentials → 401 with `WWW-Authenticate: Bearer realm=…` and no error code
+ * (§3.1: the server "SHOULD NOT include an error code"), a bad token → 401
+ * `invalid_token`, a token without `openid` → 403 `insufficient_scope`.
+ */
+import express, { type Request, type Response, Router } from 'express';
+import { type IssuerContext, nowSeconds } from '../context.js';
+import { OAuthError } from '../errors.js';
+import type { VerifiedAccessToken } from '../keys.js';
+import { parseScope } from '../params.js';
+
+function bearerChallenge(ctx: IssuerContext, error?: string, extra = ''): Record<string, string> {
+  const realm = `Bearer realm="${ctx.config.issuer}"`;
+  return { 'WWW-Authenticate': error ? `${realm}, error="${error}"${extra}` : realm };
+}
+
+function bearerError(
+  ctx: IssuerContext,
+  status: number,
+  error: string,
+  description: string,
+  extra = '',
+): OAuthError {
+  return new OAuthError(status, error, description, { headers: bearerChallenge(ctx, error, extra) });
+}
+
+function hasFormToken(req: Request): boolean {
+  const body: unknown = req.body;
+  return typeof body === 'object' && body !== null && 'access_token' in body;
+}
+
+async function verifyBearer(ctx: IssuerContext, token: string): Promise<VerifiedAccessToken> {
+  const verified = await ctx.keys.verifyAccessToken(token).catch(() => undefined);
+  if (!verified) throw bearerError(ctx, 401, 'invalid_token', 'the access token is invalid or expired');
+  const grant = await ctx.store.findGrant(verified.grantId);
+  const revoked =
+    !grant ||
+    grant.revokedAt !== null ||
+    grant.expiresAt <= nowSeconds(ctx) ||
+    (await ctx.store.isAccessTokenRevoked(verified.jti));
+  if (revoked) throw bearerError(ctx, 401, 'invalid_token', 'the access token was revoked');
+  return verified;
+}
+
+async function handleUserinfo(ctx: IssuerContext, req: Request, res: Response): Promise<void> {
+  res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+  if ('access_token' in req.query || hasFormToken(req)) {
+    throw bearerError(
+      ctx,
+      400,
+      'invalid_request',
+      'send the access token in the Authorization header, never in a URL or body',
+    );
+  }
+  const header = req.headers.authorization;
+  const match = header === undefined ? null : /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(header.trim());
+  if (!header || !/^bearer\b/i.test(header)) {
+    throw new OAuthError(401, 'invalid_request', 'an access token is required', {
+      headers: bearerChallenge(ctx),
+      withoutBody: true,
+    });
+  }
+  if (!match?.[1]) throw bearerError(ctx, 400, 'invalid_request', 'malformed Authorization header');
+  const token = await verifyBearer(ctx, match[1]);
+  const scopes = parseScope(token.scope);
+  if (!scopes.includes('openid')) {
+    throw bearerError(ctx, 403, 'insufficient_scope', 'the openid scope is required', ', scope="openid"');
+  }
+  const customer = await ctx.store.findCustomerById(token.sub);
+  if (!customer) throw bearerError(ctx, 401, 'invalid_token', 'the account no longer exists');
+  res.json({
+    sub: customer.id,
+    ...(scopes.includes('profile') ? { name: customer.name } : {}),
+    // Addresses are entered by the merchant, not verified by a mailed link.
+    ...(scopes.includes('email') ? { email: customer.email, email_verified: false } : {}),
+  });
+}
+
+export function createUserinfoRouter(ctx: IssuerContext): Router {
+  const router = Router();
+  router.get('/oauth/userinfo', (req, res) => handleUserinfo(ctx, req, res));
+  router.post('/oauth/userinfo', express.urlencoded({ extended: false, limit: '8kb' }), (req, res) =>
+    handleUserinfo(ctx, req, res),
+  );
+  return router;
+}

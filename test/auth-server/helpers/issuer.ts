@@ -1,0 +1,66 @@
+/**
+ * Starts a real issuer on 127.0.0.1 port 0 over a fresh database (SQLite temp file, or a
+ * fresh PostgreSQL schema), with one customer, a silent logger and an optional movable
+ * clock, and tears it all down again.
+ */
+import { type IssuerConfigInput, resolveConfig } from '../../../auth-server/config.js';
+import { addCustomer } from '../../../auth-server/customers.js';
+import type { Clock } from '../../../auth-server/keys.js';
+import { silentLogger } from '../../../auth-server/logger.js';
+import { type RunningIssuer, startIssuer } from '../../../auth-server/server.js';
+import type { Store } from '../../../auth-server/store/store.js';
+import { createTestDatabase, type TestDatabase } from './databases.js';
+
+export interface TestIssuer {
+  issuer: string;
+  running: RunningIssuer;
+  store: Store;
+  database: TestDatabase;
+  customer: { id: string; email: string; password: string; name: string };
+  close(): Promise<void>;
+}
+
+export interface MovableClock {
+  now: Clock;
+  advance(seconds: number): void;
+}
+
+/** A clock that starts at real time and moves only when told. */
+export function createMovableClock(): MovableClock {
+  let offset = 0;
+  return {
+    now: () => Date.now() + offset,
+    advance(seconds) {
+      offset += seconds * 1000;
+    },
+  };
+}
+
+export async function startTestIssuer(
+  options: { kind?: 'sqlite' | 'postgres'; clock?: Clock; config?: IssuerConfigInput } = {},
+): Promise<TestIssuer> {
+  const database = await createTestDatabase(options.kind ?? 'sqlite');
+  const store = database.openStore();
+  await store.migrate();
+  const config = resolveConfig({ port: 0, db: database.db, rateLimit: 0, ...options.config });
+  const running = await startIssuer({
+    config,
+    logger: silentLogger,
+    store,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const customer = { email: 'ann@example.com', password: 'correct horse battery', name: 'Ann Example' };
+  const id = await addCustomer(store, customer, Math.floor(Date.now() / 1000));
+  return {
+    issuer: running.issuer,
+    running,
+    store,
+    database,
+    customer: { ...customer, id },
+    async close() {
+      await running.close();
+      await store.close();
+      await database.drop();
+    },
+  };
+}
