@@ -9,6 +9,7 @@ import type { IssuerContext } from './context.js';
 import { createErrorMiddleware, notFoundHandler } from './errors.js';
 import type { Clock, KeyRing } from './keys.js';
 import type { Logger } from './logger.js';
+import { installProductionMiddleware } from './middleware/production.js';
 import { createAccountRouter } from './routes/account.js';
 import { createAuthorizeRouter } from './routes/authorize.js';
 import { createJwksRouter } from './routes/jwks.js';
@@ -45,6 +46,7 @@ export function createApp(options: CreateAppOptions): Express {
   // The issuer identifier comes from config, never from Host or X-Forwarded-* headers.
   app.set('trust proxy', false);
   app.set('etag', false);
+  installProductionMiddleware(app, ctx);
 
   app.use(createMetadataRouter(ctx));
   app.use(createJwksRouter(ctx));
