@@ -12,8 +12,13 @@ import { startCleanup } from './cleanup.js';
 import { bindIssuerToPort, type IssuerConfig } from './config.js';
 import { type Clock, createKeyRing, ensureSigningKeys } from './keys.js';
 import type { Logger } from './logger.js';
+import { closeGracefully } from './middleware/drain.js';
+import { startReaper } from './reaper.js';
 import { openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
+
+// How long a shutdown waits for requests in flight before it cuts their connections.
+const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 export interface RunningIssuer {
   /** The URL the socket is bound to. */
@@ -58,6 +63,13 @@ export async function startIssuer(options: StartIssuerOptions): Promise<RunningI
   const keys = createKeyRing(store, config, clock);
   server.on('request', createApp({ config, store, keys, logger, clock }));
   const stopCleanup = startCleanup({ store, logger, clock, intervalSeconds: config.cleanupInterval });
+  const stopReaper = startReaper({
+    store,
+    logger,
+    clock,
+    intervalSeconds: config.cleanupInterval,
+    unusedClientDays: config.unusedClientDays,
+  });
 
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
@@ -67,10 +79,8 @@ export async function startIssuer(options: StartIssuerOptions): Promise<RunningI
     store,
     async close() {
       stopCleanup();
-      await new Promise<void>((resolveClose) => {
-        server.close(() => resolveClose());
-        server.closeIdleConnections();
-      });
+      stopReaper();
+      await closeGracefully(server, SHUTDOWN_TIMEOUT_MS);
       if (!options.store) await store.close();
     },
   };
