@@ -15,16 +15,16 @@ import { loadContent } from './content/load-content.js';
 import { emitBundle } from './emit/index.js';
 import { CatalogError } from './errors.js';
 import type { Logger } from './logger.js';
-import { type LeftOutProduct, mergeProducts } from './merge.js';
+import { assertContentMatched, type LeftOutProduct, mergeProducts } from './merge.js';
 import { PACKAGE_ROOT } from './paths.js';
 import { type BuildStage, planBuild, type UpstreamFetcher } from './pipeline.js';
 import type { Article, BuildPlan, PlannedProduct } from './plan.js';
 import { type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
-import { publishBundle } from './publish/publish-bundle.js';
+import { publishBundle, recoverBundle } from './publish/publish-bundle.js';
 import { sameFiles } from './publish/read-bundle.js';
 import { fetchUpstream, formatUserAgent, type UpstreamResult } from './sources/index.js';
 import { type CatalogChanges, diffCatalogs } from './summary/diff.js';
-import { validateArtifacts, validateBundle } from './validate/index.js';
+import { validateArtifacts } from './validate/index.js';
 
 export interface BuildOptions {
   /** Config file path, relative to `cwd`. */
@@ -215,9 +215,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     ...(config.shipping !== undefined ? { shipping: config.shipping } : {}),
   });
   const warnings = leftOutWarnings([...upstream.rejected, ...merged.leftOut], options.strict === true);
+  // A killed build may have left the last good bundle in its backup folder: put it back first.
+  if (options.write) await recoverBundle(out, options.logger);
   const previous = await readPreviousBundle(out, config, options.logger, warnings);
   for (const warning of warnings) options.logger.warn(warning.message);
   guardShrink(previous, merged.products.length, config, options.allowShrink === true);
+  assertContentMatched(merged.unmatched);
   const now = (options.now ?? (() => new Date()))();
   const emitted = emitAgainst(
     { config, products: merged.products, articles: content.articles, now },
@@ -227,12 +230,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const published = options.write && emitted.changed;
   if (published) {
     onStage('publish');
-    await publishBundle({
-      target: out,
-      artifacts: emitted.artifacts,
-      validate: validateBundle,
-      logger: options.logger,
-    });
+    // Validated above; publishing compares the bytes it reads back with these artifacts.
+    await publishBundle({ target: out, artifacts: emitted.artifacts, logger: options.logger });
   }
   return {
     ...emitted,

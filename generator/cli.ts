@@ -9,6 +9,7 @@ import { runBuild } from './commands/build.js';
 import { runCheck } from './commands/check.js';
 import { processIo } from './commands/io.js';
 import { runPreview } from './commands/preview.js';
+import { reportFlagError } from './summary/report.js';
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -45,7 +46,7 @@ export function createProgram(): Command {
     .option('--base-url <url>', 'URL the catalog paths are mounted under')
     .option('--auth-url <url>', 'OAuth 2.0 issuer URL')
     .option('--json', 'print exactly one JSON summary object on stdout', false)
-    .option('--quiet', 'print nothing on stdout', false)
+    .addOption(new Option('--quiet', 'print nothing on stdout').default(false).conflicts('json'))
     .option('--strict', 'fail when an upstream product is invalid', false)
     .option('--allow-shrink', 'publish even when the catalog shrank sharply', false)
     .action(async (options) => {
@@ -83,6 +84,10 @@ export async function main(argv: readonly string[]): Promise<void> {
     if (error instanceof CommanderError) {
       // Help and version exit 0; every flag mistake is a usage error: exit 2.
       process.exitCode = error.exitCode === 0 ? 0 : 2;
+      if (process.exitCode === 2 && argv.includes('build') && argv.includes('--json')) {
+        // `build --json` promises one JSON object on stdout, even when the flags are wrong.
+        process.stdout.write(`${JSON.stringify(reportFlagError(error.message))}\n`);
+      }
       return;
     }
     process.stderr.write(`agent-catalog: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -39,6 +39,8 @@ export interface MergeResult {
   products: PlannedProduct[];
   /** Upstream products dropped by the merge (a second product with the same slug). */
   leftOut: LeftOutProduct[];
+  /** Content files whose slug no upstream product has; see `assertContentMatched`. */
+  unmatched: ProductContent[];
 }
 
 function applyContent(record: Product, content: ProductContent | undefined, shipping?: string): Product {
@@ -70,9 +72,22 @@ function compareText(a: string, b: string): number {
 }
 
 /**
- * Keeps the first upstream product per slug (upstream order) and leaves out later ones
- * with a reason naming both; a content file that matches no product is CONTENT_INVALID.
+ * A content file that matches no upstream product is CONTENT_INVALID naming the file. It
+ * is checked after the shrink guard, so an upstream that suddenly returns nothing is
+ * reported as the upstream failure it is (exit 1), not as stale content (exit 2).
  */
+export function assertContentMatched(unmatched: readonly ProductContent[]): void {
+  const first = unmatched[0];
+  if (!first) return;
+  const files = unmatched.map((item) => item.file);
+  throw new CatalogError(
+    'CONTENT_INVALID',
+    `invalid content in ${files.join(', ')}: no upstream product has the slug "${first.slug}"${unmatched.length > 1 ? ' (and others)' : ''}; delete the file when the product is gone from the store`,
+    { file: first.file, files, field: 'slug' },
+  );
+}
+
+/** Keeps the first upstream product per slug (upstream order) and leaves out later ones with a reason naming both. */
 export function mergeProducts(input: MergeInput): MergeResult {
   const bySlug = new Map<string, UpstreamProduct>();
   const leftOut: LeftOutProduct[] = [];
@@ -89,15 +104,7 @@ export function mergeProducts(input: MergeInput): MergeResult {
     bySlug.set(product.record.slug, product);
   }
   const contentBySlug = new Map(input.content.map((item) => [item.slug, item]));
-  for (const item of input.content) {
-    if (!bySlug.has(item.slug)) {
-      throw new CatalogError(
-        'CONTENT_INVALID',
-        `invalid content in ${item.file}: no upstream product has the slug "${item.slug}"`,
-        { file: item.file, field: 'slug' },
-      );
-    }
-  }
+  const unmatched = input.content.filter((item) => !bySlug.has(item.slug));
   const products = [...bySlug.values()]
     .sort((a, b) => compareText(a.record.slug, b.record.slug))
     .map((product) => ({
@@ -106,5 +113,5 @@ export function mergeProducts(input: MergeInput): MergeResult {
       ...(product.imageUrl !== undefined ? { imageUrl: product.imageUrl } : {}),
       ...(product.updatedAt !== undefined ? { updatedAt: product.updatedAt } : {}),
     }));
-  return { products, leftOut };
+  return { products, leftOut, unmatched };
 }

@@ -21,8 +21,12 @@ export interface PublishOptions {
   /** Absolute path of the bundle directory (e.g. …/dist). */
   target: string;
   artifacts: readonly Artifact[];
-  /** Re-validates the files as read back from the staging directory. */
-  validate: (files: ReadonlyMap<string, string>) => Problem[];
+  /**
+   * Re-validates the files as read back from staging. The bytes read back are always
+   * compared with the artifacts, so when those were validated before publishing (as
+   * `build` does) this adds nothing but time and may be left out.
+   */
+  validate?: (files: ReadonlyMap<string, string>) => Problem[];
   logger: Logger;
 }
 
@@ -86,6 +90,18 @@ export async function recoverInterruptedPublish(target: string, logger: Logger):
   }
 }
 
+/** Takes the publish lock and recovers; the build runs it before reading the last bundle. */
+export async function recoverBundle(target: string, logger: Logger): Promise<void> {
+  const layout = layoutOf(target);
+  if (!(await exists(layout.parent))) return;
+  const release = await acquirePublishLock(lockPathFor(layout.target, layout.name));
+  try {
+    await recoverInterruptedPublish(layout.target, logger);
+  } finally {
+    await release();
+  }
+}
+
 /** Bundle-relative, forward slashes, no `.`/`..` segment: nothing may land outside the staging folder. */
 function checkArtifactPath(path: string): void {
   const segments = path.split('/');
@@ -126,6 +142,7 @@ async function verifyStaging(staging: string, options: PublishOptions): Promise<
       },
     );
   }
+  if (!options.validate) return;
   const problems = options.validate(
     new Map([...written].map(([path, bytes]) => [path, bytes.toString('utf8')])),
   );

@@ -3,7 +3,7 @@
  * object on stdout, success or failure) and rendered as a few lines for people. Field
  * names are part of the CLI's contract with CI jobs (README, "The --json summary").
  */
-import { describeErrorChain, exitStatusFor, isCatalogError } from '../errors.js';
+import { CatalogError, describeErrorChain, exitStatusFor, isCatalogError } from '../errors.js';
 import { type CatalogChanges, NO_CHANGES } from './diff.js';
 
 export interface BuildReport {
@@ -73,6 +73,15 @@ export function reportFailure(
   };
 }
 
+/** The `--json` object for a command line that could not be parsed (commander's message). */
+export function reportFlagError(message: string): BuildReport {
+  return reportFailure(new CatalogError('FLAG_INVALID', message.replace(/^error: /, '')), {
+    out: null,
+    warnings: [],
+    durationMs: 0,
+  });
+}
+
 const LISTED = 20;
 
 function listLines<T>(items: readonly T[], render: (item: T) => string): string[] {
@@ -85,10 +94,14 @@ function listLines<T>(items: readonly T[], render: (item: T) => string): string[
 export function formatReport(report: BuildReport): string {
   if (!report.ok) return `build failed (${report.error?.code ?? 'INTERNAL'}), exit ${report.exitCode}\n`;
   const { changes } = report;
-  const lines = [
+  const headline =
     `${report.changed ? 'built' : 'unchanged'}: ${report.products} products in ${report.out}` +
-      ` (changed: ${report.changed ? 'yes' : 'no'})`,
-    `  warnings: ${report.warnings.length}`,
+    ` (changed: ${report.changed ? 'yes' : 'no'})`;
+  const warnings = `  warnings: ${report.warnings.length}`;
+  if (report.previousGenerated === null) return `${headline}\n${warnings}\n  first bundle in this folder\n`;
+  const lines = [
+    headline,
+    warnings,
     `  since the last bundle: ${changes.added.length} added, ${changes.removed.length} removed, ` +
       `${changes.price.length} price changes, ${changes.availability.length} availability changes`,
     ...listLines(changes.added, (slug) => `+ ${slug}`),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ProductContent } from '../../../generator/content/load-content.js';
 import { isCatalogError } from '../../../generator/errors.js';
-import { mergeProducts, type UpstreamProduct } from '../../../generator/merge.js';
+import { assertContentMatched, mergeProducts, type UpstreamProduct } from '../../../generator/merge.js';
 import type { Product } from '../../../generator/model.js';
 
 function upstreamProduct(slug: string, fields: Partial<Product> = {}, sourceId = slug): UpstreamProduct {
@@ -92,8 +92,13 @@ describe('mergeProducts', () => {
   });
 
   it('when a content file matches no upstream product then CONTENT_INVALID names the file', () => {
+    const result = mergeProducts({
+      upstream: [upstreamProduct('a')],
+      content: [content('ghost', { flavor: 'x' })],
+    });
+    expect(result.unmatched.map((item) => item.slug)).toEqual(['ghost']);
     try {
-      mergeProducts({ upstream: [upstreamProduct('a')], content: [content('ghost', { flavor: 'x' })] });
+      assertContentMatched(result.unmatched);
       expect.unreachable();
     } catch (error) {
       expect(isCatalogError(error, 'CONTENT_INVALID') && error.details.file).toBe(
