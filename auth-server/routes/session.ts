@@ -19,6 +19,7 @@ import {
 } from '../interaction.js';
 import { readParams } from '../params.js';
 import { verifyAgainstDummy, verifyPassword } from '../passwords.js';
+import { throttleSignIn } from '../throttle/sign-in.js';
 import { formActionSource } from '../views.js';
 
 const MAX_FIELD = 1024;
@@ -46,7 +47,9 @@ async function handleSignIn(ctx: IssuerContext, req: Request, res: Response): Pr
   const loaded = form.interaction
     ? await loadInteraction(ctx, form.interaction, browserBinding(ctx, req))
     : undefined;
-  const customer = await checkCredentials(ctx, form.email ?? '', form.password ?? '');
+  const customer = await throttleSignIn(ctx, req, form.email ?? '', () =>
+    checkCredentials(ctx, form.email ?? '', form.password ?? ''),
+  );
   if (!customer) {
     ctx.logger.info('sign-in failed', { interaction: loaded !== undefined });
     const formActions = loaded ? [formActionSource(loaded.interaction.redirectUri) ?? "'self'"] : [];
