@@ -144,7 +144,8 @@ function guardShrink(
 ): void {
   if (!previous || allow) return;
   const floor = config.build.shrink_threshold * previous.count;
-  if (count < floor) {
+  // An empty catalog after a non-empty one is always an upstream accident, whatever the threshold.
+  if (count < floor || (count === 0 && previous.count > 0)) {
     throw new CatalogError(
       'CATALOG_SHRANK',
       `the catalog shrank from ${previous.count} to ${count} products (below ${config.build.shrink_threshold * 100}% of the last good bundle); pass --allow-shrink to publish anyway`,

@@ -5,11 +5,12 @@
  * flag errors exit 2 as CONTRACT.md says.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { runBuild } from './commands/build.js';
-import { runCheck } from './commands/check.js';
 import { processIo } from './commands/io.js';
-import { runPreview } from './commands/preview.js';
 import { reportFlagError } from './summary/report.js';
+
+// Each command's module (and the pipeline, validators and server behind it) is imported
+// only when that command runs, so `--help` and flag errors start in well under 150 ms
+// instead of loading every dependency first (issue 7, BENCHMARKS.md).
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -50,6 +51,7 @@ export function createProgram(): Command {
     .option('--strict', 'fail when an upstream product is invalid', false)
     .option('--allow-shrink', 'publish even when the catalog shrank sharply', false)
     .action(async (options) => {
+      const { runBuild } = await import('./commands/build.js');
       process.exitCode = await runBuild(options, io);
     });
 
@@ -59,6 +61,7 @@ export function createProgram(): Command {
     .argument('[dir-or-url]', 'bundle directory or site URL', 'dist')
     .option('--json', 'print the report as JSON', false)
     .action(async (target: string, options: { json: boolean }) => {
+      const { runCheck } = await import('./commands/check.js');
       process.exitCode = await runCheck({ target, json: options.json }, io);
     });
 
@@ -71,6 +74,7 @@ export function createProgram(): Command {
     .option('--rate-limit <n>', 'enforce N requests a minute per client', parseRateLimit)
     .option('--quiet', 'no request log', false)
     .action(async (options) => {
+      const { runPreview } = await import('./commands/preview.js');
       process.exitCode = await runPreview(options, io);
     });
 

@@ -115,7 +115,7 @@ export const usageSchema = z
 
 export const configSchema = z
   .object({
-    $schema: z.string().optional(),
+    $schema: z.string().optional().describe('JSON Schema reference for editors; ignored'),
     merchant: z
       .object({
         name: z.string().min(1).max(200).describe('merchant name as shown to people'),
@@ -125,7 +125,7 @@ export const configSchema = z
           .optional()
           .describe('short name used in file names (default: from the name)'),
         description: z.string().min(1).max(1000).optional().describe('one-paragraph summary of the merchant'),
-        url: httpUrl.describe('merchant website (defaults site_url)'),
+        url: httpUrl.describe('merchant website (site_url defaults to it)'),
         contact: z.string().min(3).describe('contact e-mail address or URL'),
         currency: currencyCode.describe('ISO 4217 currency of all prices'),
         ships_to: z
@@ -135,7 +135,8 @@ export const configSchema = z
         brand: z.string().min(1).optional().describe('brand in the product feed (default: merchant name)'),
         logo_url: httpUrl.optional().describe('logo image URL'),
       })
-      .strict(),
+      .strict()
+      .describe("who sells: published as the catalog's merchant object"),
     site_url: httpUrl
       .optional()
       .describe('merchant website where the bundle is served (default merchant.url)'),
@@ -143,7 +144,7 @@ export const configSchema = z
       .optional()
       .describe('where the catalog paths are mounted (default site_url; may carry a path)'),
     auth_url: httpUrl.describe('the OAuth 2.0 / OpenID Connect issuer identifier'),
-    upstream: upstreamSchema,
+    upstream: upstreamSchema.describe('where the product catalog comes from, and how politely it is fetched'),
     content_dir: z
       .string()
       .min(1)
@@ -156,11 +157,20 @@ export const configSchema = z
       .max(500)
       .default('Purchases are completed by a person on the merchant website.')
       .describe('checkout note; the checkout type is always "redirect"'),
-    usage: usageSchema.default(() => usageSchema.parse({})),
+    usage: usageSchema
+      .default(() => usageSchema.parse({}))
+      .describe('how agents may use the content (llms.txt, robots.txt, TDMRep, terms)'),
     feed: z
       .object({
-        condition: z.enum(['new', 'refurbished', 'used']).default('new'),
-        google_product_category: z.string().min(1).optional(),
+        condition: z
+          .enum(['new', 'refurbished', 'used'])
+          .default('new')
+          .describe('item condition in the product feed'),
+        google_product_category: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('Google product taxonomy path or id for every feed item'),
         shipping_price: z
           .string()
           .regex(/^\d+(\.\d+)?$/, 'expected a decimal amount such as "0.00"')
@@ -168,7 +178,8 @@ export const configSchema = z
           .describe('flat shipping price for the feed, in the merchant currency'),
       })
       .strict()
-      .default(() => ({ condition: 'new' as const })),
+      .default(() => ({ condition: 'new' as const }))
+      .describe('Google Merchant Center feed settings'),
     build: z
       .object({
         shrink_threshold: z
@@ -179,7 +190,8 @@ export const configSchema = z
           .describe('refuse to publish when fewer than this share of the last good catalog remains'),
       })
       .strict()
-      .default(() => ({ shrink_threshold: 0.5 })),
+      .default(() => ({ shrink_threshold: 0.5 }))
+      .describe('build safety settings'),
   })
   .strict();
 

@@ -182,6 +182,17 @@ describe('build against the last bundle', () => {
     expect(await hashTree(join(dir, 'dist'))).toEqual(before);
   });
 
+  it('when the catalog empties then it is refused even with a shrink threshold of 0', async () => {
+    const file = join(dir, 'catalog.config.json');
+    const config = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    await writeFile(file, JSON.stringify({ ...config, build: { shrink_threshold: 0 } }));
+    await build(options({ write: true }));
+    await rm(join(dir, 'content/products'), { recursive: true });
+    await rewriteUpstream(() => []);
+    const error = await build(options({ write: true })).catch((e: unknown) => e);
+    expect(isCatalogError(error, 'CATALOG_SHRANK')).toBe(true);
+  });
+
   it('when the catalog shrinks under --allow-shrink then it is published', async () => {
     await build(options({ write: true }));
     await rm(join(dir, 'content/products'), { recursive: true });
