@@ -195,16 +195,12 @@ function emitAgainst(
   return result;
 }
 
-export async function build(options: BuildOptions): Promise<BuildResult> {
-  const onStage = options.onStage ?? (() => {});
-  onStage('config');
-  const config = await resolveConfigSources({
-    configPath: options.configPath,
-    cwd: options.cwd,
-    ...(options.flags ? { flags: options.flags } : {}),
-    ...(options.env ? { env: options.env } : {}),
-  });
-  const out = resolve(options.cwd, options.out);
+/** The fetchUpstream, loadContent and merge stages. */
+async function gatherProducts(
+  config: ResolvedConfig,
+  options: BuildOptions,
+  onStage: (stage: BuildStage) => void,
+) {
   onStage('upstream');
   const upstream = await fetchWithDeadline(config, options);
   onStage('content');
@@ -215,6 +211,20 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     content: content.products,
     ...(config.shipping !== undefined ? { shipping: config.shipping } : {}),
   });
+  return { upstream, content, merged };
+}
+
+export async function build(options: BuildOptions): Promise<BuildResult> {
+  const onStage = options.onStage ?? (() => {});
+  onStage('config');
+  const config = await resolveConfigSources({
+    configPath: options.configPath,
+    cwd: options.cwd,
+    ...(options.flags ? { flags: options.flags } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  });
+  const out = resolve(options.cwd, options.out);
+  const { upstream, content, merged } = await gatherProducts(config, options, onStage);
   const warnings = leftOutWarnings([...upstream.rejected, ...merged.leftOut], options.strict === true);
   // A killed build may have left the last good bundle in its backup folder: put it back first.
   if (options.write) await recoverBundle(out, options.logger);
