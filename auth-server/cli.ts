@@ -33,12 +33,14 @@ function configFrom(
       >
     >,
 ): IssuerConfig {
+  // An empty variable (PORT= …) counts as unset rather than as an invalid value.
+  const given = (value: string | undefined): value is string => value !== undefined && value !== '';
   const input: IssuerConfigInput = {};
-  if (flags.port !== undefined) input.port = flags.port;
-  if (flags.host !== undefined) input.host = flags.host;
-  if (flags.issuer !== undefined) input.issuer = flags.issuer;
-  if (flags.db !== undefined) input.db = flags.db;
-  if (flags.rateLimit !== undefined) input.rateLimit = flags.rateLimit;
+  if (given(flags.port)) input.port = flags.port;
+  if (given(flags.host)) input.host = flags.host;
+  if (given(flags.issuer)) input.issuer = flags.issuer;
+  if (given(flags.db)) input.db = flags.db;
+  if (given(flags.rateLimit)) input.rateLimit = flags.rateLimit;
   if (flags.trustProxy !== undefined) input.trustProxy = flags.trustProxy;
   if (flags.registrationLimit !== undefined) input.registrationLimit = flags.registrationLimit;
   if (flags.reapUnusedClients !== undefined) input.unusedClientDays = flags.reapUnusedClients;

@@ -105,10 +105,13 @@ export async function authorize(
     verifier,
     insecure,
   );
-  const tokens = await oauth.processAuthorizationCodeResponse(as, registered.client, response, {
-    expectedNonce: nonce,
-    requireIdToken: scope.split(' ').includes('openid'),
-  });
+  const openid = scope.split(' ').includes('openid');
+  const tokens = await oauth.processAuthorizationCodeResponse(
+    as,
+    registered.client,
+    response,
+    openid ? { expectedNonce: nonce, requireIdToken: true } : {},
+  );
   return { tokens, nonce, callback };
 }
 
