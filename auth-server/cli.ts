@@ -61,16 +61,18 @@ async function runServe(flags: DbFlags & Record<string, string | undefined>): Pr
   const config = configFrom(flags);
   const logger = createJsonLogger((line) => process.stdout.write(line));
   const running = await startIssuer({ config, logger });
-  process.stdout.write(`listening on ${running.url}\n`);
-  logger.info('issuer started', { issuer: running.issuer, db: running.store.dialect });
   const stop = () => {
     running.close().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
+  // Handlers before the line: a supervisor may signal the moment it reads it, and a signal
+  // that arrives before its handler kills the process without draining.
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  process.stdout.write(`listening on ${running.url}\n`);
+  logger.info('issuer started', { issuer: running.issuer, db: running.store.dialect });
 }
 
 async function runCustomersAdd(flags: DbFlags & { email: string; name: string; passwordStdin?: boolean }) {
