@@ -124,7 +124,8 @@ function leftOutWarnings(leftOut: readonly LeftOutProduct[], strict: boolean): B
   const warnings = leftOut.map((item) => ({
     code: 'PRODUCT_INVALID' as const,
     product: item.id,
-    message: `upstream product ${item.id}${item.name ? ` (${item.name})` : ''} left out: ${item.reason}`,
+    // The reason already names the product (id and name): say it once.
+    message: `upstream ${item.reason}; left out of the catalog`,
   }));
   if (strict && warnings.length > 0) {
     throw new CatalogError(
@@ -231,7 +232,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const previous = await readPreviousBundle(out, config, options.logger, warnings);
   for (const warning of warnings) options.logger.warn(warning.message);
   guardShrink(previous, merged.products.length, config, options.allowShrink === true);
-  assertContentMatched(merged.unmatched);
+  // Content for a product the store sent but we had to leave out is not stale: it is kept, unused.
+  const rejectedSlugs = new Set(
+    upstream.rejected.flatMap((item) => (item.slug === undefined ? [] : [item.slug])),
+  );
+  assertContentMatched(merged.unmatched.filter((item) => !rejectedSlugs.has(item.slug)));
   const now = (options.now ?? (() => new Date()))();
   const emitted = emitAgainst(
     { config, products: merged.products, articles: content.articles, now },

@@ -97,7 +97,7 @@ export function mergeProducts(input: MergeInput): MergeResult {
       leftOut.push({
         id: product.sourceId,
         name: product.record.name,
-        reason: `slug "${product.record.slug}" is already used by upstream product ${first.sourceId} (${first.record.name})`,
+        reason: `product ${product.sourceId} (${JSON.stringify(product.record.name)}) has the slug "${product.record.slug}" of upstream product ${first.sourceId} already`,
       });
       continue;
     }

@@ -6,6 +6,7 @@
  * changed under the crawl) is kept once; two different products claiming one slug
  * cannot both be published, so the later one is rejected.
  */
+import { decodeSlug } from './fields.js';
 import { mapNativeProduct } from './native.js';
 import { mapShopifyProduct } from './shopify.js';
 import type { MapContext, MapOutcome, NormalisedProduct, RejectedProduct, UpstreamFormat } from './types.js';
@@ -45,7 +46,8 @@ export function normaliseProducts(
   for (const item of items) {
     const outcome = map(item, context);
     if (!outcome.ok) {
-      rejected.push(outcome.rejected);
+      const slug = readRawSlug(item, format);
+      rejected.push(slug === undefined ? outcome.rejected : { ...outcome.rejected, slug });
       continue;
     }
     const { product } = outcome;
@@ -67,4 +69,17 @@ export function normaliseProducts(
     products.push(product);
   }
   return { products, rejected, duplicates };
+}
+
+/** Where each format keeps the handle that names the product's content file. */
+const SLUG_KEYS: Readonly<Record<UpstreamFormat, string>> = {
+  native: 'slug',
+  shopify: 'handle',
+  woocommerce: 'slug',
+};
+
+function readRawSlug(raw: unknown, format: UpstreamFormat): string | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const value = (raw as Record<string, unknown>)[SLUG_KEYS[format]];
+  return typeof value === 'string' && value.trim() !== '' ? decodeSlug(value.trim()) : undefined;
 }

@@ -23,6 +23,8 @@ export interface NormalisedProduct {
 export interface RejectedProduct {
   id: string;
   name?: string;
+  /** The upstream handle/slug when the item had a readable one, so its content file is not called stale. */
+  slug?: string;
   reason: string;
 }
 

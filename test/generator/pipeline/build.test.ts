@@ -124,6 +124,15 @@ describe('build (write: false)', () => {
     expect(logger.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
   });
 
+  it('when an upstream product with a content file is invalid then it is left out with a warning, not a stale-content error', async () => {
+    await rewriteUpstream((products) =>
+      products.map((product) => (product.handle === 'green-glow' ? { ...product, variants: [] } : product)),
+    );
+    const result = await build(options());
+    expect(result.plan.catalog.products.map((p) => p.slug)).not.toContain('green-glow');
+    expect(result.warnings.map((w) => w.code)).toEqual(['PRODUCT_INVALID']);
+  });
+
   it('when an upstream product is invalid under --strict then the build fails with PRODUCT_INVALID', async () => {
     await rewriteUpstream((products) => [
       ...products,
