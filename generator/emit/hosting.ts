@@ -53,14 +53,24 @@ function headersFor(artifact: Artifact, policy: UsagePolicy, catalogPath: string
   const headers: Header[] = [
     ['Content-Type', artifact.mediaType],
     ['Access-Control-Allow-Origin', '*'],
-    ['Access-Control-Expose-Headers', ['Link', ...policy.headers.map(([name]) => name)].join(', ')],
+    // RateLimit and Retry-After come from an edge limiter (or `preview --rate-limit`); scripts may read them.
+    [
+      'Access-Control-Expose-Headers',
+      ['Link', 'RateLimit', 'Retry-After', ...policy.headers.map(([name]) => name)].join(', '),
+    ],
     ['Cache-Control', isStable(artifact) ? STABLE_CACHE_CONTROL : CATALOG_CACHE_CONTROL],
   ];
   // RFC 9727 section 3: a resource advertises its API catalog with the "api-catalog" link relation.
   if (isCatalog) headers.push(['Link', `<${API_CATALOG_PATH}>; rel="api-catalog"`]);
   headers.push(...policy.headers, ...securityHeaders());
+  if (artifact.mediaType.startsWith('text/html'))
+    headers.push(['Content-Security-Policy', HTML_CONTENT_SECURITY_POLICY]);
   return headers;
 }
+
+/** The docs page is static HTML with inline CSS: no script, no third-party load, no framing. */
+export const HTML_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 function securityHeaders(): Header[] {
   return [

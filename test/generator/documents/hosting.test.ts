@@ -102,6 +102,19 @@ describe('emitHostingRules', () => {
     expect(headers.get('/agent-catalog')?.get('access-control-expose-headers')?.[0]).toContain('Link');
   });
 
+  it('lets scripts read the rate-limit headers and locks the docs page to no script and no framing', () => {
+    const { headers } = bundle();
+    const exposed = (headers.get('/agent-catalog')?.get('access-control-expose-headers')?.[0] ?? '').split(
+      /,\s*/,
+    );
+    expect(exposed).toEqual(expect.arrayContaining(['RateLimit', 'Retry-After', 'RateLimit-Policy']));
+    const csp = headers.get('/api/')?.get('content-security-policy')?.[0] ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('script-src');
+    expect(headers.get('/agent-catalog')?.get('content-security-policy')).toBeUndefined();
+  });
+
   it('derives the rate-limit policy from config.usage', () => {
     const base = makeSamplePlan();
     const plan = {
