@@ -8,10 +8,16 @@
 import { Command, Option } from 'commander';
 import { ConfigError, type IssuerConfig, type IssuerConfigInput, resolveConfig } from './config.js';
 import { addCustomer, CustomerInputError } from './customers.js';
-import { rotateSigningKeys } from './keys.js';
 import { createJsonLogger } from './logger.js';
-import { startIssuer } from './server.js';
-import { openStore } from './store/open-store.js';
+import type { OpenStoreOptions } from './store/open-store.js';
+import type { Store } from './store/store.js';
+
+// The server (Express, every route, jose) and the database drivers are imported only by
+// the commands that use them, so `--help` and flag errors start fast (BENCHMARKS.md).
+async function openStore(options: OpenStoreOptions): Promise<Store> {
+  const { openStore: open } = await import('./store/open-store.js');
+  return open(options);
+}
 
 interface DbFlags {
   db?: string;
@@ -60,6 +66,7 @@ async function readStdin(): Promise<string> {
 async function runServe(flags: DbFlags & Record<string, string | undefined>): Promise<void> {
   const config = configFrom(flags);
   const logger = createJsonLogger((line) => process.stdout.write(line));
+  const { startIssuer } = await import('./server.js');
   const running = await startIssuer({ config, logger });
   const stop = () => {
     running.close().then(
@@ -80,7 +87,7 @@ async function runCustomersAdd(flags: DbFlags & { email: string; name: string; p
     throw new CustomerInputError('--password-stdin is required (passwords never go in flags)');
   const config = configFrom(flags);
   const password = await readStdin();
-  const store = openStore({ db: config.db });
+  const store = await openStore({ db: config.db });
   try {
     await store.migrate();
     const id = await addCustomer(
@@ -96,9 +103,10 @@ async function runCustomersAdd(flags: DbFlags & { email: string; name: string; p
 
 async function runKeysRotate(flags: DbFlags): Promise<void> {
   const config = configFrom(flags);
-  const store = openStore({ db: config.db });
+  const store = await openStore({ db: config.db });
   try {
     await store.migrate();
+    const { rotateSigningKeys } = await import('./keys.js');
     const added = await rotateSigningKeys(store, config);
     process.stdout.write(
       `added signing keys ${added.join(', ')}; they sign from ${config.jwksMaxAge} s from now\n`,
@@ -110,7 +118,7 @@ async function runKeysRotate(flags: DbFlags): Promise<void> {
 
 async function runMigrate(flags: DbFlags): Promise<void> {
   const config = configFrom(flags);
-  const store = openStore({ db: config.db });
+  const store = await openStore({ db: config.db });
   try {
     await store.migrate();
     process.stdout.write('database schema is up to date\n');
