@@ -14,10 +14,12 @@ import {
   registrationBody,
   type TokenSet,
 } from './authorize-flow.js';
+import { median, runMeasured } from './child-process.js';
 import { type DatabaseKind, type IssuerKind, startIssuerTarget } from './issuer-targets.js';
 import { type LoadFigures, type LoadSpec, runLoad } from './load.js';
 import type { BenchOptions } from './options.js';
-import type { BenchRow, Verdict } from './results.js';
+import { AUTH_CLI } from './paths.js';
+import { type BenchRow, judge, type Verdict } from './results.js';
 
 const ENDPOINTS = ['discovery', 'jwks', 'userinfo', 'refresh', 'registration'] as const;
 type Endpoint = (typeof ENDPOINTS)[number];
@@ -175,8 +177,26 @@ function issuerRow(
   };
 }
 
+/** `agent-auth --help`: the issuer CLI's start-up, held to the generator CLI's 150 ms. */
+async function measureStartup(options: BenchOptions): Promise<BenchRow> {
+  const times: number[] = [];
+  for (let round = 0; round < Math.max(5, options.repeats); round++) {
+    const run = await runMeasured(process.execPath, [AUTH_CLI, '--help']);
+    if (run.exitCode !== 0) throw new Error(`agent-auth --help exited ${run.exitCode}: ${run.stderr}`);
+    times.push(run.wallMs);
+  }
+  const ms = median(times);
+  return {
+    section: 'issuer',
+    name: 'agent-auth --help (start-up)',
+    figures: { 'median ms': ms, 'min ms': Math.min(...times), runs: times.length },
+    target: '< 150 ms',
+    verdict: judge(ms, 150, false),
+  };
+}
+
 export async function benchIssuers(options: BenchOptions, log: (line: string) => void): Promise<BenchRow[]> {
-  const rows: BenchRow[] = [];
+  const rows: BenchRow[] = [await measureStartup(options)];
   const databases: DatabaseKind[] = options.databaseUrl ? ['sqlite', 'postgres'] : ['sqlite'];
   log(
     `issuer: ${options.connections} connections, ${options.durationSeconds} s each, rate limit off (--rate-limit 0)`,
