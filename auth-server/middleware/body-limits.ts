@@ -1,5 +1,5 @@
 /**
- * Request body limits. A declared `Content-Length` over the limit is refused with
+ * Request body limits. Compressed bodies are refused with 415. A declared `Content-Length` over the limit is refused with
  * `413 { error: "invalid_request" }` before a byte of the body is read; bodies sent without
  * a length (chunked) are bounded by the parsers, which stop reading at their own limit and
  * fail with the same 413. The limit is 16 KiB everywhere (an OAuth form is a few hundred
@@ -22,9 +22,19 @@ export function bodyLimitFor(path: string): number {
   return BODY_LIMITS.get(path) ?? DEFAULT_BODY_LIMIT;
 }
 
-/** Refuses a declared body larger than the endpoint's limit. */
-export function createContentLengthGuard(): RequestHandler {
+/**
+ * Refuses a declared body larger than the endpoint's limit, and any compressed body: no
+ * OAuth client compresses a form, and inflating one only invites zip bombs and decoder
+ * errors (RFC 9110 §15.5.16: 415 for an unsupported content coding).
+ */
+export function createBodyGuard(): RequestHandler {
   return (req, res, next) => {
+    const coding = req.headers['content-encoding']?.trim().toLowerCase();
+    if (coding !== undefined && coding !== '' && coding !== 'identity') {
+      res.setHeader('Connection', 'close');
+      next(new OAuthError(415, 'invalid_request', 'compressed request bodies are not accepted'));
+      return;
+    }
     const declared = Number(req.headers['content-length'] ?? 0);
     if (Number.isFinite(declared) && declared > bodyLimitFor(req.path)) {
       // The connection cannot be reused once the body is left unread.

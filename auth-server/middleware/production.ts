@@ -13,7 +13,7 @@ import { createClientResolver } from '../rate-limit/client-key.js';
 import { createRateLimiter } from '../rate-limit/limiter.js';
 import { createClientUsageTracker } from '../reaper.js';
 import { createHealthzRouter } from '../routes/healthz.js';
-import { createContentLengthGuard, createEarlyFormParser, EARLY_FORM_PATHS } from './body-limits.js';
+import { createBodyGuard, createEarlyFormParser, EARLY_FORM_PATHS } from './body-limits.js';
 import { createCorsMiddleware } from './cors.js';
 import { createDrainMiddleware } from './drain.js';
 import { createRequestIdMiddleware } from './request-id.js';
@@ -44,7 +44,7 @@ export function installProductionMiddleware(app: Express, ctx: IssuerContext): v
   app.use(createSecurityHeadersMiddleware(config.issuer));
   app.use(createCorsMiddleware());
   app.use(createHealthzRouter(ctx));
-  app.use(createContentLengthGuard());
+  app.use(createBodyGuard());
   app.use([...EARLY_FORM_PATHS], createEarlyFormParser());
   const resolver = createClientResolver(store, clock);
   if (config.rateLimit > 0) {

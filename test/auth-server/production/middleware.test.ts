@@ -114,6 +114,17 @@ describe('the protective middleware in front of every route', () => {
     expect(await response.json()).toMatchObject({ error: 'invalid_request' });
   });
 
+  it('a compressed body is refused with 415 instead of being inflated', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const response = await fetch(`${issuer.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip' },
+      body: gzipSync(Buffer.from('grant_type=refresh_token&refresh_token=x')),
+    });
+    expect(response.status).toBe(415);
+    expect(await response.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
   it('/healthz answers 200 ok while the database answers', async () => {
     const response = await fetch(`${issuer.url}/healthz`);
     expect(response.status).toBe(200);
