@@ -37,7 +37,8 @@ export function currentRequestId(): string | undefined {
 const SECRET_NAME =
   /pass(word)?|secret|token|authori[sz]ation|cookie|^code$|code_?verifier|csrf|^session(_?id)?$|private|jwk|assertion/i;
 // Values that are credentials whatever field carries them: a JWT, or an auth header value.
-const SECRET_VALUE = /eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+|\b(Bearer|Basic|DPoP)\s+[A-Za-z0-9._~+/=-]+/g;
+const SECRET_VALUE =
+  /eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]*)?|\b(Bearer|Basic|DPoP)\s+[A-Za-z0-9._~+/=-]+/g;
 const MAX_DEPTH = 4;
 
 /** Redacts credential-looking values, recursing a few levels into objects and arrays. */
