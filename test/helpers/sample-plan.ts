@@ -5,7 +5,8 @@
  * stock and one coming soon, plus one article.
  */
 import { type ConfigInput, type ResolvedConfig, resolveConfig } from '../../generator/config.js';
-import type { Catalog, Health, Product } from '../../generator/model.js';
+import type { Product } from '../../generator/model.js';
+import { planBuild } from '../../generator/pipeline.js';
 import type { Article, BuildPlan, PlannedProduct } from '../../generator/plan.js';
 
 export const SAMPLE_GENERATED = '2026-11-21T12:00:00.000Z';
@@ -107,24 +108,5 @@ export function makeSamplePlan(
 ): BuildPlan {
   const config = options.config ?? makeSampleConfig();
   const products = options.products ?? makeSampleProducts(config);
-  const catalog: Catalog = {
-    merchant: {
-      name: config.merchant.name,
-      url: config.merchant.url,
-      contact: config.merchant.contact,
-      currency: config.merchant.currency,
-      ships_to: config.merchant.ships_to,
-    },
-    generated: SAMPLE_GENERATED,
-    count: products.length,
-    checkout: { type: 'redirect', note: config.checkout_note },
-    products: products.map((item) => item.record),
-  };
-  const health: Health = {
-    status: 'ok',
-    service: `${config.merchant.name} agent catalog`,
-    generated: SAMPLE_GENERATED,
-    cached: true,
-  };
-  return { config, generated: SAMPLE_GENERATED, products, articles: SAMPLE_ARTICLES, catalog, health };
+  return planBuild({ config, products, articles: SAMPLE_ARTICLES, generated: SAMPLE_GENERATED });
 }
