@@ -1,14 +1,17 @@
 /**
  * `npm run bench`: runs the benchmarks the options select (generator, fetch, issuer),
  * prints one table per section and writes every row, the machine and the load average to
- * a JSON report (bench-results/latest.json by default). Not part of `npm test`: timing
- * belongs here, not in assertions. See BENCHMARKS.md for the targets and the figures.
+ * a JSON report (bench-results/latest.json by default) and the same as Markdown beside
+ * it. Not part of `npm test`: timing belongs here, not in assertions. See BENCHMARKS.md
+ * for the targets and the figures.
  */
+import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { benchFetch } from './fetch-bench.js';
 import { benchGenerator } from './generator-bench.js';
 import { benchIssuers } from './issuer-bench.js';
 import { describeMachine, readLoadAverage, waitForQuiet } from './machine.js';
+import { renderMarkdown } from './markdown.js';
 import { type BenchOptions, type BenchPart, parseBenchOptions } from './options.js';
 import { REPO_ROOT } from './paths.js';
 import { type BenchReport, type BenchRow, formatTable, groupBySection, writeReport } from './results.js';
@@ -56,7 +59,7 @@ function printReport(report: BenchReport, out: string): void {
       .map((e) => `${e.when} ${e.loadavg.join(' ')}`);
     lines.push('', `## ${section}  (load average ${load.join('; ')})`, formatTable(rows));
   }
-  lines.push('', `written to ${out}`);
+  lines.push('', `written to ${out} (and .md beside it)`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
@@ -91,6 +94,7 @@ async function main(): Promise<void> {
   report.finishedAt = new Date().toISOString();
   const out = resolve(REPO_ROOT, options.out);
   await writeReport(out, report);
+  await writeFile(`${out.replace(/\.json$/, '')}.md`, renderMarkdown(report));
   printReport(report, out);
 }
 
