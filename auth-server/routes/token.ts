@@ -41,15 +41,21 @@ async function redeemCode(
   if (!verifier || !CODE_VERIFIER.test(verifier))
     throw invalidRequest('a valid code_verifier is required (PKCE)');
   const now = nowSeconds(ctx);
-  const redemption = await ctx.store.redeemCode(hashSecret(code), now);
-  if (redemption.outcome === 'unknown') throw invalidGrant('unknown authorization code');
-  if (redemption.outcome === 'already-used') {
-    await ctx.store.revokeGrant(redemption.row.grantId, now);
+  const codeHash = hashSecret(code);
+  const found = await ctx.store.findCode(codeHash);
+  if (!found) throw invalidGrant('unknown authorization code');
+  // Another client must not be able to burn (and so revoke) a code it was never given.
+  if (found.clientId !== client.clientId) throw invalidGrant('the code was issued to another client');
+  // The grant is read before the code is spent: a concurrent replay revokes it right after
+  // our redemption, and that must not turn the one winner into a loser as well.
+  const grant = usableGrant(await ctx.store.findGrant(found.grantId), now);
+  const redemption = await ctx.store.redeemCode(codeHash, now);
+  if (redemption.outcome !== 'redeemed') {
+    await ctx.store.revokeGrant(found.grantId, now);
     ctx.logger.warn('authorization code replayed; grant revoked', { clientId: client.clientId });
     throw invalidGrant('the authorization code was already used');
   }
   const row = redemption.row;
-  if (row.clientId !== client.clientId) throw invalidGrant('the code was issued to another client');
   if (row.expiresAt <= now) throw invalidGrant('the authorization code has expired');
   // RFC 6749 §4.1.3: redirect_uri must be "identical" to the one in the authorization request.
   if (row.redirectUri !== redirectUri)
@@ -57,7 +63,6 @@ async function redeemCode(
   if (!secretsEqual(computeS256Challenge(verifier), row.codeChallenge)) {
     throw invalidGrant('code_verifier does not match the code_challenge');
   }
-  const grant = usableGrant(await ctx.store.findGrant(row.grantId), now);
   return issueTokens(ctx, { grant, client, scope: grant.scope, nonce: row.nonce });
 }
 
@@ -76,19 +81,22 @@ async function rotateRefreshToken(
   // client cannot burn (and so revoke) someone else's refresh token.
   const existing = await ctx.store.findRefreshToken(tokenHash);
   if (!existing || existing.clientId !== client.clientId) throw invalidGrant('unknown refresh token');
-  const redemption = await ctx.store.redeemRefreshToken(tokenHash, now);
-  if (redemption.outcome !== 'redeemed') {
-    await ctx.store.revokeGrant(existing.grantId, now);
-    ctx.logger.warn('rotated refresh token reused; family revoked', { clientId: client.clientId });
-    throw invalidGrant('the refresh token was already used');
-  }
   if (existing.expiresAt <= now) throw invalidGrant('the refresh token has expired');
+  // Grant and scope are checked before the token is spent: a bad scope must not burn it, and
+  // a concurrent reuse that revokes the family right after our redemption must not make the
+  // one winner fail too (then no request would succeed).
   const grant = usableGrant(await ctx.store.findGrant(existing.grantId), now);
   const granted = parseScope(grant.scope);
   const requested = scope === undefined ? granted : parseScope(scope);
   // RFC 6749 §6: the scope "MUST NOT include any scope not originally granted".
   if (requested.length === 0 || !isScopeSubset(requested, granted)) {
     throw new OAuthError(400, 'invalid_scope', 'the scope exceeds what was granted');
+  }
+  const redemption = await ctx.store.redeemRefreshToken(tokenHash, now);
+  if (redemption.outcome !== 'redeemed') {
+    await ctx.store.revokeGrant(existing.grantId, now);
+    ctx.logger.warn('rotated refresh token reused; family revoked', { clientId: client.clientId });
+    throw invalidGrant('the refresh token was already used');
   }
   return issueTokens(ctx, { grant, client, scope: formatScope(requested) });
 }

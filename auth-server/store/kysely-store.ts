@@ -308,13 +308,13 @@ export class KyselyStore implements Store {
       .where('codeHash', '=', codeHash)
       .where('consumedAt', 'is', null)
       .executeTakeFirst();
-    const row = await this.#db
-      .selectFrom('codes')
-      .selectAll()
-      .where('codeHash', '=', codeHash)
-      .executeTakeFirst();
+    const row = await this.findCode(codeHash);
     if (!row) return { outcome: 'unknown' };
     return { outcome: Number(result.numUpdatedRows) === 1 ? 'redeemed' : 'already-used', row };
+  }
+
+  findCode(codeHash: string): Promise<CodeRow | undefined> {
+    return this.#db.selectFrom('codes').selectAll().where('codeHash', '=', codeHash).executeTakeFirst();
   }
 
   async createRefreshToken(row: RefreshTokenRow): Promise<void> {

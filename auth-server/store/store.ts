@@ -183,6 +183,7 @@ export interface Store {
   createCode(row: CodeRow): Promise<void>;
   /** `UPDATE codes SET consumed_at = ? WHERE code_hash = ? AND consumed_at IS NULL` + row count. */
   redeemCode(codeHash: string, at: number): Promise<Redemption<CodeRow>>;
+  findCode(codeHash: string): Promise<CodeRow | undefined>;
 
   createRefreshToken(row: RefreshTokenRow): Promise<void>;
   /** Same single-use pattern as codes: exactly one caller gets 'redeemed'. */

@@ -144,6 +144,15 @@ describe.each(DATABASE_KINDS)('the issuer on %s driven by oauth4webapi', (kind) 
     });
     expect(wider.status).toBe(400);
     expect(wider.body.error).toBe('invalid_scope');
+    // The refused request did not spend the token: it still refreshes, to a narrower scope.
+    const narrower = await postForm(as.token_endpoint ?? '', {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token ?? '',
+      client_id: registered.client.client_id,
+      scope: 'offline_access',
+    });
+    expect(narrower.status).toBe(200);
+    expect(narrower.body.scope).toBe('offline_access');
   });
 
   it.skipIf(skip)('concurrent refreshes of one token mint exactly one successor', async () => {
