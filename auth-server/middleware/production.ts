@@ -55,9 +55,13 @@ export function installProductionMiddleware(app: Express, ctx: IssuerContext): v
         clock,
         logger,
         renderFor,
+        // A client id is only claimed here (the route authenticates it), so it is paired with
+        // the address: agents behind one egress IP keep their own budgets, and nobody can spend
+        // another client's budget by sending its public client_id from elsewhere.
         async keyFor(req) {
           const clientId = await resolver.resolve(req);
-          return clientId === undefined ? `ip:${clientIp(req)}` : `client:${clientId}`;
+          const ip = clientIp(req);
+          return clientId === undefined ? `ip:${ip}` : `client:${clientId}:ip:${ip}`;
         },
       }),
     );

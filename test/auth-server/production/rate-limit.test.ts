@@ -85,6 +85,21 @@ describe('the request rate limit', () => {
     expect((await tokenRequest(issuer.url)).status).toBe(401);
   });
 
+  it('a client_id sent from another address does not spend the client budget of this address', async () => {
+    const clock = frozenClock();
+    issuer = await startProductionIssuer({
+      clock: clock.now,
+      config: { rateLimit: 3, trustProxy: 'loopback' },
+    });
+    await issuer.store.createClient(publicClient('agent-one', Math.floor(clock.now() / 1000)));
+    const from = (ip: string) => ({ 'x-forwarded-for': ip });
+    for (let i = 0; i < 3; i++) {
+      expect((await tokenRequest(issuer.url, 'agent-one', from('203.0.113.66'))).status).toBe(400);
+    }
+    expect((await tokenRequest(issuer.url, 'agent-one', from('203.0.113.66'))).status).toBe(429);
+    expect((await tokenRequest(issuer.url, 'agent-one', from('198.51.100.9'))).status).toBe(400);
+  });
+
   it('an invented client_id does not escape the per-address budget', async () => {
     issuer = await startProductionIssuer({ clock: frozenClock().now, config: { rateLimit: 5 } });
     const statuses: number[] = [];
