@@ -1,15 +1,17 @@
 /**
- * Minting the token response for a grant: an RFC 9068 access token, a refresh token when
- * the grant holds `offline_access` and the client may refresh, and an OpenID Connect ID
- * token when `openid` was granted (with `nonce` from the authorization request, the
- * original `auth_time` and `at_hash`, Core §3.1.3.6 and §12.2).
+ * Minting the token response for a grant: an RFC 9068 access token, the refresh token the
+ * caller stored for it (when the grant holds `offline_access` and the client may refresh),
+ * and, on the code exchange, an OpenID Connect ID token when `openid` was granted (with
+ * `nonce` from the authorization request, the original `auth_time` and `at_hash`, Core
+ * §3.1.3.6). A refresh response carries no ID token: Core §12.2 says it "might not contain
+ * an id_token", and leaving out the RS256 signature is most of a refresh's CPU.
  */
 import type { IssuerContext } from './context.js';
 import { nowSeconds } from './context.js';
 import { computeAtHash } from './keys.js';
 import { parseScope } from './params.js';
 import { generateId, generateSecret, hashSecret } from './secrets.js';
-import type { ClientRow, GrantRow } from './store/store.js';
+import type { ClientRow, GrantRow, RefreshTokenRow } from './store/store.js';
 
 export interface TokenResponse {
   access_token: string;
@@ -20,17 +22,47 @@ export interface TokenResponse {
   id_token?: string;
 }
 
+export interface NewRefreshToken {
+  /** The value handed to the client once; only `row.tokenHash` is stored. */
+  token: string;
+  row: RefreshTokenRow;
+}
+
 export interface IssueInput {
   grant: GrantRow;
   client: ClientRow;
   /** The scope of this access token (the grant's, or a subset asked for on refresh). */
   scope: string;
-  nonce?: string | null;
+  /** A refresh token already stored for this response. */
+  refreshToken?: string | undefined;
+  /** Set on the code exchange only: sign an ID token (when `openid` was granted) with this nonce. */
+  idToken?: { nonce: string | null };
+}
+
+/** A fresh refresh token for the grant, or undefined when the grant or client does not allow one. */
+export function newRefreshToken(
+  ctx: IssuerContext,
+  grant: GrantRow,
+  client: ClientRow,
+): NewRefreshToken | undefined {
+  if (!parseScope(grant.scope).includes('offline_access') || !client.grantTypes.includes('refresh_token')) {
+    return undefined;
+  }
+  const token = generateSecret();
+  const now = nowSeconds(ctx);
+  const row: RefreshTokenRow = {
+    tokenHash: hashSecret(token),
+    grantId: grant.id,
+    clientId: client.clientId,
+    createdAt: now,
+    expiresAt: Math.min(now + ctx.config.refreshTokenTtl, grant.expiresAt),
+    consumedAt: null,
+  };
+  return { token, row };
 }
 
 export async function issueTokens(ctx: IssuerContext, input: IssueInput): Promise<TokenResponse> {
   const { grant, client, scope } = input;
-  const grantScopes = parseScope(grant.scope);
   const access = await ctx.keys.signAccessToken({
     sub: grant.customerId,
     clientId: client.clientId,
@@ -45,26 +77,14 @@ export async function issueTokens(ctx: IssuerContext, input: IssueInput): Promis
     expires_in: access.expiresIn,
     scope,
   };
-  if (grantScopes.includes('offline_access') && client.grantTypes.includes('refresh_token')) {
-    const refreshToken = generateSecret();
-    const now = nowSeconds(ctx);
-    await ctx.store.createRefreshToken({
-      tokenHash: hashSecret(refreshToken),
-      grantId: grant.id,
-      clientId: client.clientId,
-      createdAt: now,
-      expiresAt: Math.min(now + ctx.config.refreshTokenTtl, grant.expiresAt),
-      consumedAt: null,
-    });
-    response.refresh_token = refreshToken;
-  }
-  if (grantScopes.includes('openid')) {
+  if (input.refreshToken !== undefined) response.refresh_token = input.refreshToken;
+  if (input.idToken && parseScope(grant.scope).includes('openid')) {
     response.id_token = await ctx.keys.signIdToken({
       sub: grant.customerId,
       aud: client.clientId,
       auth_time: grant.authTime,
       at_hash: computeAtHash(access.token),
-      ...(input.nonce ? { nonce: input.nonce } : {}),
+      ...(input.idToken.nonce ? { nonce: input.idToken.nonce } : {}),
     });
   }
   return response;

@@ -4,7 +4,8 @@
  * (RFC 6749 §4.1.2: the server "MUST deny the request and SHOULD revoke ... all tokens
  * previously issued based on that authorization code"). Refresh tokens rotate on every
  * use; presenting a rotated one revokes its whole family (the grant), and of concurrent
- * refreshes exactly one mints a successor. Every response is `Cache-Control: no-store`
+ * refreshes exactly one mints a successor (spent and replaced in one atomic store call). A
+ * refresh answers without an ID token (OpenID Connect Core §12.2). Every response is `Cache-Control: no-store`
  * (RFC 6749 §5.1 "MUST").
  */
 import express, { type Request, type Response, Router } from 'express';
@@ -15,7 +16,7 @@ import { ISSUER_CAPABILITIES } from '../metadata.js';
 import { formatScope, isScopeSubset, parseScope, readParams } from '../params.js';
 import { computeS256Challenge, hashSecret, secretsEqual } from '../secrets.js';
 import type { GrantRow } from '../store/store.js';
-import { issueTokens, type TokenResponse } from '../tokens.js';
+import { issueTokens, newRefreshToken, type TokenResponse } from '../tokens.js';
 
 // RFC 7636 §4.1: code_verifier = 43*128unreserved.
 const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
@@ -63,7 +64,15 @@ async function redeemCode(
   if (!secretsEqual(computeS256Challenge(verifier), row.codeChallenge)) {
     throw invalidGrant('code_verifier does not match the code_challenge');
   }
-  return issueTokens(ctx, { grant, client, scope: grant.scope, nonce: row.nonce });
+  const refresh = newRefreshToken(ctx, grant, client);
+  if (refresh) await ctx.store.createRefreshToken(refresh.row);
+  return issueTokens(ctx, {
+    grant,
+    client,
+    scope: grant.scope,
+    refreshToken: refresh?.token,
+    idToken: { nonce: row.nonce },
+  });
 }
 
 async function rotateRefreshToken(
@@ -78,27 +87,30 @@ async function rotateRefreshToken(
   const tokenHash = hashSecret(token);
   const now = nowSeconds(ctx);
   // The client binding never changes, so it is checked before the token is spent: another
-  // client cannot burn (and so revoke) someone else's refresh token.
-  const existing = await ctx.store.findRefreshToken(tokenHash);
-  if (!existing || existing.clientId !== client.clientId) throw invalidGrant('unknown refresh token');
-  if (existing.expiresAt <= now) throw invalidGrant('the refresh token has expired');
+  // client cannot burn (and so revoke) someone else's refresh token. The grant comes in the
+  // same read, so it too is known before the token is spent.
+  const found = await ctx.store.findRefreshTokenWithGrant(tokenHash);
+  if (!found || found.token.clientId !== client.clientId) throw invalidGrant('unknown refresh token');
+  if (found.token.expiresAt <= now) throw invalidGrant('the refresh token has expired');
   // Grant and scope are checked before the token is spent: a bad scope must not burn it, and
   // a concurrent reuse that revokes the family right after our redemption must not make the
   // one winner fail too (then no request would succeed).
-  const grant = usableGrant(await ctx.store.findGrant(existing.grantId), now);
+  const grant = usableGrant(found.grant, now);
   const granted = parseScope(grant.scope);
   const requested = scope === undefined ? granted : parseScope(scope);
   // RFC 6749 §6: the scope "MUST NOT include any scope not originally granted".
   if (requested.length === 0 || !isScopeSubset(requested, granted)) {
     throw new OAuthError(400, 'invalid_scope', 'the scope exceeds what was granted');
   }
-  const redemption = await ctx.store.redeemRefreshToken(tokenHash, now);
-  if (redemption.outcome !== 'redeemed') {
-    await ctx.store.revokeGrant(existing.grantId, now);
+  const successor = newRefreshToken(ctx, grant, client);
+  if (!(await ctx.store.rotateRefreshToken(tokenHash, now, successor?.row))) {
+    await ctx.store.revokeGrant(grant.id, now);
     ctx.logger.warn('rotated refresh token reused; family revoked', { clientId: client.clientId });
     throw invalidGrant('the refresh token was already used');
   }
-  return issueTokens(ctx, { grant, client, scope: formatScope(requested) });
+  // OpenID Connect Core §12.2: the refresh response "might not contain an id_token"; the
+  // client keeps the one from the code exchange, and no RS256 signature is spent here.
+  return issueTokens(ctx, { grant, client, scope: formatScope(requested), refreshToken: successor?.token });
 }
 
 async function handleToken(ctx: IssuerContext, req: Request, res: Response): Promise<void> {

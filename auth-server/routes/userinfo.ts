@@ -11,6 +11,7 @@ import { type IssuerContext, nowSeconds } from '../context.js';
 import { OAuthError } from '../errors.js';
 import type { VerifiedAccessToken } from '../keys.js';
 import { parseScope } from '../params.js';
+import type { BearerContext } from '../store/store.js';
 
 function bearerChallenge(ctx: IssuerContext, error?: string, extra = ''): Record<string, string> {
   const realm = `Bearer realm="${ctx.config.issuer}"`;
@@ -32,17 +33,29 @@ function hasFormToken(req: Request): boolean {
   return typeof body === 'object' && body !== null && 'access_token' in body;
 }
 
-async function verifyBearer(ctx: IssuerContext, token: string): Promise<VerifiedAccessToken> {
+interface Bearer {
+  token: VerifiedAccessToken;
+  customer: BearerContext['customer'];
+}
+
+/**
+ * The signature first (no database work for a forged token), then the grant, the token's
+ * own revocation and the customer in one query: on PostgreSQL that is one round trip
+ * instead of three. A revoked grant or `jti` is RFC 6750 §3.1 `invalid_token`.
+ */
+async function verifyBearer(ctx: IssuerContext, token: string): Promise<Bearer> {
   const verified = await ctx.keys.verifyAccessToken(token).catch(() => undefined);
   if (!verified) throw bearerError(ctx, 401, 'invalid_token', 'the access token is invalid or expired');
-  const grant = await ctx.store.findGrant(verified.grantId);
+  const context = await ctx.store.findBearerContext(verified.grantId, verified.jti);
   const revoked =
-    !grant ||
-    grant.revokedAt !== null ||
-    grant.expiresAt <= nowSeconds(ctx) ||
-    (await ctx.store.isAccessTokenRevoked(verified.jti));
+    !context ||
+    context.grant.revokedAt !== null ||
+    context.grant.expiresAt <= nowSeconds(ctx) ||
+    context.accessTokenRevoked;
   if (revoked) throw bearerError(ctx, 401, 'invalid_token', 'the access token was revoked');
-  return verified;
+  // `sub` is the grant's customer; a mismatch means the account is not the one signed for.
+  const customer = context.customer?.id === verified.sub ? context.customer : undefined;
+  return { token: verified, customer };
 }
 
 async function handleUserinfo(ctx: IssuerContext, req: Request, res: Response): Promise<void> {
@@ -64,12 +77,11 @@ async function handleUserinfo(ctx: IssuerContext, req: Request, res: Response): 
     });
   }
   if (!match?.[1]) throw bearerError(ctx, 400, 'invalid_request', 'malformed Authorization header');
-  const token = await verifyBearer(ctx, match[1]);
+  const { token, customer } = await verifyBearer(ctx, match[1]);
   const scopes = parseScope(token.scope);
   if (!scopes.includes('openid')) {
     throw bearerError(ctx, 403, 'insufficient_scope', 'the openid scope is required', ', scope="openid"');
   }
-  const customer = await ctx.store.findCustomerById(token.sub);
   if (!customer) throw bearerError(ctx, 401, 'invalid_token', 'the account no longer exists');
   res.json({
     sub: customer.id,

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { isPostgresUrl } from '../config.js';
-import { KyselyStore } from './kysely-store.js';
+import { createKyselyStore } from './kysely-store.js';
 import type { IssuerDatabase } from './schema.js';
 import type { Store } from './store.js';
 
@@ -92,7 +92,7 @@ function openSqlite(path: string): Kysely<IssuerDatabase> {
 /** Opens (but does not migrate) the store. */
 export function openStore(options: OpenStoreOptions): Store {
   if (isPostgresUrl(options.db)) {
-    return new KyselyStore(openPostgres(options), 'postgres', options.schema ?? 'public');
+    return createKyselyStore(openPostgres(options), 'postgres', options.schema ?? 'public');
   }
-  return new KyselyStore(openSqlite(options.db), 'sqlite', undefined);
+  return createKyselyStore(openSqlite(options.db), 'sqlite', undefined);
 }

@@ -1,7 +1,7 @@
 /**
  * The storage contract of the issuer: the rows it keeps and the operations on them, in
  * the issuer's own terms. One Kysely implementation serves both SQLite and PostgreSQL
- * (`kysely-store.ts`). Every operation that must be single-use (code redemption, refresh
+ * (`kysely-store.ts`, composed of `account-queries.ts` and `grant-queries.ts`). Every operation that must be single-use (code redemption, refresh
  * rotation) is one conditional UPDATE whose affected-row count decides the outcome, so it
  * stays correct when several processes share one database. Times are Unix seconds;
  * secrets (session ids, codes, refresh tokens, client secrets) are stored as SHA-256
@@ -117,6 +117,21 @@ export interface ConsentRow {
   createdAt: number;
 }
 
+/** A refresh token and its grant, read together; `grant` is undefined once it was cleaned up. */
+export interface RefreshTokenWithGrant {
+  token: RefreshTokenRow;
+  grant: GrantRow | undefined;
+}
+
+/** What userinfo checks after verifying an access token's signature, read in one query. */
+export interface BearerContext {
+  grant: Pick<GrantRow, 'customerId' | 'expiresAt' | 'revokedAt'>;
+  /** Whether the token's `jti` was revoked on its own (RFC 7009). */
+  accessTokenRevoked: boolean;
+  /** The grant's customer; undefined when the account no longer exists. */
+  customer: Pick<CustomerRow, 'id' | 'email' | 'name'> | undefined;
+}
+
 /** The outcome of a single-use redemption. */
 export type Redemption<T> =
   | { outcome: 'redeemed'; row: T }
@@ -186,12 +201,20 @@ export interface Store {
   findCode(codeHash: string): Promise<CodeRow | undefined>;
 
   createRefreshToken(row: RefreshTokenRow): Promise<void>;
-  /** Same single-use pattern as codes: exactly one caller gets 'redeemed'. */
-  redeemRefreshToken(tokenHash: string, at: number): Promise<Redemption<RefreshTokenRow>>;
   findRefreshToken(tokenHash: string): Promise<RefreshTokenRow | undefined>;
+  /** The token with its grant in one read, so the grant is known before the token is spent. */
+  findRefreshTokenWithGrant(tokenHash: string): Promise<RefreshTokenWithGrant | undefined>;
+  /**
+   * Spends the token (`UPDATE … SET consumed_at = ? WHERE token_hash = ? AND consumed_at IS
+   * NULL` + row count, the same single-use pattern as codes) and stores `successor` so that
+   * it survives only if this call spent the token. True for exactly one of any concurrent callers.
+   */
+  rotateRefreshToken(tokenHash: string, at: number, successor: RefreshTokenRow | undefined): Promise<boolean>;
 
   revokeAccessToken(jti: string, expiresAt: number): Promise<void>;
   isAccessTokenRevoked(jti: string): Promise<boolean>;
+  /** Userinfo's grant, `jti` revocation and customer checks as one query; undefined without the grant. */
+  findBearerContext(grantId: string, jti: string): Promise<BearerContext | undefined>;
 
   /** Deletes what has expired (and retired keys) as of `now`. */
   deleteExpired(now: number): Promise<CleanupCounts>;

@@ -103,6 +103,9 @@ describe.each(DATABASE_KINDS)('the issuer on %s driven by oauth4webapi', (kind) 
       );
       const second = refreshed.refresh_token ?? '';
       expect(second).toBeTruthy();
+      // OpenID Connect Core §12.2: the code exchange gave an ID token; a refresh need not.
+      expect(tokens.id_token).toBeTruthy();
+      expect(refreshed.id_token).toBeUndefined();
       expect(second).not.toBe(first);
 
       const reuse = await postForm(as.token_endpoint ?? '', {

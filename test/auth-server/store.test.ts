@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureSigningKeys } from '../../auth-server/keys.js';
-import type { CodeRow, GrantRow, Store } from '../../auth-server/store/store.js';
+import type { CodeRow, GrantRow, RefreshTokenRow, Store } from '../../auth-server/store/store.js';
 import {
   createTestDatabase,
   DATABASE_KINDS,
@@ -22,6 +22,18 @@ function grant(id: string, sessionIdHash: string, overrides: Partial<GrantRow> =
     createdAt: NOW,
     expiresAt: NOW + 3600,
     revokedAt: null,
+    ...overrides,
+  };
+}
+
+function refreshToken(tokenHash: string, overrides: Partial<RefreshTokenRow> = {}): RefreshTokenRow {
+  return {
+    tokenHash,
+    grantId: 'g1',
+    clientId: 'client-a',
+    createdAt: NOW,
+    expiresAt: NOW + 100,
+    consumedAt: null,
     ...overrides,
   };
 }
@@ -110,20 +122,69 @@ describe.each(DATABASE_KINDS)('the %s store', (kind) => {
     expect(outcomes.filter((o) => o === 'already-used')).toHaveLength(9);
   });
 
-  it.skipIf(skip)('when a refresh token is redeemed concurrently then exactly one wins', async () => {
-    await store.createRefreshToken({
-      tokenHash: 'r1',
-      grantId: 'g1',
-      clientId: 'client-a',
+  it.skipIf(skip)(
+    'when a refresh token is rotated concurrently then exactly one successor is stored',
+    async () => {
+      await store.createRefreshToken(refreshToken('r1'));
+      const attempts = Array.from({ length: 10 }, (_, i) =>
+        (i % 2 ? store : second).rotateRefreshToken('r1', NOW, refreshToken(`next-${i}`)),
+      );
+      const outcomes = await Promise.all(attempts);
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+      const winner = outcomes.indexOf(true);
+      expect(await store.findRefreshToken(`next-${winner}`)).toBeDefined();
+      const losers = outcomes.map((_, i) => i).filter((i) => i !== winner);
+      for (const i of losers) expect(await store.findRefreshToken(`next-${i}`)).toBeUndefined();
+      expect((await store.findRefreshToken('r1'))?.consumedAt).toBe(NOW);
+    },
+  );
+
+  it.skipIf(skip)('rotating a spent or unknown refresh token stores nothing', async () => {
+    await store.createRefreshToken(refreshToken('spent', { consumedAt: NOW - 1 }));
+    expect(await store.rotateRefreshToken('spent', NOW, refreshToken('after-spent'))).toBe(false);
+    expect(await store.rotateRefreshToken('missing', NOW, refreshToken('after-missing'))).toBe(false);
+    expect(await store.findRefreshToken('after-spent')).toBeUndefined();
+    expect(await store.findRefreshToken('after-missing')).toBeUndefined();
+    await store.createRefreshToken(refreshToken('last'));
+    expect(await store.rotateRefreshToken('last', NOW, undefined)).toBe(true);
+    expect(await store.rotateRefreshToken('last', NOW, undefined)).toBe(false);
+  });
+
+  it.skipIf(skip)(
+    'a refresh token is read together with its grant, or without one once it is gone',
+    async () => {
+      await store.createGrant(grant('g1', 's1', { revokedAt: NOW - 5 }));
+      await store.createRefreshToken(refreshToken('with-grant'));
+      await store.createRefreshToken(refreshToken('orphan', { grantId: 'gone' }));
+      const found = await store.findRefreshTokenWithGrant('with-grant');
+      expect(found?.token).toEqual(refreshToken('with-grant'));
+      expect(found?.grant).toEqual(grant('g1', 's1', { revokedAt: NOW - 5 }));
+      const orphan = await store.findRefreshTokenWithGrant('orphan');
+      expect(orphan?.token.grantId).toBe('gone');
+      expect(orphan?.grant).toBeUndefined();
+      expect(await store.findRefreshTokenWithGrant('missing')).toBeUndefined();
+    },
+  );
+
+  it.skipIf(skip)('the bearer context holds the grant, the jti revocation and the customer', async () => {
+    await store.createCustomer({
+      id: 'customer-1',
+      email: 'ada@example.com',
+      name: 'Ada',
+      passwordHash: 'x',
       createdAt: NOW,
-      expiresAt: NOW + 100,
-      consumedAt: null,
     });
-    const attempts = Array.from({ length: 10 }, (_, i) =>
-      (i % 2 ? store : second).redeemRefreshToken('r1', NOW),
-    );
-    const outcomes = (await Promise.all(attempts)).map((r) => r.outcome);
-    expect(outcomes.filter((o) => o === 'redeemed')).toHaveLength(1);
+    await store.createGrant(grant('g1', 's1'));
+    await store.createGrant(grant('g2', 's1', { customerId: 'deleted' }));
+    await store.revokeAccessToken('jti-revoked', NOW + 60);
+    expect(await store.findBearerContext('g1', 'jti-live')).toEqual({
+      grant: { customerId: 'customer-1', expiresAt: NOW + 3600, revokedAt: null },
+      accessTokenRevoked: false,
+      customer: { id: 'customer-1', email: 'ada@example.com', name: 'Ada' },
+    });
+    expect((await store.findBearerContext('g1', 'jti-revoked'))?.accessTokenRevoked).toBe(true);
+    expect((await store.findBearerContext('g2', 'jti-live'))?.customer).toBeUndefined();
+    expect(await store.findBearerContext('missing', 'jti-live')).toBeUndefined();
   });
 
   it.skipIf(skip)('two processes generating first keys at once agree on one key per algorithm', async () => {

@@ -1,0 +1,264 @@
+/**
+ * The store's protocol half: grants, authorization codes, refresh tokens and revoked access
+ * tokens. Single-use redemptions are one conditional `UPDATE … WHERE consumed_at IS NULL`
+ * whose affected rows decide the outcome (never check-then-set), so two processes on one
+ * database cannot both win. The refresh and userinfo paths run precompiled statements
+ * (statements.ts) and as few round trips as the dialect allows: the token is read with its
+ * grant in one join, and on PostgreSQL spending it and storing its successor is a single
+ * statement (a data-modifying CTE); on SQLite, in-process, two statements.
+ */
+import type { Kysely } from 'kysely';
+import type { IssuerDatabase } from './schema.js';
+import { type Dialect, defineStatement, readFlag } from './statements.js';
+import type { BearerContext, GrantRow, RefreshTokenRow, RefreshTokenWithGrant, Store } from './store.js';
+
+type GrantQueries = Pick<
+  Store,
+  | 'createGrant'
+  | 'findGrant'
+  | 'revokeGrant'
+  | 'revokeClientAccess'
+  | 'listActiveGrants'
+  | 'createCode'
+  | 'redeemCode'
+  | 'findCode'
+  | 'createRefreshToken'
+  | 'findRefreshToken'
+  | 'findRefreshTokenWithGrant'
+  | 'rotateRefreshToken'
+  | 'revokeAccessToken'
+  | 'isAccessTokenRevoked'
+  | 'findBearerContext'
+>;
+
+const GRANT_COLUMNS =
+  'g.id, g.client_id, g.customer_id, g.session_id_hash, g.scope, g.auth_time, g.created_at, g.expires_at, g.revoked_at';
+
+type TokenGrantRow = Omit<RefreshTokenRow, 'clientId'> & {
+  tokenClientId: string;
+  tokenCreatedAt: number;
+  tokenExpiresAt: number;
+} & { [K in keyof GrantRow]: GrantRow[K] | null };
+
+interface BearerRow {
+  customerId: string;
+  expiresAt: number;
+  revokedAt: number | null;
+  jtiRevoked: unknown;
+  id: string | null;
+  email: string | null;
+  name: string | null;
+}
+
+function defineHotStatements(dialect: Dialect) {
+  return {
+    // LEFT JOIN: a token whose grant was cleaned up still reads, and is then refused.
+    tokenWithGrant: defineStatement<TokenGrantRow>(
+      dialect,
+      `SELECT t.token_hash, t.grant_id, t.client_id AS token_client_id, t.created_at AS token_created_at,
+        t.expires_at AS token_expires_at, t.consumed_at, ${GRANT_COLUMNS}
+       FROM refresh_tokens t LEFT JOIN grants g ON g.id = t.grant_id WHERE t.token_hash = ?`,
+    ),
+    spend: defineStatement<never>(
+      dialect,
+      'UPDATE refresh_tokens SET consumed_at = ? WHERE token_hash = ? AND consumed_at IS NULL',
+    ),
+    insertToken: defineStatement<never>(
+      dialect,
+      `INSERT INTO refresh_tokens (token_hash, grant_id, client_id, created_at, expires_at, consumed_at)
+       VALUES (?, ?, ?, ?, ?, NULL)`,
+    ),
+    deleteToken: defineStatement<never>(dialect, 'DELETE FROM refresh_tokens WHERE token_hash = ?'),
+    // PostgreSQL only, one statement: the INSERT sees the UPDATE's rows only when this call spent the token.
+    spendAndInsert: defineStatement<never>(
+      dialect,
+      `WITH spent AS (
+         UPDATE refresh_tokens SET consumed_at = ? WHERE token_hash = ? AND consumed_at IS NULL RETURNING 1
+       )
+       INSERT INTO refresh_tokens (token_hash, grant_id, client_id, created_at, expires_at, consumed_at)
+       SELECT ?::text, ?::text, ?::text, ?::bigint, ?::bigint, NULL FROM spent`,
+    ),
+    bearer: defineStatement<BearerRow>(
+      dialect,
+      `SELECT g.customer_id, g.expires_at, g.revoked_at,
+        EXISTS (SELECT 1 FROM revoked_access_tokens r WHERE r.jti = ?) AS jti_revoked, c.id, c.email, c.name
+       FROM grants g LEFT JOIN customers c ON c.id = g.customer_id WHERE g.id = ?`,
+    ),
+  };
+}
+
+function toTokenWithGrant(row: TokenGrantRow): RefreshTokenWithGrant {
+  const token: RefreshTokenRow = {
+    tokenHash: row.tokenHash,
+    grantId: row.grantId,
+    clientId: row.tokenClientId,
+    createdAt: row.tokenCreatedAt,
+    expiresAt: row.tokenExpiresAt,
+    consumedAt: row.consumedAt,
+  };
+  const { id, clientId, customerId, sessionIdHash, scope, authTime, createdAt, expiresAt } = row;
+  if (
+    id === null ||
+    clientId === null ||
+    customerId === null ||
+    sessionIdHash === null ||
+    scope === null ||
+    authTime === null ||
+    createdAt === null ||
+    expiresAt === null
+  ) {
+    return { token, grant: undefined };
+  }
+  const grant = { id, clientId, customerId, sessionIdHash, scope, authTime, createdAt, expiresAt };
+  return { token, grant: { ...grant, revokedAt: row.revokedAt } };
+}
+
+function toBearerContext(row: BearerRow): BearerContext {
+  const { id, email, name } = row;
+  return {
+    grant: { customerId: row.customerId, expiresAt: row.expiresAt, revokedAt: row.revokedAt },
+    accessTokenRevoked: readFlag(row.jtiRevoked),
+    customer: id === null || email === null || name === null ? undefined : { id, email, name },
+  };
+}
+
+function tokenValues(row: RefreshTokenRow): (string | number)[] {
+  return [row.tokenHash, row.grantId, row.clientId, row.createdAt, row.expiresAt];
+}
+
+/** The refresh and userinfo paths, on precompiled statements. */
+function createHotQueries(db: Kysely<IssuerDatabase>, dialect: Dialect) {
+  const statements = defineHotStatements(dialect);
+  return {
+    async findRefreshTokenWithGrant(tokenHash: string): Promise<RefreshTokenWithGrant | undefined> {
+      const row = (await statements.tokenWithGrant.run(db, [tokenHash])).rows[0];
+      return row ? toTokenWithGrant(row) : undefined;
+    },
+
+    async rotateRefreshToken(tokenHash: string, at: number, successor: RefreshTokenRow | undefined) {
+      if (successor === undefined) {
+        const result = await statements.spend.run(db, [at, tokenHash]);
+        return Number(result.numAffectedRows ?? 0n) === 1;
+      }
+      if (dialect === 'postgres') {
+        const result = await statements.spendAndInsert.run(db, [at, tokenHash, ...tokenValues(successor)]);
+        return Number(result.numAffectedRows ?? 0n) === 1;
+      }
+      // SQLite: successor first, then the conditional spend; no transaction is held open across
+      // awaits (another process would sit in its busy timeout). Until the spend wins nobody
+      // knows the successor's secret, and a crash in between leaves the old token valid.
+      await statements.insertToken.run(db, tokenValues(successor));
+      const spent = await statements.spend.run(db, [at, tokenHash]);
+      if (Number(spent.numAffectedRows ?? 0n) === 1) return true;
+      await statements.deleteToken.run(db, [successor.tokenHash]);
+      return false;
+    },
+
+    async findBearerContext(grantId: string, jti: string): Promise<BearerContext | undefined> {
+      const row = (await statements.bearer.run(db, [jti, grantId])).rows[0];
+      return row ? toBearerContext(row) : undefined;
+    },
+  };
+}
+
+export function createGrantQueries(db: Kysely<IssuerDatabase>, dialect: Dialect): GrantQueries {
+  return {
+    ...createHotQueries(db, dialect),
+
+    async createGrant(row) {
+      await db.insertInto('grants').values(row).execute();
+    },
+
+    findGrant(id) {
+      return db.selectFrom('grants').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async revokeGrant(id, at) {
+      await db
+        .updateTable('grants')
+        .set({ revokedAt: at })
+        .where('id', '=', id)
+        .where('revokedAt', 'is', null)
+        .execute();
+    },
+
+    async revokeClientAccess(customerId, clientId, at) {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('grants')
+          .set({ revokedAt: at })
+          .where('customerId', '=', customerId)
+          .where('clientId', '=', clientId)
+          .where('revokedAt', 'is', null)
+          .execute();
+        await trx
+          .deleteFrom('consents')
+          .where('customerId', '=', customerId)
+          .where('clientId', '=', clientId)
+          .execute();
+      });
+    },
+
+    listActiveGrants(customerId, now) {
+      return db
+        .selectFrom('grants')
+        .selectAll()
+        .where('customerId', '=', customerId)
+        .where('revokedAt', 'is', null)
+        .where('expiresAt', '>', now)
+        .orderBy('createdAt')
+        .execute();
+    },
+
+    async createCode(row) {
+      await db.insertInto('codes').values(row).execute();
+    },
+
+    async redeemCode(codeHash, at) {
+      // RETURNING gives the winner its row in the same statement; only a loser reads again.
+      const spent = await db
+        .updateTable('codes')
+        .set({ consumedAt: at })
+        .where('codeHash', '=', codeHash)
+        .where('consumedAt', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+      if (spent) return { outcome: 'redeemed', row: spent };
+      const row = await db
+        .selectFrom('codes')
+        .selectAll()
+        .where('codeHash', '=', codeHash)
+        .executeTakeFirst();
+      return row ? { outcome: 'already-used', row } : { outcome: 'unknown' };
+    },
+
+    findCode(codeHash) {
+      return db.selectFrom('codes').selectAll().where('codeHash', '=', codeHash).executeTakeFirst();
+    },
+
+    async createRefreshToken(row) {
+      await db.insertInto('refreshTokens').values(row).execute();
+    },
+
+    findRefreshToken(tokenHash) {
+      return db.selectFrom('refreshTokens').selectAll().where('tokenHash', '=', tokenHash).executeTakeFirst();
+    },
+
+    async revokeAccessToken(jti, expiresAt) {
+      await db
+        .insertInto('revokedAccessTokens')
+        .values({ jti, expiresAt })
+        .onConflict((oc) => oc.column('jti').doNothing())
+        .execute();
+    },
+
+    async isAccessTokenRevoked(jti) {
+      const row = await db
+        .selectFrom('revokedAccessTokens')
+        .select('jti')
+        .where('jti', '=', jti)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+  };
+}
