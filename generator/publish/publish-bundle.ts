@@ -1,21 +1,22 @@
 /**
  * The only code that writes the bundle. It writes every artifact into a fresh staging
  * directory beside the target (same parent, so the renames stay on one file system),
- * fsyncs files and folders, reads everything back and validates it, and only then swaps
+ * fsyncs files and folders, reads every file back (one at a time, so a big bundle is never
+ * held twice) and optionally validates the whole, and only then swaps
  * it in: target → `.<name>-backup`, staging → target, backup removed. A kill before the
  * swap leaves the old bundle in place; a kill between the two renames leaves the backup,
  * which `recoverInterruptedPublish` (run first by every publish) renames back. Leftover
  * staging folders of killed builds are removed under the publish lock.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Artifact } from '../artifact.js';
 import { CatalogError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Problem } from '../validate/index.js';
 import { acquirePublishLock, lockPathFor } from './lock.js';
-import { readBundle, sameFiles } from './read-bundle.js';
+import { listBundleFiles, readBundle } from './read-bundle.js';
 
 export interface PublishOptions {
   /** Absolute path of the bundle directory (e.g. …/dist). */
@@ -112,6 +113,22 @@ function checkArtifactPath(path: string): void {
   if (bad) throw new TypeError(`artifact path must be bundle-relative: ${JSON.stringify(path)}`);
 }
 
+/** Writes one file and syncs it, then reads it back: only one document's bytes are held at a time. */
+async function writeVerified(file: string, bytes: Buffer): Promise<void> {
+  const handle = await open(file, 'wx');
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  if (!(await readFile(file)).equals(bytes)) {
+    throw new CatalogError('PUBLISH_FAILED', `the file read back from ${file} differs from the one written`, {
+      file,
+    });
+  }
+}
+
 async function writeStaging(staging: string, artifacts: readonly Artifact[]): Promise<void> {
   await mkdir(staging);
   const folders = new Set<string>([staging]);
@@ -120,20 +137,20 @@ async function writeStaging(staging: string, artifacts: readonly Artifact[]): Pr
     const file = join(staging, artifact.path);
     await mkdir(dirname(file), { recursive: true });
     for (let dir = dirname(file); dir.startsWith(staging); dir = dirname(dir)) folders.add(dir);
-    const handle = await open(file, 'wx');
-    try {
-      await handle.writeFile(artifact.body, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeVerified(file, Buffer.from(artifact.body, 'utf8'));
   }
   for (const folder of folders) await fsyncDirectory(folder);
 }
 
+/**
+ * Every file was read back as it was written (`writeVerified`); here the staging folder
+ * must hold those files and no other. The optional re-validation needs the whole bundle
+ * as text, so only then is it read back whole.
+ */
 async function verifyStaging(staging: string, options: PublishOptions): Promise<void> {
-  const written = (await readBundle(staging)) ?? new Map();
-  if (!sameFiles(written, options.artifacts)) {
+  const written = await listBundleFiles(staging);
+  const expected = new Set(options.artifacts.map((artifact) => artifact.path));
+  if (written.length !== expected.size || written.some((path) => !expected.has(path))) {
     throw new CatalogError(
       'PUBLISH_FAILED',
       `the files read back from ${staging} differ from those written`,
@@ -143,8 +160,9 @@ async function verifyStaging(staging: string, options: PublishOptions): Promise<
     );
   }
   if (!options.validate) return;
+  const files = (await readBundle(staging)) ?? new Map();
   const problems = options.validate(
-    new Map([...written].map(([path, bytes]) => [path, bytes.toString('utf8')])),
+    new Map([...files].map(([path, bytes]) => [path, bytes.toString('utf8')])),
   );
   if (problems.length > 0) {
     const documents = [...new Set(problems.map((problem) => problem.path))].sort();

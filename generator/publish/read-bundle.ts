@@ -17,11 +17,15 @@ function isMissing(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
 }
 
+type Visit = (path: string, file: string) => Promise<void>;
+
 /** Every file of the bundle at `dir`, or undefined when there is no directory there. */
 export async function readBundle(dir: string): Promise<BundleBytes | undefined> {
   const files: BundleBytes = new Map();
   try {
-    await walk(dir, '', 0, files);
+    await walk(dir, '', 0, async (path, file) => {
+      files.set(path, await readFile(file));
+    });
   } catch (error) {
     if (isMissing(error) && files.size === 0) return undefined;
     throw error;
@@ -29,7 +33,22 @@ export async function readBundle(dir: string): Promise<BundleBytes | undefined> 
   return files;
 }
 
-async function walk(root: string, prefix: string, depth: number, files: BundleBytes): Promise<void> {
+/** The bundle-relative paths of every file under `dir`, sorted, without reading them. */
+export async function listBundleFiles(dir: string): Promise<string[]> {
+  const paths: string[] = [];
+  await walk(dir, '', 0, async (path) => {
+    paths.push(path);
+  });
+  return paths;
+}
+
+async function walk(
+  root: string,
+  prefix: string,
+  depth: number,
+  visit: Visit,
+  seen = { files: 0 },
+): Promise<void> {
   if (depth > MAX_DEPTH) {
     throw new CatalogError('PUBLISH_FAILED', `${root}: folders nested deeper than ${MAX_DEPTH}`, {
       dir: root,
@@ -40,12 +59,13 @@ async function walk(root: string, prefix: string, depth: number, files: BundleBy
   for (const entry of entries) {
     const path = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
     if (entry.isDirectory()) {
-      await walk(root, path, depth + 1, files);
+      await walk(root, path, depth + 1, visit, seen);
     } else if (entry.isFile()) {
-      if (files.size >= MAX_FILES) {
+      if (seen.files >= MAX_FILES) {
         throw new CatalogError('PUBLISH_FAILED', `${root}: more than ${MAX_FILES} files`, { dir: root });
       }
-      files.set(path, await readFile(join(root, path)));
+      seen.files += 1;
+      await visit(path, join(root, path));
     }
   }
 }
