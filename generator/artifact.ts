@@ -10,6 +10,13 @@ export interface Artifact {
   mediaType: string;
   body: string;
   publicPath?: string;
+  /**
+   * The value a library serialised `body` from (JSON.stringify, fast-xml-parser's
+   * XMLBuilder), with the body it became. The gate reads the value instead of parsing the
+   * body back; a copy of the artifact whose body was changed afterwards no longer matches
+   * `body` here, and is read from its text.
+   */
+  serialisedFrom?: { body: string; value: unknown };
 }
 
 export function artifactUrlPath(artifact: Artifact): string {

@@ -5,7 +5,7 @@
  */
 import type { Artifact } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
-import { stableJson } from './json.js';
+import { jsonBody } from './json.js';
 
 export function catalogPaths(baseUrl: string): { catalogPath: string; healthPath: string } {
   const prefix = new URL(baseUrl).pathname.replace(/\/+$/, '');
@@ -19,13 +19,13 @@ export function emitCatalog(plan: BuildPlan): Artifact[] {
       path: `${catalogPath.slice(1)}.json`,
       publicPath: catalogPath,
       mediaType: 'application/json',
-      body: stableJson(plan.catalog),
+      ...jsonBody(plan.catalog),
     },
     {
       path: `${healthPath.slice(1)}.json`,
       publicPath: healthPath,
       mediaType: 'application/json',
-      body: stableJson(plan.health),
+      ...jsonBody(plan.health),
     },
   ];
 }

@@ -15,7 +15,7 @@
 import type { Nutrition, Product } from '../model.js';
 import type { BuildPlan } from '../plan.js';
 import { escapeMarkdownInline, escapeMarkdownParagraphs, shiftHeadings } from './markdown-text.js';
-import type { UsagePolicy } from './usage-policy.js';
+import { resolveUsagePolicy, type UsagePolicy } from './usage-policy.js';
 import { requireAbsoluteUrl } from './xml-text.js';
 
 export const PRODUCTS_HEADING = '## Products';
@@ -84,8 +84,23 @@ function renderArticles(plan: BuildPlan): string[] {
   return ['## Articles', ...sections];
 }
 
-/** The knowledge base without its H1 title: `## About`, `## Usage rules`, `## Products`, `## Articles`. */
-export function renderKnowledgeBaseSections(plan: BuildPlan, policy: UsagePolicy): string {
+const sectionsByPlan = new WeakMap<BuildPlan, string>();
+
+/**
+ * The knowledge base without its H1 title: `## About`, `## Usage rules`, `## Products`,
+ * `## Articles`. The knowledge base and llms-full.txt both carry it, so it is rendered
+ * once per plan (a plan is never changed after `planBuild`) and the text reused.
+ */
+export function renderKnowledgeBaseSections(plan: BuildPlan): string {
+  let sections = sectionsByPlan.get(plan);
+  if (sections === undefined) {
+    sections = renderSections(plan, resolveUsagePolicy(plan.config));
+    sectionsByPlan.set(plan, sections);
+  }
+  return sections;
+}
+
+function renderSections(plan: BuildPlan, policy: UsagePolicy): string {
   const { config } = plan;
   const about = [
     '## About',

@@ -11,9 +11,14 @@ import type { Artifact } from '../artifact.js';
 import type { Product } from '../model.js';
 import type { BuildPlan } from '../plan.js';
 import { parseJson } from '../validate/bundle-layout.js';
+import { type DocumentReader, readOnce } from '../validate/parse-once.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
-import { stableJson } from './json.js';
-import { readKnowledgeBaseProducts, renderKnowledgeBaseSections } from './kb-markdown.js';
+import { jsonBody } from './json.js';
+import {
+  type KnowledgeBaseProduct,
+  readKnowledgeBaseProducts,
+  renderKnowledgeBaseSections,
+} from './kb-markdown.js';
 import { escapeMarkdownInline } from './markdown-text.js';
 import { filePathOf, KB_PRODUCTS_PATH, knowledgeBasePath } from './sitemap-pages.js';
 import { resolveUsagePolicy } from './usage-policy.js';
@@ -54,9 +59,9 @@ export function emitKnowledgeBase(plan: BuildPlan): Artifact[] {
     products: plan.catalog.products.length,
     articles: plan.articles.length,
   };
-  const body = `# ${escapeMarkdownInline(title)}\n\n${renderKnowledgeBaseSections(plan, policy)}\n`;
+  const body = `# ${escapeMarkdownInline(title)}\n\n${renderKnowledgeBaseSections(plan)}\n`;
   return [
-    { path: KB_PRODUCTS_FILE, mediaType: 'application/json', body: stableJson(json) },
+    { path: KB_PRODUCTS_FILE, mediaType: 'application/json', ...jsonBody(json) },
     {
       path: filePathOf(knowledgeBasePath(config)),
       mediaType: KB_MARKDOWN_MEDIA_TYPE,
@@ -85,26 +90,49 @@ function readProductsJson(files: BundleFiles): { products: Product[]; problems: 
   return { products: parsed.products.filter(isRecord) as unknown as Product[], problems };
 }
 
-function checkMarkdown(path: string, body: string, products: readonly Product[]): Problem[] {
-  const problems: Problem[] = [];
-  const problem = (rule: string, message: string) => problems.push({ path, rule, message });
-  let data: Record<string, unknown>;
-  let content: string;
+export interface KnowledgeBaseReading {
+  frontMatter: { ok: true; data: Record<string, unknown>; content: string } | { ok: false; error: string };
+  /** The product sections, read after the front matter (from the whole text when it does not parse). */
+  products: KnowledgeBaseProduct[];
+}
+
+function readKnowledgeBaseText(body: string): KnowledgeBaseReading {
   try {
     // A fresh options object keeps gray-matter from answering out of its cache.
-    const parsed = matter(body, {});
-    data = parsed.data;
-    content = parsed.content;
+    const { data, content } = matter(body, {});
+    return { frontMatter: { ok: true, data, content }, products: readKnowledgeBaseProducts(content) };
   } catch (error) {
-    problem('front-matter', `front matter is not valid YAML: ${(error as Error).message}`);
+    const message = error instanceof Error ? error.message : String(error);
+    return { frontMatter: { ok: false, error: message }, products: readKnowledgeBaseProducts(body) };
+  }
+}
+
+/** Markdown written by hand-made escaping is always read back from its text, once per bundle. */
+const KB_MARKDOWN_READER: DocumentReader<KnowledgeBaseReading> = {
+  name: 'kb-markdown',
+  parse: readKnowledgeBaseText,
+};
+
+/** The knowledge-base Markdown at `path`, read once per bundle (the consistency check reads it too). */
+export function readKnowledgeBase(files: BundleFiles, path: string): KnowledgeBaseReading | undefined {
+  return readOnce(files, path, KB_MARKDOWN_READER);
+}
+
+function checkMarkdown(path: string, reading: KnowledgeBaseReading, products: readonly Product[]): Problem[] {
+  const problems: Problem[] = [];
+  const problem = (rule: string, message: string) => problems.push({ path, rule, message });
+  const { frontMatter } = reading;
+  if (!frontMatter.ok) {
+    problem('front-matter', `front matter is not valid YAML: ${frontMatter.error}`);
     return problems;
   }
+  const { data, content } = frontMatter;
   for (const key of REQUIRED_FRONT_MATTER) {
     if (typeof data[key] !== 'string' || data[key] === '')
       problem('front-matter', `front matter has no ${key}`);
   }
   if (!/^# \S/m.test(content)) problem('markdown', 'no H1 title');
-  const sections = new Map(readKnowledgeBaseProducts(content).map((entry) => [entry.id, entry]));
+  const sections = new Map(reading.products.map((entry) => [entry.id, entry]));
   for (const product of products) {
     const section = sections.get(product.slug);
     if (section === undefined) {
@@ -140,6 +168,9 @@ export function checkKnowledgeBase(files: BundleFiles): Problem[] {
   if (json === undefined) return problems;
   const { products, problems: jsonProblems } = readProductsJson(files);
   problems.push(...jsonProblems.map((message) => ({ path: KB_PRODUCTS_FILE, rule: 'kb', message })));
-  for (const path of markdownPaths) problems.push(...checkMarkdown(path, files.get(path) ?? '', products));
+  for (const path of markdownPaths) {
+    const reading = readKnowledgeBase(files, path);
+    if (reading !== undefined) problems.push(...checkMarkdown(path, reading, products));
+  }
   return problems;
 }

@@ -50,7 +50,7 @@ export function emitLlms(plan: BuildPlan): Artifact[] {
   const full = [
     header,
     ...render(['Catalog API', 'Documents', 'Usage']),
-    renderKnowledgeBaseSections(plan, policy),
+    renderKnowledgeBaseSections(plan),
     ...render(['Optional']),
   ].join('\n\n');
   return [

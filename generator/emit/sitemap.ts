@@ -9,6 +9,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Artifact } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
+import { type DocumentReader, readOnce } from '../validate/parse-once.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import {
   API_DOCS_PATH,
@@ -55,48 +56,53 @@ function listEntries(plan: BuildPlan): SitemapEntry[] {
   return entries.filter((entry) => !seen.has(entry.loc) && seen.add(entry.loc) !== undefined);
 }
 
-function buildUrlset(entries: readonly SitemapEntry[]): string {
-  return buildXmlDocument({ urlset: { '@_xmlns': SITEMAP_NAMESPACE, url: entries } });
+interface SerialisedSitemap {
+  body: string;
+  tree: Record<string, unknown>;
+}
+
+function buildUrlset(entries: readonly SitemapEntry[]): SerialisedSitemap {
+  const tree = { urlset: { '@_xmlns': SITEMAP_NAMESPACE, url: entries } };
+  return { body: buildXmlDocument(tree), tree };
+}
+
+function sitemapArtifact(path: string, sitemap: SerialisedSitemap): Artifact {
+  const { body, tree } = sitemap;
+  return { path, mediaType: SITEMAP_MEDIA_TYPE, body, serialisedFrom: { body, value: tree } };
 }
 
 /** Splits entries into files under both limits: by count first, then halving any file still too large. */
-function splitEntries(entries: readonly SitemapEntry[]): string[] {
+function splitEntries(entries: readonly SitemapEntry[]): SerialisedSitemap[] {
   const chunks: SitemapEntry[][] = [];
   for (let start = 0; start < entries.length; start += MAX_SITEMAP_URLS) {
     chunks.push(entries.slice(start, start + MAX_SITEMAP_URLS));
   }
-  const bodies: string[] = [];
+  const sitemaps: SerialisedSitemap[] = [];
   const pending = chunks.reverse();
   for (let chunk = pending.pop(); chunk !== undefined; chunk = pending.pop()) {
-    const body = buildUrlset(chunk);
-    if (Buffer.byteLength(body) <= MAX_SITEMAP_BYTES || chunk.length === 1) {
-      bodies.push(body);
+    const sitemap = buildUrlset(chunk);
+    if (Buffer.byteLength(sitemap.body) <= MAX_SITEMAP_BYTES || chunk.length === 1) {
+      sitemaps.push(sitemap);
       continue;
     }
     const half = Math.ceil(chunk.length / 2);
     pending.push(chunk.slice(half), chunk.slice(0, half));
   }
-  return bodies;
+  return sitemaps;
 }
 
 export function emitSitemap(plan: BuildPlan): Artifact[] {
   const entries = listEntries(plan);
-  const bodies = splitEntries(entries);
-  if (bodies.length <= 1) {
-    return [{ path: SITEMAP_FILE, mediaType: SITEMAP_MEDIA_TYPE, body: bodies[0] ?? buildUrlset(entries) }];
-  }
-  const parts: Artifact[] = bodies.map((body, index) => ({
-    path: `sitemap-${index + 1}.xml`,
-    mediaType: SITEMAP_MEDIA_TYPE,
-    body,
-  }));
-  const index = buildXmlDocument({
+  const sitemaps = splitEntries(entries);
+  if (sitemaps.length <= 1) return [sitemapArtifact(SITEMAP_FILE, sitemaps[0] ?? buildUrlset(entries))];
+  const parts = sitemaps.map((sitemap, index) => sitemapArtifact(`sitemap-${index + 1}.xml`, sitemap));
+  const tree = {
     sitemapindex: {
       '@_xmlns': SITEMAP_NAMESPACE,
       sitemap: parts.map((part) => ({ loc: siteUrl(plan.config, `/${part.path}`), lastmod: plan.generated })),
     },
-  });
-  return [{ path: SITEMAP_FILE, mediaType: SITEMAP_MEDIA_TYPE, body: index }, ...parts];
+  };
+  return [sitemapArtifact(SITEMAP_FILE, { body: buildXmlDocument(tree), tree }), ...parts];
 }
 
 const parser = new XMLParser({
@@ -119,7 +125,10 @@ interface ParsedSitemap {
 
 /** Reads a sitemap or sitemap index; the consistency checks read product URLs through this too. */
 export function parseSitemap(body: string): ParsedSitemap | undefined {
-  const tree: unknown = parser.parse(body);
+  return sitemapOfTree(parser.parse(body));
+}
+
+function sitemapOfTree(tree: unknown): ParsedSitemap | undefined {
   if (!isRecord(tree)) return undefined;
   for (const kind of ['urlset', 'sitemapindex'] as const) {
     const root = tree[kind];
@@ -134,20 +143,48 @@ export function parseSitemap(body: string): ParsedSitemap | undefined {
   return undefined;
 }
 
+type SitemapReading =
+  | { ok: true; sitemap: ParsedSitemap | undefined }
+  | { ok: false; rule: string; message: string };
+
+function readSitemapText(body: string): SitemapReading {
+  const validation = XMLValidator.validate(body);
+  if (validation !== true) return { ok: false, rule: 'xml', message: validation.err.msg };
+  if (hasIllegalXmlChars(body)) {
+    return { ok: false, rule: 'sitemap', message: 'characters XML 1.0 does not allow' };
+  }
+  return { ok: true, sitemap: parseSitemap(body) };
+}
+
+/**
+ * A sitemap checked for well-formedness and parsed, once per bundle (the consistency
+ * check reads its URLs too). One this build serialised is read from the tree XMLBuilder
+ * wrote it from, as the feed is (see `FEED_READER` in feed.ts for why that is sound).
+ */
+const SITEMAP_READER: DocumentReader<SitemapReading> = {
+  name: 'sitemap',
+  parse: readSitemapText,
+  fromSerialised: (tree) => ({ ok: true, sitemap: sitemapOfTree(tree) }),
+};
+
+/** Undefined when the bundle has no file at `path`. */
+export function readSitemap(files: BundleFiles, path: string): SitemapReading | undefined {
+  return readOnce(files, path, SITEMAP_READER);
+}
+
 const W3C_DATETIME = /^\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?)?)?$/;
 
 function checkOneSitemap(
+  files: BundleFiles,
   path: string,
-  body: string,
   allowIndex: boolean,
 ): { problems: Problem[]; children: string[] } {
   const problem = (message: string): Problem => ({ path, rule: 'sitemap', message });
-  const validation = XMLValidator.validate(body);
-  if (validation !== true)
-    return { problems: [{ path, rule: 'xml', message: validation.err.msg }], children: [] };
-  if (hasIllegalXmlChars(body))
-    return { problems: [problem('characters XML 1.0 does not allow')], children: [] };
-  const parsed = parseSitemap(body);
+  const reading = readSitemap(files, path);
+  if (reading === undefined) return { problems: [problem('the sitemap is missing')], children: [] };
+  if (!reading.ok)
+    return { problems: [{ path, rule: reading.rule, message: reading.message }], children: [] };
+  const parsed = reading.sitemap;
   if (parsed === undefined)
     return { problems: [problem('root is neither <urlset> nor <sitemapindex>')], children: [] };
   const problems: Problem[] = [];
@@ -156,7 +193,7 @@ function checkOneSitemap(
     problems.push(problem('a sitemap index may not list an index'));
   if (parsed.entries.length > MAX_SITEMAP_URLS)
     problems.push(problem(`more than ${MAX_SITEMAP_URLS} entries`));
-  if (Buffer.byteLength(body) > MAX_SITEMAP_BYTES)
+  if (Buffer.byteLength(files.get(path) ?? '') > MAX_SITEMAP_BYTES)
     problems.push(problem(`larger than ${MAX_SITEMAP_BYTES} bytes`));
   const children: string[] = [];
   parsed.entries.forEach((entry, index) => {
@@ -173,12 +210,12 @@ function checkOneSitemap(
 }
 
 export function checkSitemap(files: BundleFiles): Problem[] {
-  const body = files.get(SITEMAP_FILE);
-  if (body === undefined) return [{ path: SITEMAP_FILE, rule: 'missing', message: 'the sitemap is missing' }];
-  const { problems, children } = checkOneSitemap(SITEMAP_FILE, body, true);
+  if (!files.has(SITEMAP_FILE)) {
+    return [{ path: SITEMAP_FILE, rule: 'missing', message: 'the sitemap is missing' }];
+  }
+  const { problems, children } = checkOneSitemap(files, SITEMAP_FILE, true);
   for (const child of children) {
-    const childBody = files.get(child);
-    if (childBody === undefined) {
+    if (!files.has(child)) {
       problems.push({
         path: SITEMAP_FILE,
         rule: 'sitemap',
@@ -186,7 +223,7 @@ export function checkSitemap(files: BundleFiles): Problem[] {
       });
       continue;
     }
-    problems.push(...checkOneSitemap(child, childBody, false).problems);
+    problems.push(...checkOneSitemap(files, child, false).problems);
   }
   return problems;
 }

@@ -3,9 +3,10 @@
  * The checkers receive only the bundle's files, so the layout is read from the bundle
  * itself: the base URL from the API description's `servers`, the site URL from the
  * protected resource metadata, the catalog and health files from the base URL's path.
- * Parsed JSON is cached per bundle (a WeakMap keyed by the files map) because several
- * checkers read the same 50,000-product catalog and parsing it is the expensive part.
+ * JSON is read once per bundle (`parse-once.ts`), and not at all for a document the build
+ * serialised itself, because several checkers read the same 50,000-product catalog.
  */
+import { type DocumentReader, readOnce } from './parse-once.js';
 import type { BundleFiles } from './problem.js';
 
 export const OPENAPI_FILE = 'api/openapi.json';
@@ -20,7 +21,17 @@ export const AGENT_CARD_FILE = '.well-known/agent-card.json';
 
 type ParsedJson = { ok: true; value: unknown } | { ok: false; error: string };
 
-const parsedByBundle = new WeakMap<BundleFiles, Map<string, ParsedJson>>();
+const JSON_READER: DocumentReader<ParsedJson> = {
+  name: 'json',
+  parse(body) {
+    try {
+      return { ok: true, value: JSON.parse(body) };
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  },
+  fromSerialised: (value) => ({ ok: true, value }),
+};
 
 /** The file parsed as JSON (cached per bundle), or undefined when it is missing or not JSON. */
 export function readJson(files: BundleFiles, path: string): unknown {
@@ -29,23 +40,7 @@ export function readJson(files: BundleFiles, path: string): unknown {
 }
 
 export function parseJson(files: BundleFiles, path: string): ParsedJson | undefined {
-  const body = files.get(path);
-  if (body === undefined) return undefined;
-  let cache = parsedByBundle.get(files);
-  if (cache === undefined) {
-    cache = new Map();
-    parsedByBundle.set(files, cache);
-  }
-  const cached = cache.get(path);
-  if (cached !== undefined) return cached;
-  let result: ParsedJson;
-  try {
-    result = { ok: true, value: JSON.parse(body) };
-  } catch (error) {
-    result = { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
-  cache.set(path, result);
-  return result;
+  return readOnce(files, path, JSON_READER);
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -8,7 +8,7 @@
  * keeps it linear in products, so a 50,000-product bundle checks quickly.
  */
 import { FEED_AVAILABILITY } from '../emit/feed-item.js';
-import { readKnowledgeBaseProducts } from '../emit/kb-markdown.js';
+import { readKnowledgeBase } from '../emit/kb.js';
 import type { Availability } from '../model.js';
 import { isRecord, KB_PRODUCTS_FILE, locateDocuments, readJson, stringField } from './bundle-layout.js';
 import { collectMarkdownLinks, collectSitemapUrls, readFeedItems } from './consistency-sources.js';
@@ -163,13 +163,13 @@ function checkFeedItems(files: BundleFiles, reference: Reference, list: ProblemL
 }
 
 function checkKnowledgeBaseMarkdown(
+  files: BundleFiles,
   path: string,
-  body: string,
   reference: Reference,
   list: ProblemList,
 ): void {
   const seen = new Set<string>();
-  for (const entry of readKnowledgeBaseProducts(body)) {
+  for (const entry of readKnowledgeBase(files, path)?.products ?? []) {
     const expected = reference.byUrl.get(entry.link);
     seen.add(entry.link);
     if (expected === undefined) {
@@ -223,7 +223,7 @@ export function checkConsistency(files: BundleFiles): Problem[] {
   checkFeedItems(files, reference, list);
   for (const path of files.keys()) {
     if (/^kb\/[^/]+-knowledge-base\.md$/.test(path)) {
-      checkKnowledgeBaseMarkdown(path, files.get(path) ?? '', reference, list);
+      checkKnowledgeBaseMarkdown(files, path, reference, list);
     } else if (path === 'llms-full.txt') {
       checkLinks(path, collectMarkdownLinks(files.get(path) ?? ''), reference, list, true);
     } else if (path === 'llms.txt') {

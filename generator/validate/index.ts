@@ -15,15 +15,13 @@ import { checkSitemap } from '../emit/sitemap.js';
 import { parseJson } from './bundle-layout.js';
 import { checkConsistency } from './consistency.js';
 import { checkOpenApi } from './openapi.js';
+import { bundleFilesOf } from './parse-once.js';
 import type { BundleChecker, BundleFiles, Problem } from './problem.js';
 import { checkSchemas } from './schemas.js';
 import { checkWellKnown } from './well-known.js';
 
+export { bundleFilesOf } from './parse-once.js';
 export type { BundleChecker, BundleFiles, Problem } from './problem.js';
-
-export function bundleFilesOf(artifacts: readonly Artifact[]): BundleFiles {
-  return new Map(artifacts.map((artifact) => [artifact.path, artifact.body]));
-}
 
 export function checkJsonSyntax(files: BundleFiles): Problem[] {
   const problems: Problem[] = [];

@@ -1,0 +1,61 @@
+/**
+ * Each document of a bundle read at most once per validation, and not read back at all
+ * when the build still holds the value a library serialised it from. Several checkers
+ * read the same document (the catalog, the feed, the sitemap, the knowledge base), and
+ * parsing a 50,000-product document back is most of what a validation costs, so every
+ * reading goes through `readOnce`: a cache per bundle (a WeakMap keyed by the files map,
+ * dropped with the bundle) and per reader. `bundleFilesOf` seeds it from artifacts that
+ * carry `serialisedFrom`; a file read from a directory or a live site has no seed and is
+ * parsed from its text, so `agent-catalog check` reads exactly what is published.
+ */
+import type { Artifact } from '../artifact.js';
+import type { BundleFiles } from './problem.js';
+
+/** One way of reading a document; its `name` keeps two readers of one file apart in the cache. */
+export interface DocumentReader<T> {
+  readonly name: string;
+  parse(body: string): T;
+  /**
+   * The same reading from the value the body was serialised from, for a document a library
+   * (JSON.stringify, fast-xml-parser's XMLBuilder) wrote from that value: parsing it back
+   * would rebuild the value. Absent for readers that must look at the text itself.
+   */
+  fromSerialised?(value: unknown): T;
+}
+
+const readingsByBundle = new WeakMap<BundleFiles, Map<string, unknown>>();
+const seedsByBundle = new WeakMap<BundleFiles, ReadonlyMap<string, unknown>>();
+
+/** The bundle of these artifacts as files, with each serialised value ready for the readers. */
+export function bundleFilesOf(artifacts: readonly Artifact[]): BundleFiles {
+  const files = new Map<string, string>();
+  const seeds = new Map<string, unknown>();
+  for (const artifact of artifacts) {
+    files.set(artifact.path, artifact.body);
+    // A copy whose body was edited after emitting keeps the old value: it must be read as text.
+    const source = artifact.serialisedFrom;
+    if (source !== undefined && source.body === artifact.body) seeds.set(artifact.path, source.value);
+  }
+  if (seeds.size > 0) seedsByBundle.set(files, seeds);
+  return files;
+}
+
+/** The reading of one document (undefined when the bundle has no such file), computed once per bundle. */
+export function readOnce<T>(files: BundleFiles, path: string, reader: DocumentReader<T>): T | undefined {
+  let cache = readingsByBundle.get(files);
+  if (cache === undefined) {
+    cache = new Map();
+    readingsByBundle.set(files, cache);
+  }
+  const key = `${reader.name}\u0000${path}`;
+  if (cache.has(key)) return cache.get(key) as T;
+  const body = files.get(path);
+  if (body === undefined) return undefined;
+  const seeds = seedsByBundle.get(files);
+  const reading =
+    reader.fromSerialised !== undefined && seeds?.has(path) === true
+      ? reader.fromSerialised(seeds.get(path))
+      : reader.parse(body);
+  cache.set(key, reading);
+  return reading;
+}
