@@ -4,7 +4,8 @@
  * Keys live in the store so all instances share them; the ring reloads them from there
  * every few seconds. Rotation pre-publishes: a new key appears in the JWKS `jwksMaxAge`
  * seconds before it signs, and the old one stays published until every token it signed
- * has expired. First-start generation is a race-safe insert on (alg, generation).
+ * has expired. First-start generation is a race-safe insert on (alg, generation). Verified
+ * access tokens are remembered until they expire (verified-tokens.ts).
  */
 import { createHash } from 'node:crypto';
 import {
@@ -21,6 +22,7 @@ import {
 } from 'jose';
 import type { IssuerConfig } from './config.js';
 import type { KeyAlg, KeyRow, Store } from './store/store.js';
+import { createVerifiedTokenCache } from './verified-tokens.js';
 
 export type Clock = () => number;
 
@@ -137,6 +139,7 @@ export function createKeyRing(store: Store, config: IssuerConfig, clock: Clock =
   let rows: KeyRow[] = [];
   let loadedAt = Number.NEGATIVE_INFINITY;
   const imported = new Map<string, CryptoKey>();
+  const verified = createVerifiedTokenCache(clock);
 
   async function current(): Promise<KeyRow[]> {
     const now = seconds(clock);
@@ -180,6 +183,28 @@ export function createKeyRing(store: Store, config: IssuerConfig, clock: Clock =
     return importKey(row, 'public');
   }
 
+  async function verifyAccessTokenSignature(token: string): Promise<VerifiedAccessToken> {
+    const key = await keyForToken(token, 'ES256');
+    // RFC 9068 §4: the resource server "MUST verify that the typ header value is at+jwt".
+    const { payload } = await jwtVerify(token, key, {
+      issuer: config.issuer,
+      audience: config.accessTokenAudience,
+      typ: 'at+jwt',
+      algorithms: ['ES256'],
+      currentDate: new Date(clock()),
+      requiredClaims: ['exp', 'iat', 'sub', 'jti'],
+    });
+    return {
+      sub: readString(payload, 'sub'),
+      clientId: readString(payload, 'client_id'),
+      scope: readString(payload, 'scope'),
+      authTime: typeof payload.auth_time === 'number' ? payload.auth_time : 0,
+      jti: readString(payload, 'jti'),
+      grantId: readString(payload, 'gid'),
+      exp: typeof payload.exp === 'number' ? payload.exp : 0,
+    };
+  }
+
   return {
     async signAccessToken(claims) {
       const { row, key } = await signingKey('ES256');
@@ -213,25 +238,11 @@ export function createKeyRing(store: Store, config: IssuerConfig, clock: Clock =
     },
 
     async verifyAccessToken(token) {
-      const key = await keyForToken(token, 'ES256');
-      // RFC 9068 §4: the resource server "MUST verify that the typ header value is at+jwt".
-      const { payload } = await jwtVerify(token, key, {
-        issuer: config.issuer,
-        audience: config.accessTokenAudience,
-        typ: 'at+jwt',
-        algorithms: ['ES256'],
-        currentDate: new Date(clock()),
-        requiredClaims: ['exp', 'iat', 'sub', 'jti'],
-      });
-      return {
-        sub: readString(payload, 'sub'),
-        clientId: readString(payload, 'client_id'),
-        scope: readString(payload, 'scope'),
-        authTime: typeof payload.auth_time === 'number' ? payload.auth_time : 0,
-        jti: readString(payload, 'jti'),
-        grantId: readString(payload, 'gid'),
-        exp: typeof payload.exp === 'number' ? payload.exp : 0,
-      };
+      const cached = verified.get(token);
+      if (cached) return cached;
+      const claims = await verifyAccessTokenSignature(token);
+      verified.set(token, claims);
+      return claims;
     },
 
     async verifyIdTokenHint(token, toleranceSeconds) {
