@@ -8,7 +8,7 @@
  * a fraction of the sequential floor. The server also reports the most requests it saw
  * in flight at once, which must stay within max_concurrency.
  */
-import { upstreamSchema } from '../../generator/config.js';
+import { upstreamSchema } from '../../generator/config-sections.js';
 import { silentLogger } from '../../generator/logger.js';
 import { fetchUpstream } from '../../generator/sources/index.js';
 import { median, type RunningServer, startServer } from './child-process.js';

@@ -3,7 +3,7 @@
  * defaults and small timeouts, and a fetch context for a fictional merchant site.
  */
 
-import { upstreamSchema } from '../../../generator/config.js';
+import { upstreamSchema } from '../../../generator/config-sections.js';
 import { createMemoryLogger, type MemoryLogger } from '../../../generator/logger.js';
 import type { UpstreamConfig, UpstreamContext } from '../../../generator/sources/index.js';
 

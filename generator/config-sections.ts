@@ -1,0 +1,113 @@
+/**
+ * The nested sections of `catalog.config.json` that stand on their own: where the
+ * upstream catalog comes from and how politely it is fetched, and the usage policy every
+ * published document states. Part of the one config schema in `config.ts`.
+ */
+import { z } from 'zod';
+
+export const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'expected an absolute http(s) URL' })
+  .describe('absolute http(s) URL');
+
+export const currencyCode = z
+  .string()
+  .regex(/^[A-Z]{3}$/, 'expected an ISO 4217 currency code such as "USD"');
+
+export const upstreamSchema = z
+  .object({
+    format: z
+      .enum(['native', 'shopify', 'woocommerce'])
+      .optional()
+      .describe('upstream shape; auto-detected from the source when left out'),
+    source: z.string().min(1).describe('URL of the store, or a file path relative to the config file'),
+    coming_soon_tag: z
+      .string()
+      .min(1)
+      .default('coming-soon')
+      .describe('Shopify/WooCommerce tag that marks a product as coming_soon'),
+    connect_timeout_ms: z
+      .number()
+      .int()
+      .positive()
+      .max(60_000)
+      .default(5_000)
+      .describe('TCP/TLS connect timeout per request'),
+    timeout_ms: z
+      .number()
+      .int()
+      .positive()
+      .max(600_000)
+      .default(30_000)
+      .describe('total time allowed for the whole upstream fetch'),
+    request_timeout_ms: z
+      .number()
+      .int()
+      .positive()
+      .max(120_000)
+      .default(15_000)
+      .describe('time allowed for one request, body included'),
+    retries: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .default(3)
+      .describe('retries per request on 5xx, 429 and network errors'),
+    max_response_bytes: z
+      .number()
+      .int()
+      .positive()
+      .default(20 * 1024 * 1024)
+      .describe('largest upstream response body accepted'),
+    max_concurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(8)
+      .default(4)
+      .describe('upstream requests in flight at once'),
+    requests_per_minute: z
+      .number()
+      .int()
+      .min(1)
+      .max(600)
+      .default(59)
+      .describe('politeness ceiling on upstream requests (the merchant asks clients for under 60)'),
+    page_size: z
+      .number()
+      .int()
+      .min(1)
+      .max(250)
+      .optional()
+      .describe('page size (Shopify max 250, WooCommerce max 100)'),
+    user_agent: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('User-Agent sent upstream (default names agent-catalog and the site)'),
+  })
+  .strict();
+
+export const usageSchema = z
+  .object({
+    attribution: z
+      .string()
+      .min(1)
+      .default('Cite {merchant} and link to the product URL given in each record.')
+      .describe('attribution rule; {merchant} is replaced by the merchant name'),
+    allow_search: z.boolean().default(true).describe('search engines may index the content'),
+    allow_ai_input: z
+      .boolean()
+      .default(true)
+      .describe('AI systems may read and cite the content (RAG, answers)'),
+    allow_training: z.boolean().default(false).describe('content may be used to train models'),
+    requests_per_minute: z
+      .number()
+      .int()
+      .positive()
+      .default(60)
+      .describe('rate the merchant asks clients to stay under'),
+    terms_url: httpUrl.optional().describe('page with the terms of use (default {site_url}/api/#usage)'),
+    tdm_policy_url: httpUrl.optional().describe('TDMRep policy URL'),
+  })
+  .strict();
