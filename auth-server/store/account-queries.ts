@@ -7,7 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { ClientsTable, IssuerDatabase, SigningKeysTable } from './schema.js';
-import { type Dialect, defineStatement } from './statements.js';
+import { type Dialect, defineStatement, type StatementRunner } from './statements.js';
 import type { ClientRow, KeyAlg, KeyRow, Store } from './store.js';
 
 type AccountQueries = Pick<
@@ -71,8 +71,17 @@ function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
-function createCustomerQueries(db: Kysely<IssuerDatabase>, dialect: Dialect) {
-  const clientById = defineStatement<ClientsTable>(dialect, 'SELECT * FROM clients WHERE client_id = ?');
+const CLIENT_COLUMNS = `client_id AS "clientId", secret_hash AS "secretHash",
+  token_endpoint_auth_method AS "tokenEndpointAuthMethod", redirect_uris AS "redirectUris",
+  post_logout_redirect_uris AS "postLogoutRedirectUris", grant_types AS "grantTypes", scope,
+  client_name AS "clientName", metadata, created_at AS "createdAt", last_used_at AS "lastUsedAt"`;
+
+function createCustomerQueries(db: Kysely<IssuerDatabase>, runner: StatementRunner, dialect: Dialect) {
+  const clientById = defineStatement(
+    dialect,
+    'client_by_id',
+    `SELECT ${CLIENT_COLUMNS} FROM clients WHERE client_id = ?`,
+  );
   return {
     async createCustomer(row: Parameters<Store['createCustomer']>[0]): Promise<boolean> {
       try {
@@ -107,7 +116,7 @@ function createCustomerQueries(db: Kysely<IssuerDatabase>, dialect: Dialect) {
     },
 
     async findClient(clientId: string): Promise<ClientRow | undefined> {
-      const row = (await clientById.run(db, [clientId])).rows[0];
+      const row = (await runner.run<ClientsTable>(clientById, [clientId])).rows[0];
       return row ? toClientRow(row) : undefined;
     },
 
@@ -215,6 +224,14 @@ function createSessionQueries(db: Kysely<IssuerDatabase>) {
   };
 }
 
-export function createAccountQueries(db: Kysely<IssuerDatabase>, dialect: Dialect): AccountQueries {
-  return { ...createCustomerQueries(db, dialect), ...createKeyQueries(db), ...createSessionQueries(db) };
+export function createAccountQueries(
+  db: Kysely<IssuerDatabase>,
+  runner: StatementRunner,
+  dialect: Dialect,
+): AccountQueries {
+  return {
+    ...createCustomerQueries(db, runner, dialect),
+    ...createKeyQueries(db),
+    ...createSessionQueries(db),
+  };
 }

@@ -9,7 +9,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { IssuerDatabase } from './schema.js';
-import { type Dialect, defineStatement, readFlag } from './statements.js';
+import { type Dialect, defineStatement, readFlag, type StatementRunner } from './statements.js';
 import type { BearerContext, GrantRow, RefreshTokenRow, RefreshTokenWithGrant, Store } from './store.js';
 
 type GrantQueries = Pick<
@@ -31,8 +31,9 @@ type GrantQueries = Pick<
   | 'findBearerContext'
 >;
 
-const GRANT_COLUMNS =
-  'g.id, g.client_id, g.customer_id, g.session_id_hash, g.scope, g.auth_time, g.created_at, g.expires_at, g.revoked_at';
+const GRANT_COLUMNS = `g.id, g.client_id AS "clientId", g.customer_id AS "customerId",
+  g.session_id_hash AS "sessionIdHash", g.scope, g.auth_time AS "authTime", g.created_at AS "createdAt",
+  g.expires_at AS "expiresAt", g.revoked_at AS "revokedAt"`;
 
 type TokenGrantRow = Omit<RefreshTokenRow, 'clientId'> & {
   tokenClientId: string;
@@ -53,35 +54,45 @@ interface BearerRow {
 function defineHotStatements(dialect: Dialect) {
   return {
     // LEFT JOIN: a token whose grant was cleaned up still reads, and is then refused.
-    tokenWithGrant: defineStatement<TokenGrantRow>(
+    tokenWithGrant: defineStatement(
       dialect,
-      `SELECT t.token_hash, t.grant_id, t.client_id AS token_client_id, t.created_at AS token_created_at,
-        t.expires_at AS token_expires_at, t.consumed_at, ${GRANT_COLUMNS}
+      'refresh_token_with_grant',
+      `SELECT t.token_hash AS "tokenHash", t.grant_id AS "grantId", t.client_id AS "tokenClientId",
+        t.created_at AS "tokenCreatedAt", t.expires_at AS "tokenExpiresAt", t.consumed_at AS "consumedAt",
+        ${GRANT_COLUMNS}
        FROM refresh_tokens t LEFT JOIN grants g ON g.id = t.grant_id WHERE t.token_hash = ?`,
     ),
-    spend: defineStatement<never>(
+    spend: defineStatement(
       dialect,
+      'spend_refresh_token',
       'UPDATE refresh_tokens SET consumed_at = ? WHERE token_hash = ? AND consumed_at IS NULL',
     ),
-    insertToken: defineStatement<never>(
+    insertToken: defineStatement(
       dialect,
+      'insert_refresh_token',
       `INSERT INTO refresh_tokens (token_hash, grant_id, client_id, created_at, expires_at, consumed_at)
        VALUES (?, ?, ?, ?, ?, NULL)`,
     ),
-    deleteToken: defineStatement<never>(dialect, 'DELETE FROM refresh_tokens WHERE token_hash = ?'),
-    // PostgreSQL only, one statement: the INSERT sees the UPDATE's rows only when this call spent the token.
-    spendAndInsert: defineStatement<never>(
+    deleteToken: defineStatement(
       dialect,
+      'delete_refresh_token',
+      'DELETE FROM refresh_tokens WHERE token_hash = ?',
+    ),
+    // PostgreSQL only, one statement: the INSERT sees the UPDATE's rows only when this call spent the token.
+    spendAndInsert: defineStatement(
+      dialect,
+      'rotate_refresh_token',
       `WITH spent AS (
          UPDATE refresh_tokens SET consumed_at = ? WHERE token_hash = ? AND consumed_at IS NULL RETURNING 1
        )
        INSERT INTO refresh_tokens (token_hash, grant_id, client_id, created_at, expires_at, consumed_at)
        SELECT ?::text, ?::text, ?::text, ?::bigint, ?::bigint, NULL FROM spent`,
     ),
-    bearer: defineStatement<BearerRow>(
+    bearer: defineStatement(
       dialect,
-      `SELECT g.customer_id, g.expires_at, g.revoked_at,
-        EXISTS (SELECT 1 FROM revoked_access_tokens r WHERE r.jti = ?) AS jti_revoked, c.id, c.email, c.name
+      'bearer_context',
+      `SELECT g.customer_id AS "customerId", g.expires_at AS "expiresAt", g.revoked_at AS "revokedAt",
+        EXISTS (SELECT 1 FROM revoked_access_tokens r WHERE r.jti = ?) AS "jtiRevoked", c.id, c.email, c.name
        FROM grants g LEFT JOIN customers c ON c.id = g.customer_id WHERE g.id = ?`,
     ),
   };
@@ -127,43 +138,45 @@ function tokenValues(row: RefreshTokenRow): (string | number)[] {
 }
 
 /** The refresh and userinfo paths, on precompiled statements. */
-function createHotQueries(db: Kysely<IssuerDatabase>, dialect: Dialect) {
+function createHotQueries(runner: StatementRunner, dialect: Dialect) {
   const statements = defineHotStatements(dialect);
   return {
     async findRefreshTokenWithGrant(tokenHash: string): Promise<RefreshTokenWithGrant | undefined> {
-      const row = (await statements.tokenWithGrant.run(db, [tokenHash])).rows[0];
+      const row = (await runner.run<TokenGrantRow>(statements.tokenWithGrant, [tokenHash])).rows[0];
       return row ? toTokenWithGrant(row) : undefined;
     },
 
     async rotateRefreshToken(tokenHash: string, at: number, successor: RefreshTokenRow | undefined) {
       if (successor === undefined) {
-        const result = await statements.spend.run(db, [at, tokenHash]);
-        return Number(result.numAffectedRows ?? 0n) === 1;
+        return (await runner.run(statements.spend, [at, tokenHash])).affectedRows === 1;
       }
       if (dialect === 'postgres') {
-        const result = await statements.spendAndInsert.run(db, [at, tokenHash, ...tokenValues(successor)]);
-        return Number(result.numAffectedRows ?? 0n) === 1;
+        const parameters = [at, tokenHash, ...tokenValues(successor)];
+        return (await runner.run(statements.spendAndInsert, parameters)).affectedRows === 1;
       }
       // SQLite: successor first, then the conditional spend; no transaction is held open across
       // awaits (another process would sit in its busy timeout). Until the spend wins nobody
       // knows the successor's secret, and a crash in between leaves the old token valid.
-      await statements.insertToken.run(db, tokenValues(successor));
-      const spent = await statements.spend.run(db, [at, tokenHash]);
-      if (Number(spent.numAffectedRows ?? 0n) === 1) return true;
-      await statements.deleteToken.run(db, [successor.tokenHash]);
+      await runner.run(statements.insertToken, tokenValues(successor));
+      if ((await runner.run(statements.spend, [at, tokenHash])).affectedRows === 1) return true;
+      await runner.run(statements.deleteToken, [successor.tokenHash]);
       return false;
     },
 
     async findBearerContext(grantId: string, jti: string): Promise<BearerContext | undefined> {
-      const row = (await statements.bearer.run(db, [jti, grantId])).rows[0];
+      const row = (await runner.run<BearerRow>(statements.bearer, [jti, grantId])).rows[0];
       return row ? toBearerContext(row) : undefined;
     },
   };
 }
 
-export function createGrantQueries(db: Kysely<IssuerDatabase>, dialect: Dialect): GrantQueries {
+export function createGrantQueries(
+  db: Kysely<IssuerDatabase>,
+  runner: StatementRunner,
+  dialect: Dialect,
+): GrantQueries {
   return {
-    ...createHotQueries(db, dialect),
+    ...createHotQueries(runner, dialect),
 
     async createGrant(row) {
       await db.insertInto('grants').values(row).execute();

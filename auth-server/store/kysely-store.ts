@@ -13,7 +13,7 @@ import { createCounterStore } from './counters.js';
 import { createGrantQueries } from './grant-queries.js';
 import { issuerMigrations } from './migrations.js';
 import type { IssuerDatabase } from './schema.js';
-import type { Dialect } from './statements.js';
+import { createKyselyRunner, type Dialect, type StatementRunner } from './statements.js';
 import type { CleanupCounts, Store } from './store.js';
 
 const MIGRATE_ATTEMPTS = 5;
@@ -76,17 +76,21 @@ async function deleteExpired(db: Kysely<IssuerDatabase>, now: number): Promise<C
   };
 }
 
-/** `migrationSchema` is the PostgreSQL schema of Kysely's migration tables (undefined on SQLite). */
+/**
+ * `migrationSchema` is the PostgreSQL schema of Kysely's migration tables (undefined on
+ * SQLite); `runner` executes the hot statements (statements.ts), through `db` by default.
+ */
 export function createKyselyStore(
   db: Kysely<IssuerDatabase>,
   dialect: Dialect,
   migrationSchema: string | undefined,
+  runner: StatementRunner = createKyselyRunner(db),
 ): Store {
   return {
     dialect,
     counters: createCounterStore(db),
-    ...createAccountQueries(db, dialect),
-    ...createGrantQueries(db, dialect),
+    ...createAccountQueries(db, runner, dialect),
+    ...createGrantQueries(db, runner, dialect),
     migrate: () => migrateToLatest(db, migrationSchema),
     close: () => db.destroy(),
     async ping() {

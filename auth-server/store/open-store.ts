@@ -12,6 +12,7 @@ import pg from 'pg';
 import { isPostgresUrl } from '../config.js';
 import { createKyselyStore } from './kysely-store.js';
 import type { IssuerDatabase } from './schema.js';
+import { createPreparingRunner } from './statements.js';
 import type { Store } from './store.js';
 
 export interface OpenStoreOptions {
@@ -35,7 +36,7 @@ const pgTypes = {
   },
 };
 
-function openPostgres(options: OpenStoreOptions): Kysely<IssuerDatabase> {
+function openPostgres(options: OpenStoreOptions): Store {
   const { schema } = options;
   if (schema !== undefined && !SCHEMA_NAME.test(schema))
     throw new TypeError(`invalid schema name: ${schema}`);
@@ -45,10 +46,12 @@ function openPostgres(options: OpenStoreOptions): Kysely<IssuerDatabase> {
     types: pgTypes,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  return new Kysely<IssuerDatabase>({
+  const db = new Kysely<IssuerDatabase>({
     dialect: new PostgresDialect({ pool }),
     plugins: [new CamelCasePlugin()],
   });
+  // The hot statements go to the pool directly, as named prepared statements.
+  return createKyselyStore(db, 'postgres', schema ?? 'public', createPreparingRunner(pool));
 }
 
 /**
@@ -92,7 +95,7 @@ function openSqlite(path: string): Kysely<IssuerDatabase> {
 /** Opens (but does not migrate) the store. */
 export function openStore(options: OpenStoreOptions): Store {
   if (isPostgresUrl(options.db)) {
-    return createKyselyStore(openPostgres(options), 'postgres', options.schema ?? 'public');
+    return openPostgres(options);
   }
   return createKyselyStore(openSqlite(options.db), 'sqlite', undefined);
 }

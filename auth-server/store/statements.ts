@@ -2,20 +2,40 @@
  * Statements for the issuer's hot paths (refresh, userinfo, client authentication), written
  * once as SQL text and executed with fresh parameters. Kysely's builder costs 5–11% of the
  * server's CPU when it rebuilds and recompiles the same query on every request
- * (BENCHMARKS.md); these skip it. The text is portable SQL with `?` placeholders, turned
- * into PostgreSQL's `$1, $2, …` once, when the statement is defined. Results still pass
- * through the Kysely instance's plugins, so snake_case columns come back camelCase.
+ * (BENCHMARKS.md); these skip it. The text is portable SQL with `?` placeholders (turned
+ * into PostgreSQL's `$1, $2, …` once, when the statement is defined) and camelCase column
+ * aliases, so rows need no mapping. On PostgreSQL they run as named prepared statements:
+ * each connection parses and plans a statement once instead of on every request. On SQLite
+ * they go through Kysely, whose driver keeps them compiled (open-store.ts).
  */
-import { CompiledQuery, type Kysely, type QueryResult } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { IssuerDatabase } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
-type Parameter = string | number | null;
+export type Parameter = string | number | null;
 
-export interface Statement<Row> {
+export interface Statement {
+  /** The name PostgreSQL prepares it under. */
+  readonly name: string;
   readonly sql: string;
-  /** Runs the statement on `db` (the store's Kysely instance or one of its transactions). */
-  run(db: Kysely<IssuerDatabase>, parameters: readonly Parameter[]): Promise<QueryResult<Row>>;
+  readonly parameterCount: number;
+}
+
+export interface StatementResult<Row> {
+  rows: Row[];
+  affectedRows: number;
+}
+
+export interface StatementRunner {
+  run<Row>(statement: Statement, parameters: readonly Parameter[]): Promise<StatementResult<Row>>;
+}
+
+/** The part of a pg Pool used here (typed structurally: only open-store.ts imports pg). */
+export interface PreparingPool {
+  query(config: { name: string; text: string; values: Parameter[] }): Promise<{
+    rows: unknown[];
+    rowCount: number | null;
+  }>;
 }
 
 function numberPlaceholders(text: string): string {
@@ -23,17 +43,39 @@ function numberPlaceholders(text: string): string {
   return text.replace(/\?/g, () => `$${++index}`);
 }
 
-/** Defines a statement for `dialect`; `text` must not contain a literal `?` other than placeholders. */
-export function defineStatement<Row>(dialect: Dialect, text: string): Statement<Row> {
+/** `text` must not contain a `?` other than its placeholders. */
+export function defineStatement(dialect: Dialect, name: string, text: string): Statement {
   const sql = dialect === 'postgres' ? numberPlaceholders(text) : text;
-  const expected = (text.match(/\?/g) ?? []).length;
+  return { name: `issuer_${name}`, sql, parameterCount: (text.match(/\?/g) ?? []).length };
+}
+
+function checkArity(statement: Statement, parameters: readonly Parameter[]): void {
+  if (parameters.length !== statement.parameterCount) {
+    throw new TypeError(
+      `${statement.name} expects ${statement.parameterCount} parameters, got ${parameters.length}`,
+    );
+  }
+}
+
+/** Runs statements through Kysely, without its plugins (the aliases are already camelCase). */
+export function createKyselyRunner(db: Kysely<IssuerDatabase>): StatementRunner {
+  const raw = db.withoutPlugins();
   return {
-    sql,
-    run(db, parameters) {
-      if (parameters.length !== expected) {
-        throw new TypeError(`statement expects ${expected} parameters, got ${parameters.length}`);
-      }
-      return db.executeQuery<Row>(CompiledQuery.raw(sql, [...parameters]));
+    async run<Row>(statement: Statement, parameters: readonly Parameter[]) {
+      checkArity(statement, parameters);
+      const result = await raw.executeQuery<Row>(CompiledQuery.raw(statement.sql, [...parameters]));
+      return { rows: result.rows, affectedRows: Number(result.numAffectedRows ?? 0n) };
+    },
+  };
+}
+
+/** Runs statements as named prepared statements on a pg Pool. */
+export function createPreparingRunner(pool: PreparingPool): StatementRunner {
+  return {
+    async run<Row>(statement: Statement, parameters: readonly Parameter[]) {
+      checkArity(statement, parameters);
+      const result = await pool.query({ name: statement.name, text: statement.sql, values: [...parameters] });
+      return { rows: result.rows as Row[], affectedRows: result.rowCount ?? 0 };
     },
   };
 }
