@@ -9,7 +9,7 @@
  */
 import type { ResolvedConfig } from '../config.js';
 import { CatalogError } from '../errors.js';
-import { createHttpClient, type HttpClient } from '../http/client.js';
+import type { HttpClient } from '../http/client.js';
 import type { Logger } from '../logger.js';
 import { normaliseProducts } from '../normalise/index.js';
 import type { MapContext, NormalisedProduct, RejectedProduct, UpstreamFormat } from '../normalise/types.js';
@@ -97,35 +97,47 @@ async function readFromUrl(
   return { format, items: await fetchWooProducts(client, listing, { pageSize, workers }) };
 }
 
+/**
+ * Crawls a store over HTTP. The HTTP client (and undici under it, a twelfth of a small
+ * build's start-up) is loaded only here, so a build from a file never pays for it.
+ */
+async function fetchOverHttp(
+  url: URL,
+  upstream: UpstreamConfig,
+  context: UpstreamContext,
+): Promise<{ read: { format: UpstreamFormat; items: unknown[] }; requests: number }> {
+  const { createHttpClient } = await import('../http/client.js');
+  const client = createHttpClient({
+    userAgent: upstream.user_agent ?? context.userAgent,
+    connectTimeoutMs: upstream.connect_timeout_ms,
+    requestTimeoutMs: upstream.request_timeout_ms,
+    timeoutMs: upstream.timeout_ms,
+    retries: upstream.retries,
+    maxResponseBytes: upstream.max_response_bytes,
+    maxConcurrency: upstream.max_concurrency,
+    requestsPerMinute: upstream.requests_per_minute,
+    logger: context.logger,
+    ...(context.signal ? { signal: context.signal } : {}),
+  });
+  try {
+    return {
+      read: await readFromUrl(client, url, upstream, upstream.max_concurrency),
+      requests: client.requests,
+    };
+  } finally {
+    await client.close();
+  }
+}
+
 export async function fetchUpstream(
   upstream: UpstreamConfig,
   context: UpstreamContext,
 ): Promise<UpstreamResult> {
   const location = resolveSourceLocation(upstream.source, context.configDir);
-  let read: { format: UpstreamFormat; items: unknown[] };
-  let requests = 0;
-  if (location.kind === 'file') {
-    read = await readFromFile(location.path, upstream);
-  } else {
-    const client = createHttpClient({
-      userAgent: upstream.user_agent ?? context.userAgent,
-      connectTimeoutMs: upstream.connect_timeout_ms,
-      requestTimeoutMs: upstream.request_timeout_ms,
-      timeoutMs: upstream.timeout_ms,
-      retries: upstream.retries,
-      maxResponseBytes: upstream.max_response_bytes,
-      maxConcurrency: upstream.max_concurrency,
-      requestsPerMinute: upstream.requests_per_minute,
-      logger: context.logger,
-      ...(context.signal ? { signal: context.signal } : {}),
-    });
-    try {
-      read = await readFromUrl(client, location.url, upstream, upstream.max_concurrency);
-    } finally {
-      requests = client.requests;
-      await client.close();
-    }
-  }
+  const { read, requests } =
+    location.kind === 'file'
+      ? { read: await readFromFile(location.path, upstream), requests: 0 }
+      : await fetchOverHttp(location.url, upstream, context);
   const mapContext: MapContext = {
     siteUrl: context.siteUrl.replace(/\/+$/, ''),
     currency: context.currency,
