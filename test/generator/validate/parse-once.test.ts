@@ -4,6 +4,7 @@ import { readFeed } from '../../../generator/emit/feed.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { readSitemap } from '../../../generator/emit/sitemap.js';
 import { readJson } from '../../../generator/validate/bundle-layout.js';
+import { collectSitemapUrls, readFeedItems } from '../../../generator/validate/consistency-sources.js';
 import { validateArtifacts } from '../../../generator/validate/index.js';
 import { bundleFilesOf, type DocumentReader, readOnce } from '../../../generator/validate/parse-once.js';
 import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
@@ -34,6 +35,12 @@ describe('reading what the build serialised instead of parsing it back', () => {
 
   test('the sitemap reads the same from its tree as from its text', () => {
     expect(readSitemap(seeded, 'sitemap.xml')).toEqual(readSitemap(text, 'sitemap.xml'));
+  });
+
+  test('the consistency facts of the feed and the sitemap are the same from the trees as from the text', () => {
+    expect(readFeedItems(seeded)).toEqual(readFeedItems(text));
+    expect(readFeedItems(seeded)?.items).toHaveLength(3);
+    expect(collectSitemapUrls(seeded)).toEqual(collectSitemapUrls(text));
   });
 
   test.each(['agent-catalog.json', 'agent-catalog/health.json', 'kb/products.json'])(
