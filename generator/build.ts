@@ -186,6 +186,9 @@ function emitAgainst(
     const artifacts = emitBundle(plan);
     if (sameFiles(previous.files, artifacts)) result = { plan, artifacts, changed: false };
   }
+  // The last bundle's bytes (as large as the new bundle) are needed for this comparison
+  // only; the rest of the build reads its count, time and product facts.
+  previous?.files.clear();
   if (!result) {
     const plan = planBuild({ ...input, generated: input.now.toISOString() });
     onStage('emit');
@@ -193,6 +196,9 @@ function emitAgainst(
   }
   onStage('validate');
   assertValid(result.artifacts);
+  // Validated: the values the documents were serialised from (the feed's and sitemap's
+  // trees) have done their work, so they do not stay beside the bodies while publishing.
+  for (const artifact of result.artifacts) delete artifact.serialisedFrom;
   return result;
 }
 
@@ -212,7 +218,9 @@ async function gatherProducts(
     content: content.products,
     ...(config.shipping !== undefined ? { shipping: config.shipping } : {}),
   });
-  return { upstream, content, merged };
+  // Only these facts of the upstream read outlive the merge: its products are merged copies now.
+  const { format, requests, rejected } = upstream;
+  return { upstream: { format, requests, rejected }, content, merged };
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {

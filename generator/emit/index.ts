@@ -13,6 +13,7 @@ import { emitDocs } from './docs.js';
 import { emitFeed } from './feed.js';
 import { emitHostingRules } from './hosting.js';
 import { emitKnowledgeBase } from './kb.js';
+import { forgetKnowledgeBaseSections } from './kb-markdown.js';
 import { emitLlms } from './llms.js';
 import { emitOpenApi } from './openapi.js';
 import { emitRobots } from './robots.js';
@@ -35,6 +36,7 @@ export const DOCUMENT_EMITTERS: readonly Emitter[] = [
 
 export function emitBundle(plan: BuildPlan, emitters: readonly Emitter[] = DOCUMENT_EMITTERS): Artifact[] {
   const documents = emitters.flatMap((emit) => emit(plan));
+  forgetKnowledgeBaseSections(plan);
   const artifacts = [...documents, ...emitHostingRules(plan, documents)];
   assertNoCollisions(artifacts);
   return artifacts.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -88,8 +88,9 @@ const sectionsByPlan = new WeakMap<BuildPlan, string>();
 
 /**
  * The knowledge base without its H1 title: `## About`, `## Usage rules`, `## Products`,
- * `## Articles`. The knowledge base and llms-full.txt both carry it, so it is rendered
- * once per plan (a plan is never changed after `planBuild`) and the text reused.
+ * `## Articles`. The knowledge base and llms-full.txt both carry it, so while a bundle is
+ * emitted it is rendered once per plan (a plan is never changed after `planBuild`) and
+ * the text reused; `emitBundle` forgets it afterwards (`forgetKnowledgeBaseSections`).
  */
 export function renderKnowledgeBaseSections(plan: BuildPlan): string {
   let sections = sectionsByPlan.get(plan);
@@ -98,6 +99,11 @@ export function renderKnowledgeBaseSections(plan: BuildPlan): string {
     sectionsByPlan.set(plan, sections);
   }
   return sections;
+}
+
+/** Drops the rendered sections: the plan outlives emitting, and they are megabytes. */
+export function forgetKnowledgeBaseSections(plan: BuildPlan): void {
+  sectionsByPlan.delete(plan);
 }
 
 function renderSections(plan: BuildPlan, policy: UsagePolicy): string {

@@ -65,7 +65,9 @@ export function emitKnowledgeBase(plan: BuildPlan): Artifact[] {
     {
       path: filePathOf(knowledgeBasePath(config)),
       mediaType: KB_MARKDOWN_MEDIA_TYPE,
-      body: matter.stringify(body, frontMatter),
+      // Without an options object gray-matter keeps the whole body in its process-wide
+      // cache, keyed by the body: megabytes held for good, and more on every rebuild.
+      body: matter.stringify(body, frontMatter, {}),
     },
   ];
 }
