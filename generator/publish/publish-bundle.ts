@@ -9,7 +9,7 @@
  * staging folders of killed builds are removed under the publish lock.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Artifact } from '../artifact.js';
 import { CatalogError } from '../errors.js';
@@ -17,6 +17,7 @@ import type { Logger } from '../logger.js';
 import type { Problem } from '../validate/index.js';
 import { acquirePublishLock, lockPathFor } from './lock.js';
 import { listBundleFiles, readBundle } from './read-bundle.js';
+import { allocateSliceBuffers, writeTextVerified } from './write-text.js';
 
 export interface PublishOptions {
   /** Absolute path of the bundle directory (e.g. …/dist). */
@@ -113,37 +114,22 @@ function checkArtifactPath(path: string): void {
   if (bad) throw new TypeError(`artifact path must be bundle-relative: ${JSON.stringify(path)}`);
 }
 
-/** Writes one file and syncs it, then reads it back: only one document's bytes are held at a time. */
-async function writeVerified(file: string, bytes: Buffer): Promise<void> {
-  const handle = await open(file, 'wx');
-  try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  if (!(await readFile(file)).equals(bytes)) {
-    throw new CatalogError('PUBLISH_FAILED', `the file read back from ${file} differs from the one written`, {
-      file,
-    });
-  }
-}
-
 async function writeStaging(staging: string, artifacts: readonly Artifact[]): Promise<void> {
   await mkdir(staging);
   const folders = new Set<string>([staging]);
+  const buffers = allocateSliceBuffers();
   for (const artifact of artifacts) {
     checkArtifactPath(artifact.path);
     const file = join(staging, artifact.path);
     await mkdir(dirname(file), { recursive: true });
     for (let dir = dirname(file); dir.startsWith(staging); dir = dirname(dir)) folders.add(dir);
-    await writeVerified(file, Buffer.from(artifact.body, 'utf8'));
+    await writeTextVerified(file, artifact.body, buffers);
   }
   for (const folder of folders) await fsyncDirectory(folder);
 }
 
 /**
- * Every file was read back as it was written (`writeVerified`); here the staging folder
+ * Every file was read back as it was written (`writeTextVerified`); here the staging folder
  * must hold those files and no other. The optional re-validation needs the whole bundle
  * as text, so only then is it read back whole.
  */
