@@ -39,10 +39,26 @@ export function truncateText(text: string, max: number): string {
 export const MAX_URL_LENGTH = 2047;
 
 /**
+ * URLs `requireAbsoluteUrl` accepted. Every product URL is checked by five documents (the
+ * feed, the sitemap, the knowledge base, llms.txt and llms-full.txt) and again by the
+ * gate, so each is parsed once instead of five or more times. The answer depends on the
+ * string alone; the set is bounded so a long-running preview server cannot grow it
+ * without end.
+ */
+const acceptedUrls = new Set<string>();
+const MAX_REMEMBERED_URLS = 200_000;
+
+function rememberAccepted(url: string): void {
+  if (acceptedUrls.size >= MAX_REMEMBERED_URLS) acceptedUrls.clear();
+  acceptedUrls.add(url);
+}
+
+/**
  * Returns the URL when it is an absolute http(s) URL already in normal form (no spaces,
  * nothing a parser would rewrite); otherwise refuses it, naming the product and field.
  */
 export function requireAbsoluteUrl(value: string, where: { product?: string; field: string }): string {
+  if (acceptedUrls.has(value)) return value;
   const subject = where.product === undefined ? where.field : `product "${where.product}": ${where.field}`;
   let parsed: URL | undefined;
   try {
@@ -60,7 +76,10 @@ export function requireAbsoluteUrl(value: string, where: { product?: string; fie
           : value.length > MAX_URL_LENGTH
             ? `is longer than ${MAX_URL_LENGTH} characters`
             : undefined;
-  if (problem === undefined) return value;
+  if (problem === undefined) {
+    rememberAccepted(value);
+    return value;
+  }
   const code = where.product === undefined ? 'OUTPUT_INVALID' : 'PRODUCT_INVALID';
   throw new CatalogError(code, `${subject} ${JSON.stringify(value)} ${problem}`, {
     ...(where.product === undefined ? {} : { product: where.product }),
