@@ -12,6 +12,7 @@ import type { Artifact } from './artifact.js';
 import type { ConfigOverrides, ResolvedConfig } from './config.js';
 import { resolveConfigSources } from './config-file.js';
 import { loadContent } from './content/load-content.js';
+import { emitCatalog } from './emit/catalog.js';
 import { emitBundle } from './emit/index.js';
 import { CatalogError } from './errors.js';
 import type { Logger } from './logger.js';
@@ -21,7 +22,7 @@ import { type BuildStage, planBuild, type UpstreamFetcher } from './pipeline.js'
 import type { Article, BuildPlan, PlannedProduct } from './plan.js';
 import { type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
 import { publishBundle, recoverBundle } from './publish/publish-bundle.js';
-import { sameFiles } from './publish/read-bundle.js';
+import { holdsFiles, sameFiles } from './publish/read-bundle.js';
 import { fetchUpstream, formatUserAgent, type UpstreamResult } from './sources/index.js';
 import { type CatalogChanges, diffCatalogs } from './summary/diff.js';
 import { validateArtifacts } from './validate/index.js';
@@ -183,8 +184,12 @@ function emitAgainst(
   if (previous?.generated !== undefined) {
     const plan = planBuild({ ...input, generated: previous.generated });
     onStage('emit');
-    const artifacts = emitBundle(plan);
-    if (sameFiles(previous.files, artifacts)) result = { plan, artifacts, changed: false };
+    // A changed bundle nearly always has a changed catalog: comparing that one document
+    // first spares emitting the whole bundle twice on every build that changes something.
+    if (holdsFiles(previous.files, emitCatalog(plan))) {
+      const artifacts = emitBundle(plan);
+      if (sameFiles(previous.files, artifacts)) result = { plan, artifacts, changed: false };
+    }
   }
   // The last bundle's bytes (as large as the new bundle) are needed for this comparison
   // only; the rest of the build reads its count, time and product facts.

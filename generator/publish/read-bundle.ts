@@ -72,7 +72,14 @@ async function walk(
 
 /** True when `files` holds exactly these artifacts' paths and bytes. */
 export function sameFiles(files: BundleBytes, artifacts: readonly { path: string; body: string }[]): boolean {
-  if (files.size !== artifacts.length) return false;
+  return files.size === artifacts.length && holdsFiles(files, artifacts);
+}
+
+/** True when `files` holds each of these artifacts with the same bytes (and maybe others). */
+export function holdsFiles(
+  files: BundleBytes,
+  artifacts: readonly { path: string; body: string }[],
+): boolean {
   for (const artifact of artifacts) {
     const bytes = files.get(artifact.path);
     if (bytes === undefined || !bytes.equals(Buffer.from(artifact.body, 'utf8'))) return false;
