@@ -10,7 +10,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { makeShopifyProducts, type ShopifyProduct } from './make-shopify-products.js';
+import { makeShopifyProducts, type ShopifyProduct } from '../../test/fixtures/upstream/make-products.js';
 
 const PAGE_CAP = 25_000;
 
