@@ -9,6 +9,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Artifact } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
+import { isRecord } from '../validate/bundle-layout.js';
 import { type DocumentReader, readOnce } from '../validate/parse-once.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import {
@@ -104,10 +105,6 @@ function readFeedText(body: string): FeedReading {
     };
   }
   return { ok: true, feed: parseFeed(body) };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function field(value: unknown, name: string): unknown {

@@ -10,7 +10,7 @@ import matter from 'gray-matter';
 import type { Artifact } from '../artifact.js';
 import type { Product } from '../model.js';
 import type { BuildPlan } from '../plan.js';
-import { parseJson } from '../validate/bundle-layout.js';
+import { isRecord, parseJson } from '../validate/bundle-layout.js';
 import { type DocumentReader, readOnce } from '../validate/parse-once.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import { jsonBody } from './json.js';
@@ -70,10 +70,6 @@ export function emitKnowledgeBase(plan: BuildPlan): Artifact[] {
       body: matter.stringify(body, frontMatter, {}),
     },
   ];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function readProductsJson(files: BundleFiles): { products: Product[]; problems: string[] } {

@@ -9,6 +9,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Artifact } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
+import { isRecord } from '../validate/bundle-layout.js';
 import { type DocumentReader, readOnce } from '../validate/parse-once.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import {
@@ -112,10 +113,6 @@ const parser = new XMLParser({
   htmlEntities: false,
   isArray: (name) => name === 'url' || name === 'sitemap',
 });
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 interface ParsedSitemap {
   kind: 'urlset' | 'sitemapindex';
