@@ -19,6 +19,20 @@ async function openStore(options: OpenStoreOptions): Promise<Store> {
   return open(options);
 }
 
+/**
+ * The maintenance commands' one way to the database: migrate first (each may be the first
+ * command run against a fresh database), then the work, and the store closed either way.
+ */
+async function withMigratedStore(config: IssuerConfig, work: (store: Store) => Promise<void>): Promise<void> {
+  const store = await openStore({ db: config.db });
+  try {
+    await store.migrate();
+    await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
 interface DbFlags {
   db?: string;
 }
@@ -87,44 +101,31 @@ async function runCustomersAdd(flags: DbFlags & { email: string; name: string; p
     throw new CustomerInputError('--password-stdin is required (passwords never go in flags)');
   const config = configFrom(flags);
   const password = await readStdin();
-  const store = await openStore({ db: config.db });
-  try {
-    await store.migrate();
+  await withMigratedStore(config, async (store) => {
     const id = await addCustomer(
       store,
       { email: flags.email, name: flags.name, password },
       Math.floor(Date.now() / 1000),
     );
     process.stdout.write(`created customer ${id}\n`);
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 async function runKeysRotate(flags: DbFlags): Promise<void> {
   const config = configFrom(flags);
-  const store = await openStore({ db: config.db });
-  try {
-    await store.migrate();
+  await withMigratedStore(config, async (store) => {
     const { rotateSigningKeys } = await import('./keys.js');
     const added = await rotateSigningKeys(store, config);
     process.stdout.write(
       `added signing keys ${added.join(', ')}; they sign from ${config.jwksMaxAge} s from now\n`,
     );
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 async function runMigrate(flags: DbFlags): Promise<void> {
-  const config = configFrom(flags);
-  const store = await openStore({ db: config.db });
-  try {
-    await store.migrate();
+  await withMigratedStore(configFrom(flags), async () => {
     process.stdout.write('database schema is up to date\n');
-  } finally {
-    await store.close();
-  }
+  });
 }
 
 function describeError(error: unknown): string {
