@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
 import type { Logger } from '../logger.js';
-import { collectHeaders, createRulesLoader, type HostingRules } from './hosting-rules.js';
+import { createRulesLoader, type HostingRules, withoutTrailingSlash } from './hosting-rules.js';
 import {
   createRateLimiter,
   formatRateLimitField,
@@ -55,15 +55,9 @@ function isValidCatalog(bytes: Buffer): boolean {
   }
 }
 
-function withoutTrailingSlash(path: string): string {
-  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-}
-
 /** Counts the request against the client's window; false when it was refused with 429. */
 function applyRateLimit(req: Request, res: Response, rules: HostingRules, limiter: RateLimiter): boolean {
-  const announced = rules.headers
-    .flatMap((rule) => rule.headers)
-    .find(([name]) => name.toLowerCase() === 'ratelimit-policy')?.[1];
+  const announced = rules.rateLimitPolicy;
   const policy = policyNameOf(announced) ?? 'default';
   const verdict = limiter.take(req.socket.remoteAddress ?? 'unknown');
   res.setHeader('RateLimit-Policy', announced ?? formatRateLimitPolicy(policy, limiter.limit));
@@ -71,7 +65,7 @@ function applyRateLimit(req: Request, res: Response, rules: HostingRules, limite
   if (verdict.allowed) return true;
   res.setHeader('Retry-After', String(verdict.resetSeconds));
   const api = isApiPath(req.path, rules);
-  sendError(res, 429, 'too many requests', api, [...collectHeaders(rules, rules.catalogPath).values()]);
+  sendError(res, 429, 'too many requests', api, rules.catalogHeaders);
   return false;
 }
 
@@ -81,9 +75,8 @@ async function sendNotFound(
   rules: HostingRules,
   api: boolean,
 ): Promise<void> {
-  const catalogCors = [...collectHeaders(rules, rules.catalogPath).values()];
   const page = api ? undefined : await readServedFile(join(realDir, '404.html'));
-  if (page === undefined) return sendError(res, 404, 'not found', api, catalogCors);
+  if (page === undefined) return sendError(res, 404, 'not found', api, rules.catalogHeaders);
   res.setHeader('Content-Type', 'text/html; charset=utf-8').setHeader('Cache-Control', 'no-store');
   res.status(404).end(res.req.method === 'HEAD' ? undefined : page);
 }
@@ -98,7 +91,6 @@ async function handleRequest(req: Request, res: Response, context: PreviewContex
   const path = parsed.path;
   const api = isApiPath(path, rules);
   const isCatalog = withoutTrailingSlash(path) === rules.catalogPath;
-  const catalogCors = [...collectHeaders(rules, rules.catalogPath).values()];
   const route = isHiddenPath(path)
     ? ({ kind: 'missing' } as const)
     : await resolveRoute(realDir, rules, path);
@@ -110,7 +102,7 @@ async function handleRequest(req: Request, res: Response, context: PreviewContex
   }
   if (route.kind === 'proxy') return sendError(res, 502, 'proxy rules are not served by preview', api);
   if (route.kind === 'missing') {
-    if (isCatalog) return sendError(res, 500, 'the bundle holds no catalog', true, catalogCors);
+    if (isCatalog) return sendError(res, 500, 'the bundle holds no catalog', true, rules.catalogHeaders);
     return sendNotFound(res, realDir, rules, api);
   }
   const headers = headersForPaths(rules, route.headerPaths);
@@ -118,7 +110,7 @@ async function handleRequest(req: Request, res: Response, context: PreviewContex
   if (req.method !== 'GET' && req.method !== 'HEAD') return sendMethodNotAllowed(res, headers, api);
   const bytes = await readServedFile(route.resolved.file);
   if (isCatalog && (bytes === undefined || !isValidCatalog(bytes))) {
-    return sendError(res, 500, 'the bundle holds no valid catalog', true, catalogCors);
+    return sendError(res, 500, 'the bundle holds no valid catalog', true, rules.catalogHeaders);
   }
   if (bytes === undefined) return sendNotFound(res, realDir, rules, api);
   sendFile(req, res, { bytes, file: route.resolved.file, status: route.status, headers });

@@ -22,6 +22,10 @@ export interface HostingRules {
   redirects: RedirectRule[];
   /** `{base_url}` path + `/agent-catalog`, from the rewrite that serves the catalog. */
   catalogPath: string;
+  /** The headers `_headers` gives the catalog; JSON errors borrow its CORS origin. */
+  catalogHeaders: [string, string][];
+  /** The `RateLimit-Policy` value the rules announce, if any. */
+  rateLimitPolicy: string | undefined;
 }
 
 export interface RedirectMatch {
@@ -55,6 +59,20 @@ function findCatalogPath(redirects: readonly RedirectRule[]): string {
   return rule?.from ?? CATALOG_SUFFIX;
 }
 
+// Facts every request needs, derived once per load of the rules rather than per request.
+function deriveRules(headers: HeaderRule[], redirects: RedirectRule[]): HostingRules {
+  const catalogPath = findCatalogPath(redirects);
+  return {
+    headers,
+    redirects,
+    catalogPath,
+    catalogHeaders: [...collectHeaders({ headers }, catalogPath).values()],
+    rateLimitPolicy: headers
+      .flatMap((rule) => rule.headers)
+      .find(([name]) => name.toLowerCase() === 'ratelimit-policy')?.[1],
+  };
+}
+
 /** A loader that parses the rules of a bundle directory again only when the files changed. */
 export function createRulesLoader(): (realDir: string) => Promise<HostingRules> {
   let cached: { key: string; rules: HostingRules } | undefined;
@@ -65,13 +83,13 @@ export function createRulesLoader(): (realDir: string) => Promise<HostingRules> 
     if (cached?.key === key) return cached.rules;
     const headers = parseHeadersFile(await readFile(headersFile, 'utf8'));
     const redirects = parseRedirectsFile(await readOptional(redirectsFile));
-    const rules = { headers, redirects, catalogPath: findCatalogPath(redirects) };
+    const rules = deriveRules(headers, redirects);
     cached = { key, rules };
     return rules;
   };
 }
 
-function withoutTrailingSlash(path: string): string {
+export function withoutTrailingSlash(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
@@ -95,7 +113,10 @@ export function findRedirect(rules: HostingRules, path: string, forced: boolean)
 }
 
 /** Every header that `_headers` gives `path`, names in their first spelling, repeated values joined. */
-export function collectHeaders(rules: HostingRules, path: string): Map<string, [string, string]> {
+export function collectHeaders(
+  rules: Pick<HostingRules, 'headers'>,
+  path: string,
+): Map<string, [string, string]> {
   const collected = new Map<string, [string, string]>();
   for (const rule of rules.headers) {
     if (matchRulePath(rule.path, path) === undefined) continue;
