@@ -7,7 +7,6 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { z } from 'zod';
 import {
   type ConfigOverrides,
   ENV_OVERRIDES,
@@ -15,6 +14,7 @@ import {
   type ResolvedConfig,
   resolveConfig,
 } from './config.js';
+import { httpUrl } from './config-sections.js';
 import { CatalogError } from './errors.js';
 
 /** Config files are small; a bigger one is a mistake (a catalog dump passed as --config). */
@@ -71,13 +71,11 @@ function isErrnoCode(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && 'code' in error && error.code === code;
 }
 
-const urlOverride = z.url({ protocol: /^https?$/ });
-
 /** Checks each override on its own, so a bad value names the flag or variable it came from. */
 function checkOverrides(overrides: ConfigOverrides, describe: (key: keyof ConfigOverrides) => string): void {
   for (const key of ['site_url', 'base_url', 'auth_url'] as const) {
     const value = overrides[key];
-    if (value !== undefined && !urlOverride.safeParse(value).success) {
+    if (value !== undefined && !httpUrl.safeParse(value).success) {
       throw new CatalogError('FLAG_INVALID', `${describe(key)}: expected an absolute http(s) URL`, {
         flag: describe(key),
         value,
