@@ -4,14 +4,14 @@
  * once with FLAG_INVALID (exit 2) instead of serving 404s. This is the programmatic entry
  * the `preview` command and the tests share.
  */
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Express } from 'express';
-import { parseHeadersFile, parseRedirectsFile } from '../emit/hosting-rules-format.js';
 import { CatalogError } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
 import { createPreviewApp } from './app.js';
+import { createRulesLoader } from './hosting-rules.js';
 
 export interface PreviewServerOptions {
   dir: string;
@@ -34,15 +34,6 @@ function bundleError(dir: string, message: string, cause?: unknown): CatalogErro
   return new CatalogError('FLAG_INVALID', `--dir ${dir}: ${message}`, { dir }, { cause });
 }
 
-async function readRulesFile(dir: string, name: string, required: boolean): Promise<string> {
-  try {
-    return await readFile(join(dir, name), 'utf8');
-  } catch (error) {
-    if (!required && error instanceof Error && 'code' in error && error.code === 'ENOENT') return '';
-    throw bundleError(dir, `not a built bundle: cannot read ${name}`, error);
-  }
-}
-
 /** Refuses a directory that is missing, unreadable or holds no (valid) hosting rules. */
 export async function assertBundleDir(dir: string): Promise<void> {
   let realDir: string;
@@ -52,13 +43,12 @@ export async function assertBundleDir(dir: string): Promise<void> {
   } catch (error) {
     throw bundleError(dir, 'not a readable directory', error);
   }
-  const headers = await readRulesFile(realDir, '_headers', true);
-  const redirects = await readRulesFile(realDir, '_redirects', false);
+  // The same reader and parser the app uses per request, so start-up refuses exactly
+  // what serving would fail on (a missing `_headers`; a missing `_redirects` is fine).
   try {
-    parseHeadersFile(headers);
-    parseRedirectsFile(redirects);
+    await createRulesLoader()(realDir);
   } catch (error) {
-    throw bundleError(dir, 'its hosting rules do not parse', error);
+    throw bundleError(dir, 'not a built bundle: its hosting rules cannot be read or do not parse', error);
   }
 }
 
