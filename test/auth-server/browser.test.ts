@@ -4,7 +4,13 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_SKIP_REASON, launchBrowser, noBrowser, type TestBrowser } from '../helpers/browser.js';
 import { startTestIssuer, type TestIssuer } from './helpers/issuer.js';
-import { buildAuthorizationUrl, discover, insecure, registerClient } from './helpers/oauth-client.js';
+import {
+  buildAuthorizationUrl,
+  discover,
+  exchangeCode,
+  insecure,
+  registerClient,
+} from './helpers/oauth-client.js';
 
 describe.skipIf(noBrowser)(
   `sign-in and consent in headless Chromium${noBrowser ? ` (${BROWSER_SKIP_REASON})` : ''}`,
@@ -57,19 +63,11 @@ describe.skipIf(noBrowser)(
       await page.getByRole('button', { name: 'Allow' }).click();
       await page.waitForURL(`${callbackBase}/callback?**`);
 
-      const params = oauth.validateAuthResponse(as, registered.client, new URL(page.url()), state);
-      const response = await oauth.authorizationCodeGrantRequest(
-        as,
-        registered.client,
-        registered.auth,
-        params,
-        registered.redirectUri,
+      const tokens = await exchangeCode(as, registered, new URL(page.url()), {
         verifier,
-        insecure,
-      );
-      const tokens = await oauth.processAuthorizationCodeResponse(as, registered.client, response, {
-        expectedNonce: nonce,
-        requireIdToken: true,
+        state,
+        nonce,
+        openid: true,
       });
       expect(tokens.refresh_token).toBeTruthy();
       expect(browser.blockedRequests).toEqual([]);

@@ -95,24 +95,38 @@ export async function authorize(
   for (const [k, v] of Object.entries(options.extraParams ?? {})) url.searchParams.set(k, v);
   const agent = options.agent ?? new FormAgent(new URL(as.issuer).origin);
   const callback = await authorizeInBrowser(agent, url.href, options.credentials);
-  const params = oauth.validateAuthResponse(as, registered.client, callback, state);
+  const openid = scope.split(' ').includes('openid');
+  const tokens = await exchangeCode(as, registered, callback, { verifier, state, nonce, openid });
+  return { tokens, nonce, callback };
+}
+
+/**
+ * The client's half after the redirect: validates the callback (state, RFC 9207 `iss`),
+ * redeems the code with the PKCE verifier and, for an OpenID request, requires an ID token
+ * carrying the nonce.
+ */
+export async function exchangeCode(
+  as: oauth.AuthorizationServer,
+  registered: RegisteredClient,
+  callback: URL,
+  request: { verifier: string; state: string; nonce: string; openid: boolean },
+): Promise<oauth.TokenEndpointResponse> {
+  const params = oauth.validateAuthResponse(as, registered.client, callback, request.state);
   const response = await oauth.authorizationCodeGrantRequest(
     as,
     registered.client,
     registered.auth,
     params,
     registered.redirectUri,
-    verifier,
+    request.verifier,
     insecure,
   );
-  const openid = scope.split(' ').includes('openid');
-  const tokens = await oauth.processAuthorizationCodeResponse(
+  return oauth.processAuthorizationCodeResponse(
     as,
     registered.client,
     response,
-    openid ? { expectedNonce: nonce, requireIdToken: true } : {},
+    request.openid ? { expectedNonce: request.nonce, requireIdToken: true } : {},
   );
-  return { tokens, nonce, callback };
 }
 
 /** POSTs a form to an endpoint and returns status, headers and the JSON body (if any). */
