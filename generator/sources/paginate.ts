@@ -7,6 +7,14 @@
  * cancels everything else and is rethrown. Bounded by `lastPage`.
  */
 
+/** The listing URL with its page-size parameter (named per platform) and page number set. */
+export function buildPageUrl(listing: URL, sizeParam: string, pageSize: number, page: number): string {
+  const url = new URL(listing.href);
+  url.searchParams.set(sizeParam, String(pageSize));
+  url.searchParams.set('page', String(page));
+  return url.href;
+}
+
 export interface PaginateOptions<T> {
   firstPage: number;
   /** The last page that may be requested at all. */

@@ -9,18 +9,11 @@
 import { CatalogError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { extractProductList } from './documents.js';
-import { fetchPagesInParallel } from './paginate.js';
+import { buildPageUrl, fetchPagesInParallel } from './paginate.js';
 
 export const SHOPIFY_MAX_PAGE_SIZE = 250;
 /** Shopify's storefront pagination stops at page × limit = 25,000. */
 export const SHOPIFY_PAGINATION_CAP = 25_000;
-
-function buildPageUrl(listing: URL, pageSize: number, page: number): string {
-  const url = new URL(listing.href);
-  url.searchParams.set('limit', String(pageSize));
-  url.searchParams.set('page', String(page));
-  return url.href;
-}
 
 export async function fetchShopifyProducts(
   client: HttpClient,
@@ -30,7 +23,7 @@ export async function fetchShopifyProducts(
   const pageSize = Math.min(SHOPIFY_MAX_PAGE_SIZE, Math.max(1, options.pageSize));
   const lastPage = Math.floor(SHOPIFY_PAGINATION_CAP / pageSize);
   const fetchPage = async (page: number, signal?: AbortSignal): Promise<unknown[]> => {
-    const url = buildPageUrl(listing, pageSize, page);
+    const url = buildPageUrl(listing, 'limit', pageSize, page);
     const response = await client.getJson(url, signal);
     return extractProductList(response.body, 'shopify', url);
   };

@@ -7,18 +7,11 @@
 import { CatalogError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { extractProductList } from './documents.js';
-import { fetchPagesInParallel } from './paginate.js';
+import { buildPageUrl, fetchPagesInParallel } from './paginate.js';
 
 /** The Store API accepts per_page from 1 to 100. */
 export const WOO_MAX_PAGE_SIZE = 100;
 export const WOO_MAX_PAGES = 1_000;
-
-function buildPageUrl(listing: URL, pageSize: number, page: number): string {
-  const url = new URL(listing.href);
-  url.searchParams.set('per_page', String(pageSize));
-  url.searchParams.set('page', String(page));
-  return url.href;
-}
 
 function readTotalPages(value: string | undefined): number | undefined {
   if (value === undefined || !/^\d+$/.test(value.trim())) return undefined;
@@ -40,7 +33,7 @@ export async function fetchWooProducts(
 ): Promise<unknown[]> {
   const pageSize = Math.min(WOO_MAX_PAGE_SIZE, Math.max(1, options.pageSize));
   const fetchPage = async (page: number, signal?: AbortSignal) => {
-    const url = buildPageUrl(listing, pageSize, page);
+    const url = buildPageUrl(listing, 'per_page', pageSize, page);
     const response = await client.getJson(url, signal);
     return { items: extractProductList(response.body, 'woocommerce', url), response };
   };
