@@ -7,11 +7,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PreviewServer, startPreviewServer } from '../../../generator/preview/server.js';
 import { BROWSER_SKIP_REASON, launchBrowser, noBrowser, type TestBrowser } from '../../helpers/browser.js';
-import { type TempBundle, writeTempBundle } from '../../helpers/write-bundle.js';
 import { makeFixtureBundle } from './fixture-bundle.js';
 import { rawRequest } from './http-client.js';
+import { type ServedBundle, serveTempBundle } from './served-bundle.js';
 
 type FetchResult = { ok: true; count: number; status: number } | { ok: false; error: string };
 
@@ -29,8 +28,7 @@ async function closeHttp(server: Server | undefined): Promise<void> {
 if (noBrowser) console.warn(`browser-cors: skipped: ${BROWSER_SKIP_REASON}`);
 
 describe.skipIf(noBrowser)('a browser on another origin reads the catalog from preview', () => {
-  let bundle: TempBundle;
-  let preview: PreviewServer;
+  let served: ServedBundle;
   let pageServer: Server;
   let pageOrigin: string;
   let noCorsServer: Server;
@@ -38,9 +36,8 @@ describe.skipIf(noBrowser)('a browser on another origin reads the catalog from p
   let browser: TestBrowser;
 
   beforeAll(async () => {
-    bundle = await writeTempBundle(makeFixtureBundle());
-    preview = await startPreviewServer({ dir: bundle.dir, port: 0 });
-    const catalog = (await rawRequest(preview.url, '/agent-catalog')).body;
+    served = await serveTempBundle(makeFixtureBundle());
+    const catalog = (await rawRequest(served.url, '/agent-catalog')).body;
     pageServer = createServer((_req, res) => {
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
       res.end('<!doctype html><title>agent</title><p>client page</p>');
@@ -59,10 +56,9 @@ describe.skipIf(noBrowser)('a browser on another origin reads the catalog from p
 
   afterAll(async () => {
     await browser?.close();
-    await preview?.close();
+    await served?.close();
     await closeHttp(pageServer);
     await closeHttp(noCorsServer);
-    await bundle?.cleanup();
   });
 
   async function fetchFromPage(url: string, headers: Record<string, string> = {}): Promise<FetchResult> {
@@ -87,12 +83,12 @@ describe.skipIf(noBrowser)('a browser on another origin reads the catalog from p
   }
 
   it('when the page fetches /agent-catalog cross-origin then it reads the products', async () => {
-    const result = await fetchFromPage(`${preview.url}/agent-catalog`);
+    const result = await fetchFromPage(`${served.url}/agent-catalog`);
     expect(result).toEqual({ ok: true, count: 3, status: 200 });
   });
 
   it('when the fetch needs a preflight then the browser is allowed to send it', async () => {
-    const result = await fetchFromPage(`${preview.url}/agent-catalog`, { 'X-Agent': 'test' });
+    const result = await fetchFromPage(`${served.url}/agent-catalog`, { 'X-Agent': 'test' });
     expect(result).toEqual({ ok: true, count: 3, status: 200 });
   });
 

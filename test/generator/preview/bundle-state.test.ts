@@ -9,25 +9,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isCatalogError } from '../../../generator/errors.js';
-import { type PreviewServer, startPreviewServer } from '../../../generator/preview/server.js';
-import { type TempBundle, writeBundle, writeTempBundle } from '../../helpers/write-bundle.js';
+import { startPreviewServer } from '../../../generator/preview/server.js';
+import { writeBundle, writeTempBundle } from '../../helpers/write-bundle.js';
 import { makeFixtureBundle } from './fixture-bundle.js';
 import { header, rawRequest } from './http-client.js';
+import { type ServedBundle, serveTempBundle } from './served-bundle.js';
 
-let bundle: TempBundle | undefined;
-let server: PreviewServer | undefined;
+let served: ServedBundle | undefined;
 
 afterEach(async () => {
-  await server?.close();
-  await bundle?.cleanup();
-  server = undefined;
-  bundle = undefined;
+  await served?.close();
+  served = undefined;
 });
 
-async function serveFixture(): Promise<{ dir: string; url: string }> {
-  bundle = await writeTempBundle(makeFixtureBundle());
-  server = await startPreviewServer({ dir: bundle.dir, port: 0 });
-  return { dir: bundle.dir, url: server.url };
+async function serveFixture(): Promise<ServedBundle> {
+  served = await serveTempBundle(makeFixtureBundle());
+  return served;
 }
 
 function expectJsonError(res: { status: number; headers: Record<string, unknown>; body: string }): void {
@@ -117,10 +114,11 @@ describe('preview refuses a directory that is not a bundle', () => {
   });
 
   it('when --dir is a file then start fails with FLAG_INVALID', async () => {
-    bundle = await writeTempBundle(makeFixtureBundle());
+    const bundle = await writeTempBundle(makeFixtureBundle());
     const error = await startPreviewServer({ dir: join(bundle.dir, 'llms.txt'), port: 0 }).catch(
       (e: unknown) => e,
     );
+    await bundle.cleanup();
     expect(isCatalogError(error, 'FLAG_INVALID')).toBe(true);
   });
 });

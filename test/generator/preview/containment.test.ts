@@ -6,31 +6,28 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PreviewServer, startPreviewServer } from '../../../generator/preview/server.js';
-import { type TempBundle, writeTempBundle } from '../../helpers/write-bundle.js';
 import { makeFixtureBundle } from './fixture-bundle.js';
 import { rawRequest } from './http-client.js';
+import { type ServedBundle, serveTempBundle } from './served-bundle.js';
 
 const MARKER = 'OUTSIDE-THE-BUNDLE';
 
 describe('preview never serves a file outside the bundle', () => {
-  let bundle: TempBundle;
-  let server: PreviewServer;
+  let served: ServedBundle;
 
   beforeAll(async () => {
-    bundle = await writeTempBundle(makeFixtureBundle());
-    const outside = dirname(bundle.dir);
+    // Preview resolves every request afresh, so links made after it starts are served.
+    served = await serveTempBundle(makeFixtureBundle());
+    const outside = dirname(served.dir);
     await writeFile(join(outside, 'secret.txt'), MARKER);
     await mkdir(join(outside, 'secret-dir'));
     await writeFile(join(outside, 'secret-dir', 'index.html'), MARKER);
-    await symlink(join(outside, 'secret.txt'), join(bundle.dir, 'leak.txt'));
-    await symlink(join(outside, 'secret-dir'), join(bundle.dir, 'leak-dir'));
-    await symlink(join(bundle.dir, 'llms.txt'), join(bundle.dir, 'alias.txt'));
-    server = await startPreviewServer({ dir: bundle.dir, port: 0 });
+    await symlink(join(outside, 'secret.txt'), join(served.dir, 'leak.txt'));
+    await symlink(join(outside, 'secret-dir'), join(served.dir, 'leak-dir'));
+    await symlink(join(served.dir, 'llms.txt'), join(served.dir, 'alias.txt'));
   });
   afterAll(async () => {
-    await server?.close();
-    await bundle?.cleanup();
+    await served?.close();
   });
 
   it.each([
@@ -50,32 +47,32 @@ describe('preview never serves a file outside the bundle', () => {
     ['a symlink folder without slash', '/leak-dir'],
     ['an absolute path in a double slash', '//etc/passwd'],
   ])('when the target has %s (%s) then the answer is 400 or 404 without the file', async (_name, target) => {
-    const res = await rawRequest(server.url, target);
+    const res = await rawRequest(served.url, target);
     expect([400, 404]).toContain(res.status);
     expect(res.body).not.toContain(MARKER);
   });
 
   it('when the percent-encoding is malformed then the answer is 400, not 5xx', async () => {
     for (const target of ['/%zz', '/agent-catalog%', '/%E0%A4%A']) {
-      const res = await rawRequest(server.url, target);
+      const res = await rawRequest(served.url, target);
       expect(res.status, target).toBe(400);
     }
   });
 
   it('when a malformed target is under the catalog path then the 400 is JSON', async () => {
-    const res = await rawRequest(server.url, '/agent-catalog/%zz');
+    const res = await rawRequest(served.url, '/agent-catalog/%zz');
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body)).toHaveProperty('error');
   });
 
   it('when a symlink points inside the bundle then its file is served', async () => {
-    const res = await rawRequest(server.url, '/alias.txt');
+    const res = await rawRequest(served.url, '/alias.txt');
     expect(res.status).toBe(200);
     expect(res.body).toBe('# Pomona\n');
   });
 
   it('when a path is percent-encoded but harmless then it is served', async () => {
-    const res = await rawRequest(server.url, '/%6clms.txt');
+    const res = await rawRequest(served.url, '/%6clms.txt');
     expect(res.status).toBe(200);
   });
 });

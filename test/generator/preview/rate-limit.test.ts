@@ -8,25 +8,20 @@ import {
   formatRateLimitField,
   policyNameOf,
 } from '../../../generator/preview/rate-limit.js';
-import { type PreviewServer, startPreviewServer } from '../../../generator/preview/server.js';
-import { type TempBundle, writeTempBundle } from '../../helpers/write-bundle.js';
 import { makeFixtureBundle, RATE_POLICY } from './fixture-bundle.js';
 import { header, rawRequest } from './http-client.js';
+import { type ServedBundle, serveTempBundle } from './served-bundle.js';
 
-let bundle: TempBundle | undefined;
-let server: PreviewServer | undefined;
+let served: ServedBundle | undefined;
 
 afterEach(async () => {
-  await server?.close();
-  await bundle?.cleanup();
-  server = undefined;
-  bundle = undefined;
+  await served?.close();
+  served = undefined;
 });
 
 async function serve(rateLimit?: number): Promise<string> {
-  bundle = await writeTempBundle(makeFixtureBundle());
-  server = await startPreviewServer({ dir: bundle.dir, port: 0, rateLimit });
-  return server.url;
+  served = await serveTempBundle(makeFixtureBundle(), { rateLimit });
+  return served.url;
 }
 
 describe('preview rate limit', () => {

@@ -4,10 +4,9 @@
  * with a custom page, and the absolute request form a proxy sends.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PreviewServer, startPreviewServer } from '../../../generator/preview/server.js';
-import { type TempBundle, writeTempBundle } from '../../helpers/write-bundle.js';
 import { makeFixtureBundle } from './fixture-bundle.js';
 import { header, rawRequest } from './http-client.js';
+import { type ServedBundle, serveTempBundle } from './served-bundle.js';
 
 const EXTRA_REDIRECTS = [
   '/docs/*      /api/:splat    301',
@@ -18,64 +17,61 @@ const EXTRA_REDIRECTS = [
 ].join('\n');
 
 describe('preview follows Netlify redirect semantics', () => {
-  let bundle: TempBundle;
-  let server: PreviewServer;
+  let served: ServedBundle;
 
   beforeAll(async () => {
     const files = makeFixtureBundle().map((file) =>
       file.path === '_redirects' ? { ...file, body: `${file.body}${EXTRA_REDIRECTS}\n` } : file,
     );
-    bundle = await writeTempBundle([...files, { path: '404.html', body: '<h1>Custom not found</h1>' }]);
-    server = await startPreviewServer({ dir: bundle.dir, port: 0 });
+    served = await serveTempBundle([...files, { path: '404.html', body: '<h1>Custom not found</h1>' }]);
   });
   afterAll(async () => {
-    await server?.close();
-    await bundle?.cleanup();
+    await served?.close();
   });
 
   it('when a splat rule matches then the splat fills the target and the query is kept', async () => {
-    const res = await rawRequest(server.url, '/docs/openapi.json?v=1');
+    const res = await rawRequest(served.url, '/docs/openapi.json?v=1');
     expect(res.status).toBe(301);
     expect(header(res, 'location')).toBe('/api/openapi.json?v=1');
   });
 
   it('when a file exists at an unforced rule path then the file wins (shadowing)', async () => {
-    const res = await rawRequest(server.url, '/robots.txt');
+    const res = await rawRequest(served.url, '/robots.txt');
     expect(res.body).toContain('User-agent');
   });
 
   it('when a forced rule matches a path with a file then the rule wins', async () => {
-    const res = await rawRequest(server.url, '/feed.xml');
+    const res = await rawRequest(served.url, '/feed.xml');
     expect(res.status).toBe(200);
     expect(res.body).toContain('<urlset>');
   });
 
   it('when a 404 rule matches then its page is served with status 404', async () => {
-    const res = await rawRequest(server.url, '/gone');
+    const res = await rawRequest(served.url, '/gone');
     expect(res.status).toBe(404);
     expect(res.body).toContain('Custom not found');
   });
 
   it('when an unknown site path is requested and the bundle has 404.html then that page is the 404', async () => {
-    const res = await rawRequest(server.url, '/no-such-page');
+    const res = await rawRequest(served.url, '/no-such-page');
     expect(res.status).toBe(404);
     expect(header(res, 'content-type')).toBe('text/html; charset=utf-8');
     expect(res.body).toContain('Custom not found');
   });
 
   it('when a rule proxies to another site then preview answers 502 without fetching it', async () => {
-    const res = await rawRequest(server.url, '/elsewhere');
+    const res = await rawRequest(served.url, '/elsewhere');
     expect(res.status).toBe(502);
   });
 
   it('when the target is in absolute form then it is served like its path', async () => {
-    const res = await rawRequest(server.url, 'http://shop.pomona.example/agent-catalog');
+    const res = await rawRequest(served.url, 'http://shop.pomona.example/agent-catalog');
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toHaveProperty('products');
   });
 
   it('when the catalog rule path is requested with a trailing slash then the rule still applies', async () => {
-    const res = await rawRequest(server.url, '/agent-catalog/');
+    const res = await rawRequest(served.url, '/agent-catalog/');
     expect(res.status).toBe(200);
     expect(header(res, 'content-type')).toBe('application/json');
   });

@@ -13,10 +13,9 @@ import { build } from '../../../generator/build.js';
 import { parseHeadersFile, parseRedirectsFile } from '../../../generator/emit/hosting-rules-format.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { silentLogger } from '../../../generator/logger.js';
-import { type PreviewServer, startPreviewServer } from '../../../generator/preview/server.js';
 import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
-import { type TempBundle, writeTempBundle } from '../../helpers/write-bundle.js';
 import { header, rawRequest } from './http-client.js';
+import { type ServedBundle, serveTempBundle } from './served-bundle.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
@@ -81,18 +80,15 @@ const CASES: BundleCase[] = [
 ];
 
 describe.each(CASES)('preview agrees with the hosting rules of $name', ({ base, slug, artifacts }) => {
-  let bundle: TempBundle;
-  let server: PreviewServer;
+  let served: ServedBundle;
   let files: Artifact[];
 
   beforeAll(async () => {
     files = await artifacts();
-    bundle = await writeTempBundle(files);
-    server = await startPreviewServer({ dir: bundle.dir, port: 0 });
+    served = await serveTempBundle(files);
   }, 60_000);
   afterAll(async () => {
-    await server?.close();
-    await bundle?.cleanup();
+    await served?.close();
   });
 
   /** True when a document of the bundle answers at `path` (its public path, file path or folder index). */
@@ -106,10 +102,10 @@ describe.each(CASES)('preview agrees with the hosting rules of $name', ({ base, 
   }
 
   it('when each _headers rule path is requested then every header of the rule is sent', async () => {
-    const rules = parseHeadersFile(await readFile(join(bundle.dir, '_headers'), 'utf8'));
+    const rules = parseHeadersFile(await readFile(join(served.dir, '_headers'), 'utf8'));
     expect(rules.length).toBeGreaterThan(0);
     for (const rule of rules.filter((item) => !item.path.includes('*'))) {
-      const res = await rawRequest(server.url, rule.path);
+      const res = await rawRequest(served.url, rule.path);
       // A rule for a page the bundle does not hold (the merchant's own site root) is for the CDN alone.
       if (!isServed(rule.path)) {
         expect(res.status, rule.path).toBe(404);
@@ -123,14 +119,14 @@ describe.each(CASES)('preview agrees with the hosting rules of $name', ({ base, 
   });
 
   it('when each _redirects rule is requested then preview serves its target or redirects to it', async () => {
-    const rules = parseRedirectsFile(await readFile(join(bundle.dir, '_redirects'), 'utf8'));
+    const rules = parseRedirectsFile(await readFile(join(served.dir, '_redirects'), 'utf8'));
     for (const rule of rules.filter((item) => !item.from.includes('*'))) {
-      const res = await rawRequest(server.url, rule.from);
+      const res = await rawRequest(served.url, rule.from);
       expect(res.status, rule.from).toBe(rule.status);
       if (rule.status >= 300 && rule.status < 400) {
         expect(header(res, 'location'), rule.from).toBe(rule.to);
       } else {
-        const target = await readFile(join(bundle.dir, rule.to.replace(/\/$/, '/index.html')), 'utf8');
+        const target = await readFile(join(served.dir, rule.to.replace(/\/$/, '/index.html')), 'utf8');
         expect(res.body, rule.from).toBe(target);
       }
     }
@@ -138,7 +134,7 @@ describe.each(CASES)('preview agrees with the hosting rules of $name', ({ base, 
 
   it('when every public URL of the contract is requested then it is 200 with its artifact media type and open CORS', async () => {
     for (const path of contractPaths(base, slug)) {
-      const res = await rawRequest(server.url, path);
+      const res = await rawRequest(served.url, path);
       expect(res.status, path).toBe(200);
       const artifact =
         files.find((item) => (item.publicPath ?? `/${item.path}`) === path) ??
@@ -151,7 +147,7 @@ describe.each(CASES)('preview agrees with the hosting rules of $name', ({ base, 
   });
 
   it('when the catalog is requested then its caching is the 15 minutes of the spec', async () => {
-    const res = await rawRequest(server.url, `${base}/agent-catalog`);
+    const res = await rawRequest(served.url, `${base}/agent-catalog`);
     expect(header(res, 'cache-control')).toMatch(/(^|[ ,])max-age=900([ ,]|$)/);
   });
 
@@ -163,7 +159,7 @@ describe.each(CASES)('preview agrees with the hosting rules of $name', ({ base, 
       '/_headers',
       '/_redirects',
     ]) {
-      expect((await rawRequest(server.url, path)).status, path).toBe(404);
+      expect((await rawRequest(served.url, path)).status, path).toBe(404);
     }
   });
 });
