@@ -5,6 +5,7 @@
  * while reading it. Media types are compared by type and subtype, plus the `profile`
  * parameter where the format requires one (RFC 9727 §5 for the API catalog).
  */
+import { API_CATALOG_MEDIA_TYPE, WELL_KNOWN_DOCUMENTS } from '../emit/well-known.js';
 
 export interface SiteDocument {
   /** Path on the site, appended to the site URL. */
@@ -31,12 +32,9 @@ export const SITE_DOCUMENTS: readonly SiteDocument[] = [
   { urlPath: '/.well-known/tdmrep.json', file: '.well-known/tdmrep.json' },
 ];
 
-const API_CATALOG_PROFILE = 'https://www.rfc-editor.org/info/rfc9727';
-
 /** What a file's Content-Type must be: one or more `type/subtype` choices, or one with a profile. */
 export function expectedMediaType(file: string): string {
-  if (file === '.well-known/api-catalog.json')
-    return `application/linkset+json; profile="${API_CATALOG_PROFILE}"`;
+  if (file === WELL_KNOWN_DOCUMENTS.apiCatalog.path) return API_CATALOG_MEDIA_TYPE;
   if (file === 'feed.xml') return 'application/rss+xml or application/xml';
   if (file.endsWith('.json')) return 'application/json';
   if (file.endsWith('.html')) return 'text/html';
