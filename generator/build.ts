@@ -6,8 +6,7 @@
  * the summary diff and "nothing changed" (the bundle re-emitted with the previous
  * `generated` time is byte-identical, so it is not rewritten and keeps its time).
  */
-import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Artifact } from './artifact.js';
 import type { ConfigOverrides, ResolvedConfig } from './config.js';
 import { resolveConfigSources } from './config-file.js';
@@ -17,13 +16,13 @@ import { emitBundle } from './emit/index.js';
 import { CatalogError } from './errors.js';
 import type { Logger } from './logger.js';
 import { assertContentMatched, type LeftOutProduct, mergeProducts } from './merge.js';
-import { PACKAGE_ROOT } from './paths.js';
 import { type BuildStage, planBuild, type UpstreamFetcher } from './pipeline.js';
 import type { Article, BuildPlan, PlannedProduct } from './plan.js';
 import { type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
 import { publishBundle, recoverBundle } from './publish/publish-bundle.js';
 import { holdsFiles, sameFiles } from './publish/read-bundle.js';
-import { fetchUpstream, formatUserAgent, type UpstreamResult } from './sources/index.js';
+import { fetchUpstreamWithDeadline } from './sources/deadline.js';
+import type { UpstreamResult } from './sources/index.js';
 import { type CatalogChanges, diffCatalogs } from './summary/diff.js';
 import { validateArtifacts } from './validate/index.js';
 
@@ -66,59 +65,6 @@ export interface BuildResult {
   out: string;
   previousGenerated?: string;
   upstream: { format: UpstreamResult['format']; requests: number };
-}
-
-async function readPackageVersion(): Promise<string> {
-  try {
-    const data: unknown = JSON.parse(await readFile(join(PACKAGE_ROOT, 'package.json'), 'utf8'));
-    const version = typeof data === 'object' && data !== null && 'version' in data ? data.version : undefined;
-    return typeof version === 'string' ? version : '0';
-  } catch {
-    return '0';
-  }
-}
-
-/** Grace beyond the configured total timeout before the build gives up on the adapter itself. */
-const DEADLINE_GRACE_MS = 1_000;
-
-async function fetchWithDeadline(config: ResolvedConfig, options: BuildOptions): Promise<UpstreamResult> {
-  const fetcher = options.fetchUpstream ?? fetchUpstream;
-  const userAgent = formatUserAgent(await readPackageVersion(), config.site_url);
-  const controller = new AbortController();
-  const limit = config.upstream.timeout_ms + DEADLINE_GRACE_MS;
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(
-        new CatalogError('UPSTREAM_TIMEOUT', `the upstream did not answer within ${limit} ms`, { limit }),
-      );
-    }, limit);
-  });
-  const fetching = fetcher(config.upstream, {
-    configDir: config.config_dir,
-    siteUrl: config.site_url,
-    currency: config.merchant.currency,
-    logger: options.logger,
-    signal: controller.signal,
-    userAgent,
-  });
-  try {
-    return await Promise.race([fetching, deadline]);
-  } catch (error) {
-    if (error instanceof CatalogError) throw error;
-    throw new CatalogError(
-      'UPSTREAM_NETWORK',
-      `cannot read the upstream ${config.upstream.source}`,
-      {
-        source: config.upstream.source,
-      },
-      { cause: error },
-    );
-  } finally {
-    clearTimeout(timer);
-    fetching.catch(() => {});
-  }
 }
 
 function leftOutWarnings(leftOut: readonly LeftOutProduct[], strict: boolean): BuildWarning[] {
@@ -214,7 +160,10 @@ async function gatherProducts(
   onStage: (stage: BuildStage) => void,
 ) {
   onStage('upstream');
-  const upstream = await fetchWithDeadline(config, options);
+  const upstream = await fetchUpstreamWithDeadline(config, {
+    logger: options.logger,
+    ...(options.fetchUpstream ? { fetcher: options.fetchUpstream } : {}),
+  });
   onStage('content');
   const content = await loadContent(resolve(config.config_dir, config.content_dir), config.config_dir);
   onStage('merge');

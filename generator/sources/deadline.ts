@@ -1,0 +1,70 @@
+/**
+ * The fetchUpstream stage as the build runs it: under one deadline of its own (the
+ * configured total timeout plus a little grace), whatever the adapter does, and with the
+ * User-Agent that names this version of the tool. The HTTP client keeps its own deadline;
+ * this one also bounds a file read or a test's fetcher, so no adapter can hold a cron job
+ * past its timeout. Anything an adapter throws that is not a CatalogError becomes
+ * UPSTREAM_NETWORK naming the source, so the build exits 1 as the contract says.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ResolvedConfig } from '../config.js';
+import { CatalogError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { PACKAGE_ROOT } from '../paths.js';
+import { fetchUpstream, formatUserAgent, type UpstreamResult } from './index.js';
+
+/** Grace beyond the configured total timeout before the build gives up on the adapter itself. */
+const DEADLINE_GRACE_MS = 1_000;
+
+async function readPackageVersion(): Promise<string> {
+  try {
+    const data: unknown = JSON.parse(await readFile(join(PACKAGE_ROOT, 'package.json'), 'utf8'));
+    const version = typeof data === 'object' && data !== null && 'version' in data ? data.version : undefined;
+    return typeof version === 'string' ? version : '0';
+  } catch {
+    return '0';
+  }
+}
+
+export async function fetchUpstreamWithDeadline(
+  config: ResolvedConfig,
+  options: { logger: Logger; fetcher?: typeof fetchUpstream },
+): Promise<UpstreamResult> {
+  const fetcher = options.fetcher ?? fetchUpstream;
+  const userAgent = formatUserAgent(await readPackageVersion(), config.site_url);
+  const controller = new AbortController();
+  const limit = config.upstream.timeout_ms + DEADLINE_GRACE_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(
+        new CatalogError('UPSTREAM_TIMEOUT', `the upstream did not answer within ${limit} ms`, { limit }),
+      );
+    }, limit);
+  });
+  const fetching = fetcher(config.upstream, {
+    configDir: config.config_dir,
+    siteUrl: config.site_url,
+    currency: config.merchant.currency,
+    logger: options.logger,
+    signal: controller.signal,
+    userAgent,
+  });
+  try {
+    return await Promise.race([fetching, deadline]);
+  } catch (error) {
+    if (error instanceof CatalogError) throw error;
+    throw new CatalogError(
+      'UPSTREAM_NETWORK',
+      `cannot read the upstream ${config.upstream.source}`,
+      { source: config.upstream.source },
+      { cause: error },
+    );
+  } finally {
+    clearTimeout(timer);
+    // The loser of the race may still reject later; that rejection is already accounted for.
+    fetching.catch(() => {});
+  }
+}
