@@ -4,12 +4,21 @@
  * rewrite the extension-less paths to.
  */
 import type { Artifact } from '../artifact.js';
+import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
 import { jsonBody } from './json.js';
 
 export function catalogPaths(baseUrl: string): { catalogPath: string; healthPath: string } {
   const prefix = new URL(baseUrl).pathname.replace(/\/+$/, '');
   return { catalogPath: `${prefix}/agent-catalog`, healthPath: `${prefix}/agent-catalog/health` };
+}
+
+/** The catalog and health URLs: `{base_url}/agent-catalog` and `{base_url}/agent-catalog/health`. */
+export function catalogUrls(config: ResolvedConfig): { catalogUrl: string; healthUrl: string } {
+  return {
+    catalogUrl: `${config.base_url}/agent-catalog`,
+    healthUrl: `${config.base_url}/agent-catalog/health`,
+  };
 }
 
 export function emitCatalog(plan: BuildPlan): Artifact[] {

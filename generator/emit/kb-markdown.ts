@@ -14,6 +14,7 @@
  */
 import type { Nutrition, Product } from '../model.js';
 import type { BuildPlan } from '../plan.js';
+import { catalogUrls } from './catalog.js';
 import { escapeMarkdownInline, escapeMarkdownParagraphs, shiftHeadings } from './markdown-text.js';
 import { resolveUsagePolicy, type UsagePolicy } from './usage-policy.js';
 import { requireAbsoluteUrl } from './xml-text.js';
@@ -118,7 +119,7 @@ function renderSections(plan: BuildPlan, policy: UsagePolicy): string {
     `- Contact: ${escapeMarkdownInline(config.merchant.contact)}`,
     `- Currency: ${config.merchant.currency}`,
     `- Ships to: ${config.merchant.ships_to.join(', ')}`,
-    `- Catalog API: <${config.base_url}/agent-catalog>`,
+    `- Catalog API: <${catalogUrls(config).catalogUrl}>`,
     `- Generated: ${plan.generated}`,
   ].join('\n');
   const usage = [

@@ -13,6 +13,7 @@ import type { BuildPlan } from '../plan.js';
 import { isRecord, parseJson } from '../validate/bundle-layout.js';
 import { type DocumentReader, readOnce } from '../validate/parse-once.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
+import { catalogUrls } from './catalog.js';
 import { jsonBody } from './json.js';
 import {
   type KnowledgeBaseProduct,
@@ -31,7 +32,7 @@ const REQUIRED_FRONT_MATTER = ['title', 'source', 'generated', 'license'] as con
 export function emitKnowledgeBase(plan: BuildPlan): Artifact[] {
   const { config } = plan;
   const policy = resolveUsagePolicy(config);
-  const source = `${config.base_url}/agent-catalog`;
+  const source = catalogUrls(config).catalogUrl;
   const usage = {
     attribution: policy.attribution,
     license: policy.license,

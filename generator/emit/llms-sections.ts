@@ -5,6 +5,7 @@
  * every note is inert Markdown.
  */
 import type { BuildPlan } from '../plan.js';
+import { catalogUrls } from './catalog.js';
 import { escapeMarkdownInline as inline, formatMarkdownLink as link } from './markdown-text.js';
 import {
   API_DOCS_PATH,
@@ -46,13 +47,13 @@ function productLines(plan: BuildPlan): string[] {
 export function llmsSections(plan: BuildPlan, policy: UsagePolicy): LlmsSection[] {
   const { config } = plan;
   const at = (path: string) => siteUrl(config, path);
-  const catalog = `${config.base_url}/agent-catalog`;
+  const { catalogUrl, healthUrl } = catalogUrls(config);
   return [
     {
       title: 'Catalog API',
       lines: [
-        item('Product catalog', catalog, 'every product as JSON (GET, no key), cached for 15 minutes'),
-        item('Health', `${catalog}/health`, 'liveness; does not call upstream services'),
+        item('Product catalog', catalogUrl, 'every product as JSON (GET, no key), cached for 15 minutes'),
+        item('Health', healthUrl, 'liveness; does not call upstream services'),
         item('OpenAPI description', at(OPENAPI_PATH), 'OpenAPI 3.1.0 description of both operations'),
         item(
           'API documentation',

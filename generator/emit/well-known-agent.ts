@@ -7,6 +7,7 @@
  * the usage rules as a required capability extension pointing at the terms.
  */
 import type { ResolvedConfig } from '../config.js';
+import { catalogUrls } from './catalog.js';
 import { API_VERSION, buildSecuritySchemes } from './openapi.js';
 import { buildUsageExtension } from './openapi-policy.js';
 import { resolveUsagePolicy } from './usage-policy.js';
@@ -48,7 +49,7 @@ export function buildAgentCard(config: ResolvedConfig): Record<string, unknown> 
       'A free, public, read-only catalog API: no key, token or registration; purchases are completed by a person on the merchant website.',
       ...policy.rules.map((rule) => rule.text),
     ].join(' '),
-    url: `${config.base_url}/agent-catalog`,
+    url: catalogUrls(config).catalogUrl,
     provider: { organization: merchant.name, url: merchant.url },
     version: API_VERSION,
     documentationUrl: `${config.site_url}/api/`,

@@ -10,6 +10,7 @@ import { buildAuthorizationServerMetadata, buildOpenIdConfiguration } from '../.
 import type { Artifact } from '../artifact.js';
 import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
+import { catalogUrls } from './catalog.js';
 import { stableJson } from './json.js';
 import { OPENAPI_PATH } from './openapi.js';
 import { describeAccountAccess } from './openapi-policy.js';
@@ -46,14 +47,6 @@ export const WELL_KNOWN_DOCUMENTS = {
   agent: { path: '.well-known/agent.json', mediaType: 'application/json' },
   agentCard: { path: '.well-known/agent-card.json', mediaType: 'application/json' },
 } as const;
-
-/** The catalog and health URLs: `{base_url}/agent-catalog` and `{base_url}/agent-catalog/health`. */
-export function catalogUrls(config: ResolvedConfig): { catalogUrl: string; healthUrl: string } {
-  return {
-    catalogUrl: `${config.base_url}/agent-catalog`,
-    healthUrl: `${config.base_url}/agent-catalog/health`,
-  };
-}
 
 /** RFC 9728 §2 protected resource metadata for the site. */
 export function buildProtectedResourceMetadata(config: ResolvedConfig): Record<string, unknown> {
