@@ -7,7 +7,7 @@ import express, { type Express } from 'express';
 import type { IssuerConfig } from './config.js';
 import type { IssuerContext } from './context.js';
 import { createErrorMiddleware, notFoundHandler } from './errors.js';
-import type { Clock, KeyRing } from './keys.js';
+import type { Clock, KeyRing } from './key-ring.js';
 import type { Logger } from './logger.js';
 import { installProductionMiddleware } from './middleware/production.js';
 import { createAccountRouter } from './routes/account.js';

@@ -3,7 +3,7 @@
  * The timer is unref'd so it never keeps the process alive, and a failed run is logged
  * and retried at the next tick rather than crashing the server.
  */
-import type { Clock } from './keys.js';
+import type { Clock } from './key-ring.js';
 import type { Logger } from './logger.js';
 import type { CleanupCounts, Store } from './store/store.js';
 

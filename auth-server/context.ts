@@ -4,7 +4,7 @@
  * time). `nowSeconds` is the one conversion to the Unix seconds the store and JWTs use.
  */
 import type { IssuerConfig } from './config.js';
-import type { Clock, KeyRing } from './keys.js';
+import type { Clock, KeyRing } from './key-ring.js';
 import type { Logger } from './logger.js';
 import type { Store } from './store/store.js';
 import type { Views } from './views.js';

@@ -5,9 +5,9 @@
  * every few seconds. Rotation pre-publishes: a new key appears in the JWKS `jwksMaxAge`
  * seconds before it signs, and the old one stays published until every token it signed
  * has expired. First-start generation is a race-safe insert on (alg, generation). Verified
- * access tokens are remembered until they expire (verified-tokens.ts).
+ * access tokens are remembered until they expire (verified-tokens.ts). The contract the
+ * routes see is in key-ring.ts, which imports nothing.
  */
-import { createHash } from 'node:crypto';
 import {
   type CryptoKey,
   calculateJwkThumbprint,
@@ -21,10 +21,9 @@ import {
   SignJWT,
 } from 'jose';
 import type { IssuerConfig } from './config.js';
+import type { Clock, KeyRing, VerifiedAccessToken } from './key-ring.js';
 import type { KeyAlg, KeyRow, Store } from './store/store.js';
 import { createVerifiedTokenCache } from './verified-tokens.js';
-
-export type Clock = () => number;
 
 const ALGS: readonly KeyAlg[] = ['ES256', 'RS256'];
 // The ring re-reads the store this often, far below jwksMaxAge, so every instance starts
@@ -91,42 +90,6 @@ export async function rotateSigningKeys(
     added.push(row.kid);
   }
   return added;
-}
-
-export interface AccessTokenClaims {
-  sub: string;
-  clientId: string;
-  scope: string;
-  authTime: number;
-  jti: string;
-  /** The grant the token belongs to, so revoking the grant also stops its access tokens here. */
-  grantId: string;
-}
-
-export interface VerifiedAccessToken extends AccessTokenClaims {
-  exp: number;
-}
-
-export interface KeyRing {
-  signAccessToken(claims: AccessTokenClaims): Promise<{ token: string; expiresIn: number }>;
-  signIdToken(claims: JWTPayload & { sub: string; aud: string }): Promise<string>;
-  /** Throws when the token is not a valid, unexpired access token from this issuer. */
-  verifyAccessToken(token: string): Promise<VerifiedAccessToken>;
-  /**
-   * Checks an `id_token_hint` (RP-Initiated Logout §2): our signature and issuer, expiry
-   * tolerated up to `toleranceSeconds`; returns its audience (the client) and subject.
-   */
-  verifyIdTokenHint(token: string, toleranceSeconds: number): Promise<{ clientId: string; sub: string }>;
-  /** The public JWKS (RFC 7517), published keys only. */
-  publicJwks(): Promise<{ keys: JWK[] }>;
-  /** Forget cached rows so the next call re-reads the store. */
-  reload(): void;
-}
-
-/** `at_hash` (OpenID Connect Core §3.1.3.6): left half of SHA-256 of the access token, base64url. */
-export function computeAtHash(accessToken: string): string {
-  const digest = createHash('sha256').update(accessToken, 'ascii').digest();
-  return digest.subarray(0, digest.length / 2).toString('base64url');
 }
 
 function readString(payload: JWTPayload, name: string): string {

@@ -8,7 +8,7 @@
  * tracker below; the timer is unref'd and a failed pass is logged and retried next tick.
  */
 import type { RequestHandler } from 'express';
-import type { Clock } from './keys.js';
+import type { Clock } from './key-ring.js';
 import type { Logger } from './logger.js';
 import type { ClientResolver } from './rate-limit/client-key.js';
 import type { Store } from './store/store.js';

@@ -6,12 +6,18 @@
  * §3.1.3.6). A refresh response carries no ID token: Core §12.2 says it "might not contain
  * an id_token", and leaving out the RS256 signature is most of a refresh's CPU.
  */
+import { createHash } from 'node:crypto';
 import type { IssuerContext } from './context.js';
 import { nowSeconds } from './context.js';
-import { computeAtHash } from './keys.js';
 import { parseScope } from './params.js';
 import { generateId, generateSecret, hashSecret } from './secrets.js';
 import type { ClientRow, GrantRow, RefreshTokenRow } from './store/store.js';
+
+/** `at_hash` (OpenID Connect Core §3.1.3.6): left half of SHA-256 of the access token, base64url. */
+function computeAtHash(accessToken: string): string {
+  const digest = createHash('sha256').update(accessToken, 'ascii').digest();
+  return digest.subarray(0, digest.length / 2).toString('base64url');
+}
 
 export interface TokenResponse {
   access_token: string;

@@ -7,7 +7,7 @@
  * (keys.ts). Revocation is not cached; userinfo still asks the store on every request
  * (RFC 7009 §2: a revoked token must stop working). Bounded: the oldest entry goes first.
  */
-import type { Clock, VerifiedAccessToken } from './keys.js';
+import type { Clock, VerifiedAccessToken } from './key-ring.js';
 
 const MAX_ENTRIES = 10_000;
 

@@ -10,7 +10,7 @@
  */
 import type { Request, RequestHandler } from 'express';
 import { OAuthError } from '../errors.js';
-import type { Clock } from '../keys.js';
+import type { Clock } from '../key-ring.js';
 import type { Logger } from '../logger.js';
 import type { CounterStore } from '../store/counters.js';
 

@@ -9,7 +9,7 @@
 import express, { type Request, type Response, Router } from 'express';
 import { type IssuerContext, nowSeconds } from '../context.js';
 import { OAuthError } from '../errors.js';
-import type { VerifiedAccessToken } from '../keys.js';
+import type { VerifiedAccessToken } from '../key-ring.js';
 import { parseScope } from '../params.js';
 import type { BearerContext } from '../store/store.js';
 

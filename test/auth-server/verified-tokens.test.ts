@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { VerifiedAccessToken } from '../../auth-server/keys.js';
+import type { VerifiedAccessToken } from '../../auth-server/key-ring.js';
 import { createVerifiedTokenCache } from '../../auth-server/verified-tokens.js';
 
 const NOW = 1_800_000_000;

@@ -5,7 +5,7 @@
  */
 import { type IssuerConfigInput, resolveConfig } from '../../../auth-server/config.js';
 import { addCustomer } from '../../../auth-server/customers.js';
-import type { Clock } from '../../../auth-server/keys.js';
+import type { Clock } from '../../../auth-server/key-ring.js';
 import { silentLogger } from '../../../auth-server/logger.js';
 import { type RunningIssuer, startIssuer } from '../../../auth-server/server.js';
 import type { Store } from '../../../auth-server/store/store.js';
