@@ -67,12 +67,16 @@ export function hasTag(tags: readonly string[], wanted: string): boolean {
   return tags.some((tag) => tag.toLowerCase() === needle);
 }
 
-/** A rejection whose reason names the product, e.g. 'product 42 ("Green Glow") has no variants'. */
-export function reject(id: string, reason: string, name?: string): MapOutcome {
+/** A rejected product whose reason names it, e.g. 'product 42 ("Green Glow") has no variants'. */
+export function describeRejection(id: string, reason: string, name?: string): RejectedProduct {
   const label = name === undefined ? `product ${id}` : `product ${id} (${JSON.stringify(name)})`;
   const full = `${label} ${reason}`;
-  const rejected: RejectedProduct = name === undefined ? { id, reason: full } : { id, name, reason: full };
-  return { ok: false, rejected };
+  return name === undefined ? { id, reason: full } : { id, name, reason: full };
+}
+
+/** A mapping's failed outcome; see `describeRejection`. */
+export function reject(id: string, reason: string, name?: string): MapOutcome {
+  return { ok: false, rejected: describeRejection(id, reason, name) };
 }
 
 /** The first schema issue as a reason: 'has an unreadable field variants.0.price: …'. */

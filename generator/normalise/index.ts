@@ -6,7 +6,7 @@
  * changed under the crawl) is kept once; two different products claiming one slug
  * cannot both be published, so the later one is rejected.
  */
-import { decodeSlug } from './fields.js';
+import { decodeSlug, describeRejection } from './fields.js';
 import { mapNativeProduct } from './native.js';
 import { mapShopifyProduct } from './shopify.js';
 import type { MapContext, MapOutcome, NormalisedProduct, RejectedProduct, UpstreamFormat } from './types.js';
@@ -58,11 +58,8 @@ export function normaliseProducts(
     seenIds.add(product.sourceId);
     const owner = slugOwners.get(product.record.slug);
     if (owner !== undefined) {
-      rejected.push({
-        id: product.sourceId,
-        name: product.record.name,
-        reason: `product ${product.sourceId} (${JSON.stringify(product.record.name)}) has the slug "${product.record.slug}" of product ${owner} already`,
-      });
+      const reason = `has the slug "${product.record.slug}" of product ${owner} already`;
+      rejected.push(describeRejection(product.sourceId, reason, product.record.name));
       continue;
     }
     slugOwners.set(product.record.slug, product.sourceId);
