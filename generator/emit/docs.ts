@@ -13,9 +13,10 @@ import { TEMPLATES_DIR } from '../paths.js';
 import type { BuildPlan } from '../plan.js';
 import { buildDocsView, type DocsView } from './docs-view.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { API_DOCS_PATH, filePathOf } from './sitemap-pages.js';
 
-export const DOCS_FILE = 'api/index.html';
-export const DOCS_PUBLIC_PATH = '/api/';
+export const DOCS_FILE = filePathOf(API_DOCS_PATH);
+export const DOCS_PUBLIC_PATH = API_DOCS_PATH;
 export const DOCS_MEDIA_TYPE = 'text/html; charset=utf-8';
 
 let template: Handlebars.TemplateDelegate<DocsView> | undefined;

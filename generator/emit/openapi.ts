@@ -11,9 +11,10 @@ import type { BuildPlan } from '../plan.js';
 import { stableJson } from './json.js';
 import { buildUsageExtension, describeAccountAccess } from './openapi-policy.js';
 import { buildComponentSchemas, type SchemaName } from './openapi-schemas.js';
+import { filePathOf, OPENAPI_PATH } from './sitemap-pages.js';
 import { resolveUsagePolicy } from './usage-policy.js';
 
-export const OPENAPI_PATH = 'api/openapi.json';
+export const OPENAPI_FILE = filePathOf(OPENAPI_PATH);
 export const OPENAPI_VERSION = '3.1.0';
 export const API_VERSION = '1.0.0';
 /** The catalog paths relative to the server URL ({base_url}), as spec part 4 names them. */
@@ -146,7 +147,7 @@ export function buildOpenApiDocument(config: ResolvedConfig): OpenApiDocument {
 export function emitOpenApi(plan: BuildPlan): Artifact[] {
   return [
     {
-      path: OPENAPI_PATH,
+      path: OPENAPI_FILE,
       mediaType: 'application/json',
       body: stableJson(buildOpenApiDocument(plan.config)),
     },

@@ -12,8 +12,8 @@ import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
 import { catalogUrls } from './catalog.js';
 import { stableJson } from './json.js';
-import { OPENAPI_PATH } from './openapi.js';
 import { describeAccountAccess } from './openapi-policy.js';
+import { OPENAPI_PATH, siteUrl } from './sitemap-pages.js';
 import { resolveUsagePolicy } from './usage-policy.js';
 import { buildAgentCard } from './well-known-agent.js';
 
@@ -78,7 +78,7 @@ export function buildApiCatalog(config: ResolvedConfig): Record<string, unknown>
     linkset: [
       {
         anchor: catalogUrl,
-        'service-desc': [{ href: `${config.site_url}/${OPENAPI_PATH}`, type: OPENAPI_LINK_TYPE }],
+        'service-desc': [{ href: siteUrl(config, OPENAPI_PATH), type: OPENAPI_LINK_TYPE }],
         'service-doc': [{ href: `${config.site_url}/api/`, type: 'text/html' }],
         status: [{ href: healthUrl, type: 'application/json' }],
         'terms-of-service': [{ href: termsUrl, type: 'text/html' }],

@@ -6,12 +6,13 @@
  * JSON is read once per bundle (`parse-once.ts`), and not at all for a document the build
  * serialised itself, because several checkers read the same 50,000-product catalog.
  */
+import { API_DOCS_PATH, filePathOf, KB_PRODUCTS_PATH, OPENAPI_PATH } from '../emit/sitemap-pages.js';
 import { type DocumentReader, readOnce } from './parse-once.js';
 import type { BundleFiles } from './problem.js';
 
-export const OPENAPI_FILE = 'api/openapi.json';
-export const DOCS_FILE = 'api/index.html';
-export const KB_PRODUCTS_FILE = 'kb/products.json';
+export const OPENAPI_FILE = filePathOf(OPENAPI_PATH);
+export const DOCS_FILE = filePathOf(API_DOCS_PATH);
+export const KB_PRODUCTS_FILE = filePathOf(KB_PRODUCTS_PATH);
 export const PROTECTED_RESOURCE_FILE = '.well-known/oauth-protected-resource.json';
 export const AUTHORIZATION_SERVER_FILE = '.well-known/oauth-authorization-server.json';
 export const OPENID_CONFIGURATION_FILE = '.well-known/openid-configuration.json';
