@@ -87,7 +87,9 @@ async function handleRequest(req: Request, res: Response, context: PreviewContex
   const rules = await context.loadRules(realDir);
   if (context.limiter && !applyRateLimit(req, res, rules, context.limiter)) return;
   const parsed = parseRequestPath(req.originalUrl);
-  if (!parsed.ok) return sendError(res, parsed.status, 'bad request', isApiPath(req.path, rules));
+  if (!parsed.ok) {
+    return sendError(res, parsed.status, 'bad request', isApiPath(req.path, rules), rules.catalogHeaders);
+  }
   const path = parsed.path;
   const api = isApiPath(path, rules);
   const isCatalog = withoutTrailingSlash(path) === rules.catalogPath;

@@ -7,7 +7,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeFixtureBundle } from './fixture-bundle.js';
-import { rawRequest } from './http-client.js';
+import { header, rawRequest } from './http-client.js';
 import { type ServedBundle, serveTempBundle } from './served-bundle.js';
 
 const MARKER = 'OUTSIDE-THE-BUNDLE';
@@ -63,6 +63,12 @@ describe('preview never serves a file outside the bundle', () => {
     const res = await rawRequest(served.url, '/agent-catalog/%zz');
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body)).toHaveProperty('error');
+  });
+
+  it('when a malformed target is under the catalog path then a browser on another origin may read the 400', async () => {
+    const res = await rawRequest(served.url, '/agent-catalog/%zz');
+    expect(res.status).toBe(400);
+    expect(header(res, 'access-control-allow-origin')).toBe('*');
   });
 
   it('when a symlink points inside the bundle then its file is served', async () => {
