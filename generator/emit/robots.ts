@@ -7,6 +7,7 @@
  */
 import type { Artifact } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
+import { isRecord, parseJson } from '../validate/bundle-layout.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import { stableJson } from './json.js';
 import { filePathOf, ROBOTS_PATH, SITEMAP_PATH, siteUrl, TDMREP_PATH } from './sitemap-pages.js';
@@ -95,17 +96,14 @@ function checkRobotsText(body: string): string[] {
   return faults;
 }
 
-function checkTdmRep(body: string): string[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return ['not valid JSON'];
-  }
+function checkTdmRep(files: BundleFiles): string[] {
+  // The gate's JSON reader: parsed once per bundle, shared with the syntax and schema checks.
+  const reading = parseJson(files, TDMREP_FILE);
+  if (!reading?.ok) return ['not valid JSON'];
+  const parsed = reading.value;
   if (!Array.isArray(parsed) || parsed.length === 0) return ['expected a non-empty array of rules'];
-  return parsed.flatMap((rule: unknown, index): string[] => {
-    if (typeof rule !== 'object' || rule === null) return [`rule ${index + 1} is not an object`];
-    const record = rule as Record<string, unknown>;
+  return parsed.flatMap((record: unknown, index): string[] => {
+    if (!isRecord(record)) return [`rule ${index + 1} is not an object`];
     const faults: string[] = [];
     if (typeof record.location !== 'string' || !record.location.startsWith('/')) {
       faults.push(`rule ${index + 1}: location must be a path`);
@@ -130,10 +128,9 @@ export function checkRobots(files: BundleFiles): Problem[] {
     problems.push(
       ...checkRobotsText(robots).map((message) => ({ path: ROBOTS_FILE, rule: 'robots', message })),
     );
-  const tdmrep = files.get(TDMREP_FILE);
-  if (tdmrep === undefined)
+  if (!files.has(TDMREP_FILE))
     problems.push({ path: TDMREP_FILE, rule: 'missing', message: 'tdmrep.json is missing' });
   else
-    problems.push(...checkTdmRep(tdmrep).map((message) => ({ path: TDMREP_FILE, rule: 'tdmrep', message })));
+    problems.push(...checkTdmRep(files).map((message) => ({ path: TDMREP_FILE, rule: 'tdmrep', message })));
   return problems;
 }
