@@ -20,9 +20,12 @@ export function sanitizeXmlText(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(ILLEGAL_XML_CHARS, '');
 }
 
+// Without the global flag, so `test` keeps no lastIndex between calls.
+const ILLEGAL_XML_CHAR = new RegExp(ILLEGAL_XML_CHARS.source, 'u');
+
 /** True when the text holds a character XML 1.0 cannot carry. */
 export function hasIllegalXmlChars(text: string): boolean {
-  return new RegExp(ILLEGAL_XML_CHARS.source, 'u').test(text);
+  return ILLEGAL_XML_CHAR.test(text);
 }
 
 /** Cuts text to at most `max` characters (code points), ending with an ellipsis when cut. */
