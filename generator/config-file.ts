@@ -16,6 +16,7 @@ import {
 } from './config.js';
 import { httpUrl } from './config-sections.js';
 import { CatalogError } from './errors.js';
+import { resolveSourceLocation } from './sources/documents.js';
 
 /** Config files are small; a bigger one is a mistake (a catalog dump passed as --config). */
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -119,9 +120,10 @@ export async function resolveConfigSources(sources: ConfigSources): Promise<Reso
   checkOverrides(flags, (key) => FLAG_NAMES[key]);
   checkOverrides(env, envNameOf);
   for (const overrides of [flags, env]) {
-    if (overrides.source !== undefined && !/^https?:\/\//i.test(overrides.source)) {
-      overrides.source = resolve(cwd, overrides.source);
-    }
+    // The sources' own reading of a location, so a `file:` URL is a path and not a relative name.
+    const location =
+      overrides.source === undefined ? undefined : resolveSourceLocation(overrides.source, cwd);
+    if (location?.kind === 'file') overrides.source = location.path;
   }
   const loaded = await loadConfigFile(resolve(cwd, sources.configPath));
   return resolveConfig(loaded.raw, { file: loaded.file, configDir: loaded.configDir, flags, env });

@@ -71,6 +71,24 @@ describe('resolveConfigSources', () => {
     expect(config.upstream.source).toBe('/somewhere/other/products.json');
   });
 
+  it('when --source is a file: URL then it becomes that path, not a name under the working directory', async () => {
+    const config = await resolveConfigSources({
+      configPath: join(dir, 'catalog.config.json'),
+      cwd: '/somewhere',
+      flags: { source: 'file:///data/products.json' },
+    });
+    expect(config.upstream.source).toBe('/data/products.json');
+  });
+
+  it('when --source is a URL then it is kept as given', async () => {
+    const config = await resolveConfigSources({
+      configPath: join(dir, 'catalog.config.json'),
+      cwd: '/somewhere',
+      flags: { source: 'https://store.example/products.json' },
+    });
+    expect(config.upstream.source).toBe('https://store.example/products.json');
+  });
+
   it('when a flag and env both set auth_url then the flag wins', async () => {
     const config = await resolveConfigSources({
       configPath: 'catalog.config.json',
