@@ -18,7 +18,9 @@ export const MAX_DESCRIPTION_LENGTH = 5000;
 /** Google: g:id "Max 50 characters". */
 export const MAX_ID_LENGTH = 50;
 
-export type FeedAvailability = 'in_stock' | 'out_of_stock' | 'preorder' | 'backorder';
+/** Every `g:availability` value Google accepts. */
+export const FEED_AVAILABILITIES = ['in_stock', 'out_of_stock', 'preorder', 'backorder'] as const;
+export type FeedAvailability = (typeof FEED_AVAILABILITIES)[number];
 
 /**
  * The availability table. `coming_soon` has no exact twin: Google's `preorder` means the

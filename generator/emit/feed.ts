@@ -14,7 +14,7 @@ import { type DocumentReader, readOnce } from '../validate/parse-once.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import {
   buildFeedItem,
-  type FeedAvailability,
+  FEED_AVAILABILITIES,
   GOOGLE_NAMESPACE,
   MAX_DESCRIPTION_LENGTH,
   MAX_ID_LENGTH,
@@ -115,12 +115,6 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-const FEED_AVAILABILITIES: readonly FeedAvailability[] = [
-  'in_stock',
-  'out_of_stock',
-  'preorder',
-  'backorder',
-];
 const FEED_PRICE = /^\d+(\.\d+)? [A-Z]{3}$/;
 
 function checkItem(item: Record<string, unknown>, index: number, ids: Set<string>): string[] {
