@@ -19,22 +19,38 @@ export async function removeExpired(store: Store, clock: Clock): Promise<Cleanup
   return store.deleteExpired(Math.floor(clock() / 1000));
 }
 
-/** Starts the interval; returns the function that stops it. */
-export function startCleanup(options: CleanupOptions): () => void {
-  const { store, logger, clock } = options;
+/**
+ * Runs `pass` every `intervalSeconds`, never two at once (a slow pass makes the next tick
+ * skip), on an unref'd timer; a failed pass is logged as `failure` and tried again at the
+ * next tick. Returns the function that stops it. The reaper (reaper.ts) runs on it too.
+ */
+export function runPeriodically(
+  intervalSeconds: number,
+  logger: Logger,
+  failure: string,
+  pass: () => Promise<void>,
+): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    removeExpired(store, clock)
-      .then((counts) => logger.debug('expired rows removed', { ...counts }))
+    pass()
       .catch((error: unknown) =>
-        logger.error('clean-up failed', { error: error instanceof Error ? error.message : String(error) }),
+        logger.error(failure, { error: error instanceof Error ? error.message : String(error) }),
       )
       .finally(() => {
         running = false;
       });
-  }, options.intervalSeconds * 1000);
+  }, intervalSeconds * 1000);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/** Starts the interval; returns the function that stops it. */
+export function startCleanup(options: CleanupOptions): () => void {
+  const { store, logger, clock } = options;
+  return runPeriodically(options.intervalSeconds, logger, 'clean-up failed', async () => {
+    const counts = await removeExpired(store, clock);
+    logger.debug('expired rows removed', { ...counts });
+  });
 }

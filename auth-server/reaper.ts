@@ -5,9 +5,10 @@
  * nothing to call, so without this the clients table only grows. A reaped client that comes
  * back is told `401 invalid_client` at the token endpoint (it is simply unknown), which is
  * the signal to register again. "Used" means a successful token response, recorded by the
- * tracker below; the timer is unref'd and a failed pass is logged and retried next tick.
+ * tracker below; passes run on the clean-up's timer (cleanup.ts `runPeriodically`).
  */
 import type { RequestHandler } from 'express';
+import { runPeriodically } from './cleanup.js';
 import type { Clock } from './key-ring.js';
 import type { Logger } from './logger.js';
 import type { ClientResolver } from './rate-limit/client-key.js';
@@ -40,24 +41,11 @@ export interface ReaperOptions {
 /** Starts the periodic reaping; returns the function that stops it. */
 export function startReaper(options: ReaperOptions): () => void {
   const { store, logger, clock } = options;
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    reapExpired(store, clock, options.unusedClientDays)
-      .then((counts) => {
-        if (counts.clients > 0) logger.info('unused clients reaped', { clients: counts.clients });
-        logger.debug('expired counters removed', { counters: counts.counters });
-      })
-      .catch((error: unknown) =>
-        logger.error('reaping failed', { error: error instanceof Error ? error.message : String(error) }),
-      )
-      .finally(() => {
-        running = false;
-      });
-  }, options.intervalSeconds * 1000);
-  timer.unref();
-  return () => clearInterval(timer);
+  return runPeriodically(options.intervalSeconds, logger, 'reaping failed', async () => {
+    const counts = await reapExpired(store, clock, options.unusedClientDays);
+    if (counts.clients > 0) logger.info('unused clients reaped', { clients: counts.clients });
+    logger.debug('expired counters removed', { counters: counts.counters });
+  });
 }
 
 // The store keeps a client's last use to the hour; within that hour this process does not
