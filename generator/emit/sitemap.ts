@@ -35,9 +35,15 @@ interface SitemapEntry {
   lastmod: string;
 }
 
-/** W3C Datetime as the protocol asks; an unparseable upstream time falls back to the build time. */
+/** The W3C Datetime forms the protocol accepts for `lastmod`; the emitter and the checker share it. */
+const W3C_DATETIME = /^\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?)?)?$/;
+
+/**
+ * The upstream time when it is already a W3C Datetime, else the build time: `Date.parse`
+ * also accepts forms such as RFC 2822 dates that the protocol refuses.
+ */
 function lastmodOf(value: string | undefined, generated: string): string {
-  return value !== undefined && !Number.isNaN(Date.parse(value)) ? value : generated;
+  return value !== undefined && W3C_DATETIME.test(value) ? value : generated;
 }
 
 function listEntries(plan: BuildPlan): SitemapEntry[] {
@@ -168,8 +174,6 @@ const SITEMAP_READER: DocumentReader<SitemapReading> = {
 export function readSitemap(files: BundleFiles, path: string): SitemapReading | undefined {
   return readOnce(files, path, SITEMAP_READER);
 }
-
-const W3C_DATETIME = /^\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?)?)?$/;
 
 function checkOneSitemap(
   files: BundleFiles,

@@ -69,6 +69,19 @@ describe('emitSitemap', () => {
     for (const entry of parsed.urlset?.url ?? []) expect(entry.lastmod).toBe(plan.generated);
   });
 
+  it('uses the build time as lastmod when the upstream time is a date the protocol does not accept', () => {
+    const config = makeSampleConfig();
+    const products = makeSampleProducts(config).map((product) => ({
+      ...product,
+      updatedAt: 'Fri, 20 Nov 2026 08:00:00 GMT',
+    }));
+    const plan = makeSamplePlan({ config, products });
+    const [artifact] = emitSitemap(plan);
+    const parsed = parse(artifact?.body ?? '');
+    for (const entry of parsed.urlset?.url ?? []) expect(entry.lastmod).toBe(plan.generated);
+    expect(checkSitemap(bundleFilesOf(artifact ? [artifact] : []))).toEqual([]);
+  });
+
   it('leaves out product pages on another host than the site', () => {
     const config = makeSampleConfig();
     const products = makeSampleProducts(config);
