@@ -41,11 +41,19 @@ export function normaliseProducts(
   const products: NormalisedProduct[] = [];
   const rejected: RejectedProduct[] = [];
   const seenIds = new Set<string>();
+  const rejectedIds = new Set<string>();
   const slugOwners = new Map<string, string>();
   let duplicates = 0;
   for (const item of items) {
     const outcome = map(item, context);
     if (!outcome.ok) {
+      // A repeated page repeats its invalid products too: one warning per upstream id, not per copy.
+      const id = readRawSourceId(item, format);
+      if (id !== undefined && (seenIds.has(id) || rejectedIds.has(id))) {
+        duplicates += 1;
+        continue;
+      }
+      if (id !== undefined) rejectedIds.add(id);
       const slug = readRawSlug(item, format);
       rejected.push(slug === undefined ? outcome.rejected : { ...outcome.rejected, slug });
       continue;
@@ -74,6 +82,14 @@ const SLUG_KEYS: Readonly<Record<UpstreamFormat, string>> = {
   shopify: 'handle',
   woocommerce: 'slug',
 };
+
+/** The id a mapper would give the item (a native product without an id is known by its slug). */
+function readRawSourceId(raw: unknown, format: UpstreamFormat): string | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const { id, slug } = raw as Record<string, unknown>;
+  if (typeof id === 'number' || (typeof id === 'string' && id !== '')) return String(id);
+  return format === 'native' && typeof slug === 'string' && slug.trim() !== '' ? slug.trim() : undefined;
+}
 
 function readRawSlug(raw: unknown, format: UpstreamFormat): string | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;

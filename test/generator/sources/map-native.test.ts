@@ -119,6 +119,15 @@ describe('normaliseProducts', () => {
     expect(result.rejected).toEqual([]);
   });
 
+  test('when an invalid product comes back on a repeated page then it is rejected once', () => {
+    const bad = { id: 9, title: 'Broken', handle: 'broken', variants: [{ price: 'free' }] };
+    const good = { id: 1, title: 'A', handle: 'a', variants: [{ price: '1.00' }] };
+    const result = normaliseProducts([good, bad, good, bad], 'shopify', context);
+    expect(result.products.map((product) => product.sourceId)).toEqual(['1']);
+    expect(result.rejected.map((rejected) => rejected.id)).toEqual(['9']);
+    expect(result.duplicates).toBe(2);
+  });
+
   test('when two different products claim one slug then the later one is rejected and named', () => {
     const first = { id: 1, title: 'A', handle: 'same', variants: [{ price: '1.00' }] };
     const second = { id: 2, title: 'B', handle: 'same', variants: [{ price: '2.00' }] };
