@@ -16,6 +16,7 @@ import {
   REDIRECTS_FILE,
   type RedirectRule,
 } from './hosting-rules-format.js';
+import { filePathOf } from './sitemap-pages.js';
 
 /** Spec part 4: getCatalog is "cached for 15 minutes". */
 const CATALOG_MAX_AGE = 'max-age=900';
@@ -36,11 +37,6 @@ function parseOrReport<T>(
   }
 }
 
-/** The bundle file a URL path is served from without a rewrite (`/a/` serves `a/index.html`). */
-function fileFor(urlPath: string): string {
-  return urlPath.endsWith('/') ? `${urlPath.slice(1)}index.html` : urlPath.slice(1);
-}
-
 function isPublicDocument(path: string): boolean {
   return !path.startsWith('_');
 }
@@ -56,7 +52,7 @@ function checkRedirects(rules: readonly RedirectRule[], files: BundleFiles): str
     seen.add(rule.from);
     if (rule.status !== 200) continue;
     if (!rule.force) faults.push(`${label}: a rewrite must be forced (200!)`);
-    if (!rule.to.startsWith('/') || !files.has(fileFor(rule.to))) {
+    if (!rule.to.startsWith('/') || !files.has(filePathOf(rule.to))) {
       faults.push(`${label}: the target is not a file of the bundle`);
     }
   }
@@ -80,7 +76,7 @@ function checkHeaderRules(
     if (WILDCARD.test(rule.path)) faults.push(`headers for "${rule.path}": only exact paths are allowed`);
     if (byPath.has(rule.path)) faults.push(`headers for "${rule.path}" are listed twice`);
     byPath.set(rule.path, rule);
-    const exists = rule.path === '/' || routed.has(rule.path) || files.has(fileFor(rule.path));
+    const exists = rule.path === '/' || routed.has(rule.path) || files.has(filePathOf(rule.path));
     if (!exists) faults.push(`headers for "${rule.path}", which is neither a file nor a route`);
     if (headerValue(rule, 'Content-Type').length > 1)
       faults.push(`"${rule.path}" has two Content-Type headers`);
