@@ -3,7 +3,7 @@
  * The timer is unref'd so it never keeps the process alive, and a failed run is logged
  * and retried at the next tick rather than crashing the server.
  */
-import type { Clock } from './key-ring.js';
+import { type Clock, unixSeconds } from './key-ring.js';
 import type { Logger } from './logger.js';
 import type { CleanupCounts, Store } from './store/store.js';
 
@@ -16,7 +16,7 @@ export interface CleanupOptions {
 
 /** One clean-up pass. */
 export async function removeExpired(store: Store, clock: Clock): Promise<CleanupCounts> {
-  return store.deleteExpired(Math.floor(clock() / 1000));
+  return store.deleteExpired(unixSeconds(clock));
 }
 
 /**

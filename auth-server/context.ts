@@ -4,7 +4,7 @@
  * time). `nowSeconds` is the one conversion to the Unix seconds the store and JWTs use.
  */
 import type { IssuerConfig } from './config.js';
-import type { Clock, KeyRing } from './key-ring.js';
+import { type Clock, type KeyRing, unixSeconds } from './key-ring.js';
 import type { Logger } from './logger.js';
 import type { Store } from './store/store.js';
 import type { Views } from './views.js';
@@ -19,5 +19,5 @@ export interface IssuerContext {
 }
 
 export function nowSeconds(ctx: Pick<IssuerContext, 'clock'>): number {
-  return Math.floor(ctx.clock() / 1000);
+  return unixSeconds(ctx.clock);
 }

@@ -6,6 +6,11 @@
  */
 export type Clock = () => number;
 
+/** The clock's reading in the Unix seconds the store and JWTs use (RFC 7519 §2 NumericDate). */
+export function unixSeconds(clock: Clock): number {
+  return Math.floor(clock() / 1000);
+}
+
 export interface AccessTokenClaims {
   sub: string;
   clientId: string;

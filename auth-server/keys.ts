@@ -21,7 +21,7 @@ import {
   SignJWT,
 } from 'jose';
 import type { IssuerConfig } from './config.js';
-import type { Clock, KeyRing, VerifiedAccessToken } from './key-ring.js';
+import { type Clock, type KeyRing, unixSeconds, type VerifiedAccessToken } from './key-ring.js';
 import type { KeyAlg, KeyRow, Store } from './store/store.js';
 import { createVerifiedTokenCache } from './verified-tokens.js';
 
@@ -30,10 +30,6 @@ const ALGS: readonly KeyAlg[] = ['ES256', 'RS256'];
 // signing with a rotated key well after it was published.
 const RELOAD_SECONDS = 10;
 const CLOCK_SKEW = 60;
-
-function seconds(clock: Clock): number {
-  return Math.floor(clock() / 1000);
-}
 
 async function generateKeyRow(
   alg: KeyAlg,
@@ -63,7 +59,7 @@ export async function ensureSigningKeys(store: Store, clock: Clock = Date.now): 
   const existing = await store.listKeys();
   for (const alg of ALGS) {
     if (existing.some((k) => k.alg === alg)) continue;
-    const now = seconds(clock);
+    const now = unixSeconds(clock);
     await store.insertKey(await generateKeyRow(alg, 1, now, now));
   }
 }
@@ -82,7 +78,7 @@ export async function rotateSigningKeys(
   const longestToken = Math.max(config.accessTokenTtl, config.idTokenTtl);
   for (const alg of ALGS) {
     const generation = Math.max(0, ...existing.filter((k) => k.alg === alg).map((k) => k.generation)) + 1;
-    const now = seconds(clock);
+    const now = unixSeconds(clock);
     const activatesAt = now + config.jwksMaxAge;
     const row = await generateKeyRow(alg, generation, now, activatesAt);
     if (!(await store.insertKey(row))) continue;
@@ -105,7 +101,7 @@ export function createKeyRing(store: Store, config: IssuerConfig, clock: Clock =
   const verified = createVerifiedTokenCache(clock);
 
   async function current(): Promise<KeyRow[]> {
-    const now = seconds(clock);
+    const now = unixSeconds(clock);
     if (now - loadedAt >= RELOAD_SECONDS) {
       rows = await store.listKeys();
       loadedAt = now;
@@ -125,7 +121,7 @@ export function createKeyRing(store: Store, config: IssuerConfig, clock: Clock =
   }
 
   async function signingKey(alg: KeyAlg): Promise<{ row: KeyRow; key: CryptoKey }> {
-    const now = seconds(clock);
+    const now = unixSeconds(clock);
     const candidates = (await current()).filter((k) => k.alg === alg && k.activatesAt <= now);
     const row = candidates.sort((a, b) => b.generation - a.generation)[0];
     if (!row) throw new Error(`no active ${alg} signing key (run migrate/serve first)`);
@@ -171,7 +167,7 @@ export function createKeyRing(store: Store, config: IssuerConfig, clock: Clock =
   return {
     async signAccessToken(claims) {
       const { row, key } = await signingKey('ES256');
-      const now = seconds(clock);
+      const now = unixSeconds(clock);
       const token = await new SignJWT({
         client_id: claims.clientId,
         scope: claims.scope,
@@ -191,7 +187,7 @@ export function createKeyRing(store: Store, config: IssuerConfig, clock: Clock =
 
     async signIdToken(claims) {
       const { row, key } = await signingKey('RS256');
-      const now = seconds(clock);
+      const now = unixSeconds(clock);
       return new SignJWT(claims)
         .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: row.kid })
         .setIssuer(config.issuer)

@@ -9,7 +9,7 @@
  */
 import type { RequestHandler } from 'express';
 import { runPeriodically } from './cleanup.js';
-import type { Clock } from './key-ring.js';
+import { type Clock, unixSeconds } from './key-ring.js';
 import type { Logger } from './logger.js';
 import type { ClientResolver } from './rate-limit/client-key.js';
 import type { Store } from './store/store.js';
@@ -23,7 +23,7 @@ export interface ReapCounts {
 
 /** One pass: expired counters, then clients unused for `unusedClientDays` (0 = keep them). */
 export async function reapExpired(store: Store, clock: Clock, unusedClientDays: number): Promise<ReapCounts> {
-  const now = Math.floor(clock() / 1000);
+  const now = unixSeconds(clock);
   const counters = await store.counters.deleteExpired(now);
   const clients =
     unusedClientDays > 0 ? await store.counters.deleteUnusedClients(now - unusedClientDays * DAY) : 0;
@@ -63,7 +63,7 @@ export function createClientUsageTracker(
   async function mark(req: Parameters<RequestHandler>[0]): Promise<void> {
     const clientId = await resolver.resolve(req);
     if (clientId === undefined || (markedUntil.get(clientId) ?? 0) > clock()) return;
-    await store.counters.markClientUsed(clientId, Math.floor(clock() / 1000));
+    await store.counters.markClientUsed(clientId, unixSeconds(clock));
     if (markedUntil.size >= MARKED_MAX) markedUntil.clear();
     markedUntil.set(clientId, clock() + MARK_AGAIN_AFTER_MS);
   }

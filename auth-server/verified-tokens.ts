@@ -7,7 +7,7 @@
  * (keys.ts). Revocation is not cached; userinfo still asks the store on every request
  * (RFC 7009 §2: a revoked token must stop working). Bounded: the oldest entry goes first.
  */
-import type { Clock, VerifiedAccessToken } from './key-ring.js';
+import { type Clock, unixSeconds, type VerifiedAccessToken } from './key-ring.js';
 
 const MAX_ENTRIES = 10_000;
 
@@ -24,7 +24,7 @@ export function createVerifiedTokenCache(clock: Clock, maxEntries = MAX_ENTRIES)
       const claims = entries.get(token);
       if (claims === undefined) return undefined;
       // jose refuses a token once `exp` <= now (RFC 7519 §4.1.4); so does the cache.
-      if (claims.exp > Math.floor(clock() / 1000)) return claims;
+      if (claims.exp > unixSeconds(clock)) return claims;
       entries.delete(token);
       return undefined;
     },

@@ -10,7 +10,7 @@
  */
 import type { Request, RequestHandler } from 'express';
 import { OAuthError } from '../errors.js';
-import type { Clock } from '../key-ring.js';
+import { type Clock, unixSeconds } from '../key-ring.js';
 import type { Logger } from '../logger.js';
 import type { CounterStore } from '../store/counters.js';
 
@@ -58,7 +58,7 @@ export function createRateLimiter(options: RateLimiterOptions): RequestHandler {
       next();
       return;
     }
-    const now = Math.floor(clock() / 1000);
+    const now = unixSeconds(clock);
     const window = windowOf(now, policy.windowSeconds);
     let count: number;
     try {

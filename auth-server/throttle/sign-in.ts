@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
-import type { IssuerContext } from '../context.js';
+import { type IssuerContext, nowSeconds } from '../context.js';
 import { normaliseEmail } from '../customers.js';
 import { OAuthError } from '../errors.js';
 import { windowOf } from '../rate-limit/limiter.js';
@@ -68,7 +68,7 @@ export async function throttleSignIn<T>(
   email: string,
   attempt: () => Promise<T | false>,
 ): Promise<T | false> {
-  const now = Math.floor(ctx.clock() / 1000);
+  const now = nowSeconds(ctx);
   const rules = countedRules(req, email, now);
   const counters = ctx.store.counters;
   let retryAfter = 0;
