@@ -64,23 +64,13 @@ function headerValue(rule: HeaderRule | undefined, name: string): string[] {
   return (rule?.headers ?? []).filter(([key]) => key.toLowerCase() === lower).map(([, value]) => value);
 }
 
-function checkHeaderRules(
-  rules: readonly HeaderRule[],
+/** Each document, by file path and by rewritten path, has one Content-Type, open CORS and nosniff. */
+function checkServedHeaders(
+  byPath: ReadonlyMap<string, HeaderRule>,
   redirects: readonly RedirectRule[],
   files: BundleFiles,
 ): string[] {
   const faults: string[] = [];
-  const byPath = new Map<string, HeaderRule>();
-  const routed = new Set(redirects.map((rule) => rule.from));
-  for (const rule of rules) {
-    if (WILDCARD.test(rule.path)) faults.push(`headers for "${rule.path}": only exact paths are allowed`);
-    if (byPath.has(rule.path)) faults.push(`headers for "${rule.path}" are listed twice`);
-    byPath.set(rule.path, rule);
-    const exists = rule.path === '/' || routed.has(rule.path) || files.has(filePathOf(rule.path));
-    if (!exists) faults.push(`headers for "${rule.path}", which is neither a file nor a route`);
-    if (headerValue(rule, 'Content-Type').length > 1)
-      faults.push(`"${rule.path}" has two Content-Type headers`);
-  }
   const served = [
     ...[...files.keys()].filter(isPublicDocument).map((path) => `/${path}`),
     ...redirects.filter((rule) => rule.status === 200).map((rule) => rule.from),
@@ -107,6 +97,26 @@ function checkHeaderRules(
     }
   }
   return faults;
+}
+
+function checkHeaderRules(
+  rules: readonly HeaderRule[],
+  redirects: readonly RedirectRule[],
+  files: BundleFiles,
+): string[] {
+  const faults: string[] = [];
+  const byPath = new Map<string, HeaderRule>();
+  const routed = new Set(redirects.map((rule) => rule.from));
+  for (const rule of rules) {
+    if (WILDCARD.test(rule.path)) faults.push(`headers for "${rule.path}": only exact paths are allowed`);
+    if (byPath.has(rule.path)) faults.push(`headers for "${rule.path}" are listed twice`);
+    byPath.set(rule.path, rule);
+    const exists = rule.path === '/' || routed.has(rule.path) || files.has(filePathOf(rule.path));
+    if (!exists) faults.push(`headers for "${rule.path}", which is neither a file nor a route`);
+    if (headerValue(rule, 'Content-Type').length > 1)
+      faults.push(`"${rule.path}" has two Content-Type headers`);
+  }
+  return [...faults, ...checkServedHeaders(byPath, redirects, files)];
 }
 
 export function checkHostingRules(files: BundleFiles): Problem[] {
