@@ -194,11 +194,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const previous = await readPreviousBundle(out, config, options.logger, warnings);
   for (const warning of warnings) options.logger.warn(warning.message);
   guardShrink(previous, merged.products.length, config, options.allowShrink === true);
-  // Content for a product the store sent but we had to leave out is not stale: it is kept, unused.
-  const rejectedSlugs = new Set(
-    upstream.rejected.flatMap((item) => (item.slug === undefined ? [] : [item.slug])),
-  );
-  assertContentMatched(merged.unmatched.filter((item) => !rejectedSlugs.has(item.slug)));
+  assertContentMatched(merged.unmatched, upstream.rejected);
   const now = (options.now ?? (() => new Date()))();
   const emitted = emitAgainst(
     { config, products: merged.products, articles: content.articles, now },

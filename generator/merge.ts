@@ -75,14 +75,21 @@ function compareText(a: string, b: string): number {
  * A content file that matches no upstream product is CONTENT_INVALID naming the file. It
  * is checked after the shrink guard, so an upstream that suddenly returns nothing is
  * reported as the upstream failure it is (exit 1), not as stale content (exit 2).
+ * Content for a product the store sent but that had to be left out (`rejected`) is not
+ * stale: it is kept, unused, for when the store fixes the product.
  */
-export function assertContentMatched(unmatched: readonly ProductContent[]): void {
-  const first = unmatched[0];
+export function assertContentMatched(
+  unmatched: readonly ProductContent[],
+  rejected: readonly { slug?: string }[] = [],
+): void {
+  const rejectedSlugs = new Set(rejected.flatMap((item) => (item.slug === undefined ? [] : [item.slug])));
+  const stale = unmatched.filter((item) => !rejectedSlugs.has(item.slug));
+  const first = stale[0];
   if (!first) return;
-  const files = unmatched.map((item) => item.file);
+  const files = stale.map((item) => item.file);
   throw new CatalogError(
     'CONTENT_INVALID',
-    `invalid content in ${files.join(', ')}: no upstream product has the slug "${first.slug}"${unmatched.length > 1 ? ' (and others)' : ''}; delete the file when the product is gone from the store`,
+    `invalid content in ${files.join(', ')}: no upstream product has the slug "${first.slug}"${stale.length > 1 ? ' (and others)' : ''}; delete the file when the product is gone from the store`,
     { file: first.file, files, field: 'slug' },
   );
 }

@@ -106,4 +106,13 @@ describe('mergeProducts', () => {
       );
     }
   });
+
+  it('when a content file belongs to a product the store sent but that was left out then it is not stale', () => {
+    const result = mergeProducts({
+      upstream: [upstreamProduct('a')],
+      content: [content('broken', { flavor: 'x' })],
+    });
+    expect(() => assertContentMatched(result.unmatched, [{ slug: 'broken' }])).not.toThrow();
+    expect(() => assertContentMatched(result.unmatched, [{ slug: 'other' }])).toThrow();
+  });
 });
