@@ -110,3 +110,13 @@ export function makeSamplePlan(
   const products = options.products ?? makeSampleProducts(config);
   return planBuild({ config, products, articles: SAMPLE_ARTICLES, generated: SAMPLE_GENERATED });
 }
+
+/** The sample plan with its first product (green-glow) changed by `change`, for tests of one bad product. */
+export function makeSamplePlanWithFirstProduct(
+  change: (product: PlannedProduct) => PlannedProduct,
+): BuildPlan {
+  const config = makeSampleConfig();
+  const [first, ...rest] = makeSampleProducts(config);
+  if (first === undefined) throw new Error('sample has no products');
+  return makeSamplePlan({ config, products: [change(first), ...rest] });
+}

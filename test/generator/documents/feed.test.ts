@@ -2,11 +2,10 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { checkFeed, emitFeed, FEED_FILE } from '../../../generator/emit/feed.js';
 import { isCatalogError } from '../../../generator/errors.js';
-import type { PlannedProduct } from '../../../generator/plan.js';
 import {
   makeSampleConfig,
   makeSamplePlan,
-  makeSampleProducts,
+  makeSamplePlanWithFirstProduct,
   SAMPLE_CONFIG_INPUT,
 } from '../../helpers/sample-plan.js';
 
@@ -28,13 +27,6 @@ function feedOf(plan = makeSamplePlan()): { body: string; items: Item[]; tree: F
   expect(XMLValidator.validate(artifact.body)).toBe(true);
   const tree = parser.parse(artifact.body) as FeedTree;
   return { body: artifact.body, items: tree.rss.channel.item as Item[], tree };
-}
-
-function withProduct(change: (product: PlannedProduct) => PlannedProduct) {
-  const config = makeSampleConfig();
-  const [first, ...rest] = makeSampleProducts(config);
-  if (first === undefined) throw new Error('sample has no products');
-  return makeSamplePlan({ config, products: [change(first), ...rest] });
 }
 
 describe('emitFeed', () => {
@@ -88,14 +80,17 @@ describe('emitFeed', () => {
 
   it('round-trips quotes, ampersands, angle brackets, ]]>, emoji and non-Latin text', () => {
     const tricky = 'Say "hi" & <b>bye</b> ]]> it\'s 🍏 青汁 Ωμέγα';
-    const plan = withProduct((p) => ({ ...p, record: { ...p.record, name: tricky, description: tricky } }));
+    const plan = makeSamplePlanWithFirstProduct((p) => ({
+      ...p,
+      record: { ...p.record, name: tricky, description: tricky },
+    }));
     const { items } = feedOf(plan);
     expect(items[0]?.['g:title']).toBe(tricky);
     expect(items[0]?.['g:description']).toBe(tricky);
   });
 
   it('drops control characters that XML 1.0 cannot carry and keeps the rest', () => {
-    const plan = withProduct((p) => ({
+    const plan = makeSamplePlanWithFirstProduct((p) => ({
       ...p,
       record: { ...p.record, name: 'Bad\u0000 Name\u0007', description: 'tab\there\u001b[0m end\uFFFF' },
     }));
@@ -105,7 +100,7 @@ describe('emitFeed', () => {
   });
 
   it('cuts a 10,000-character description to 5,000 characters and the title to 150', () => {
-    const plan = withProduct((p) => ({
+    const plan = makeSamplePlanWithFirstProduct((p) => ({
       ...p,
       record: { ...p.record, name: 'N'.repeat(400), description: 'é'.repeat(10_000) },
     }));
@@ -121,7 +116,7 @@ describe('emitFeed', () => {
   });
 
   it('refuses a product URL with spaces, naming the product', () => {
-    const plan = withProduct((p) => ({
+    const plan = makeSamplePlanWithFirstProduct((p) => ({
       ...p,
       record: { ...p.record, url: 'https://shop.pomona.example/a b' },
     }));
@@ -135,7 +130,7 @@ describe('emitFeed', () => {
   });
 
   it('refuses a price that is not a decimal amount', () => {
-    const plan = withProduct((p) => ({ ...p, record: { ...p.record, price: '12,00' } }));
+    const plan = makeSamplePlanWithFirstProduct((p) => ({ ...p, record: { ...p.record, price: '12,00' } }));
     expect(() => emitFeed(plan)).toThrow(expect.objectContaining({ code: 'PRODUCT_INVALID' }));
   });
 

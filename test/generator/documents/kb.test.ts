@@ -2,9 +2,12 @@ import matter from 'gray-matter';
 import { describe, expect, it } from 'vitest';
 import { checkKnowledgeBase, emitKnowledgeBase, KB_PRODUCTS_FILE } from '../../../generator/emit/kb.js';
 import { readKnowledgeBaseProducts } from '../../../generator/emit/kb-markdown.js';
-import type { PlannedProduct } from '../../../generator/plan.js';
 import { bundleFilesOf } from '../../../generator/validate/index.js';
-import { makeSampleConfig, makeSamplePlan, makeSampleProducts } from '../../helpers/sample-plan.js';
+import {
+  makeSampleConfig,
+  makeSamplePlan,
+  makeSamplePlanWithFirstProduct,
+} from '../../helpers/sample-plan.js';
 
 const MD_PATH = 'kb/pomona-knowledge-base.md';
 
@@ -14,13 +17,6 @@ function emitted(plan = makeSamplePlan()) {
   const markdown = artifacts.find((a) => a.path === MD_PATH);
   if (json === undefined || markdown === undefined) throw new Error('missing kb artifacts');
   return { artifacts, json, markdown, parsed: matter(markdown.body, {}) };
-}
-
-function withProduct(change: (product: PlannedProduct) => PlannedProduct) {
-  const config = makeSampleConfig();
-  const [first, ...rest] = makeSampleProducts(config);
-  if (first === undefined) throw new Error('sample has no products');
-  return makeSamplePlan({ config, products: [change(first), ...rest] });
 }
 
 describe('emitKnowledgeBase', () => {
@@ -74,7 +70,7 @@ describe('emitKnowledgeBase', () => {
 
   it('keeps a hostile product name from adding headings, links, HTML or front matter', () => {
     const name = 'Evil\n# Heading\n---\ntitle: hacked\n[click](https://evil.example) <script>x</script>';
-    const plan = withProduct((p) => ({
+    const plan = makeSamplePlanWithFirstProduct((p) => ({
       ...p,
       record: { ...p.record, name, description: '## not a heading\n\n- ID: fake' },
     }));
@@ -108,7 +104,7 @@ describe('emitKnowledgeBase', () => {
   });
 
   it('refuses a product URL with spaces, naming the product', () => {
-    const plan = withProduct((p) => ({
+    const plan = makeSamplePlanWithFirstProduct((p) => ({
       ...p,
       record: { ...p.record, url: 'https://shop.pomona.example/a b' },
     }));
@@ -122,7 +118,7 @@ describe('emitKnowledgeBase', () => {
 
   it('drops control characters and keeps quotes, ]]>, emoji and non-Latin text in a product section', () => {
     const name = 'The "Best"\u0000 Juice ]]> 🍏 青汁\u0007';
-    const plan = withProduct((p) => ({ ...p, record: { ...p.record, name } }));
+    const plan = makeSamplePlanWithFirstProduct((p) => ({ ...p, record: { ...p.record, name } }));
     const [section] = readKnowledgeBaseProducts(emitted(plan).parsed.content);
     expect(section?.name).toBe('The "Best" Juice ]]> 🍏 青汁');
     const body = emitted(plan).markdown.body;
@@ -131,7 +127,7 @@ describe('emitKnowledgeBase', () => {
 
   it('keeps a 10,000-character description whole', () => {
     const description = 'x'.repeat(10_000);
-    const plan = withProduct((p) => ({ ...p, record: { ...p.record, description } }));
+    const plan = makeSamplePlanWithFirstProduct((p) => ({ ...p, record: { ...p.record, description } }));
     expect(emitted(plan).parsed.content).toContain(description);
   });
 

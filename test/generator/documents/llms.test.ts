@@ -6,9 +6,8 @@ import {
   LLMS_FULL_FILE,
   readLlmsLinks,
 } from '../../../generator/emit/llms.js';
-import type { PlannedProduct } from '../../../generator/plan.js';
 import { bundleFilesOf } from '../../../generator/validate/index.js';
-import { makeSampleConfig, makeSamplePlan, makeSampleProducts } from '../../helpers/sample-plan.js';
+import { makeSamplePlan, makeSamplePlanWithFirstProduct } from '../../helpers/sample-plan.js';
 
 function bodies(plan = makeSamplePlan()) {
   const artifacts = emitLlms(plan);
@@ -23,13 +22,6 @@ function outline(text: string) {
   const lines = text.split('\n').filter((line) => line.trim() !== '');
   const h2 = lines.filter((line) => line.startsWith('## ')).map((line) => line.slice(3));
   return { first: lines[0], second: lines[1], h1Count: lines.filter((l) => /^# /.test(l)).length, h2 };
-}
-
-function withProduct(change: (product: PlannedProduct) => PlannedProduct) {
-  const config = makeSampleConfig();
-  const [first, ...rest] = makeSampleProducts(config);
-  if (first === undefined) throw new Error('sample has no products');
-  return makeSamplePlan({ config, products: [change(first), ...rest] });
 }
 
 describe('emitLlms', () => {
@@ -85,7 +77,7 @@ describe('emitLlms', () => {
 
   it('keeps a product name with brackets, newlines and a leading # inside one link item', () => {
     const name = '# [Best](https://evil.example)\n## juice';
-    const plan = withProduct((p) => ({ ...p, record: { ...p.record, name } }));
+    const plan = makeSamplePlanWithFirstProduct((p) => ({ ...p, record: { ...p.record, name } }));
     const { llms } = bodies(plan);
     const product = readLlmsLinks(llms).find((l) => l.url === plan.catalog.products[0]?.url);
     expect(product?.title).toBe('# [Best](https://evil.example) ## juice');
@@ -94,7 +86,7 @@ describe('emitLlms', () => {
   });
 
   it('refuses a product URL with spaces, naming the product', () => {
-    const plan = withProduct((p) => ({
+    const plan = makeSamplePlanWithFirstProduct((p) => ({
       ...p,
       record: { ...p.record, url: 'https://shop.pomona.example/a b' },
     }));
