@@ -13,6 +13,7 @@ import {
   overridesFromEnv,
   type ResolvedConfig,
   resolveConfig,
+  URL_OVERRIDE_KEYS,
 } from './config.js';
 import { httpUrl } from './config-sections.js';
 import { CatalogError } from './errors.js';
@@ -74,7 +75,7 @@ function isErrnoCode(error: unknown, code: string): boolean {
 
 /** Checks each override on its own, so a bad value names the flag or variable it came from. */
 function checkOverrides(overrides: ConfigOverrides, describe: (key: keyof ConfigOverrides) => string): void {
-  for (const key of ['site_url', 'base_url', 'auth_url'] as const) {
+  for (const key of URL_OVERRIDE_KEYS) {
     const value = overrides[key];
     if (value !== undefined && !httpUrl.safeParse(value).success) {
       throw new CatalogError('FLAG_INVALID', `${describe(key)}: expected an absolute http(s) URL`, {

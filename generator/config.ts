@@ -115,6 +115,9 @@ export interface ResolvedConfig extends Omit<ParsedConfig, 'site_url' | 'base_ur
   config_dir: string;
 }
 
+/** The overrides that replace a top-level URL of the config file as they are. */
+export const URL_OVERRIDE_KEYS = ['site_url', 'base_url', 'auth_url'] as const;
+
 /** Environment variables read by the generator, lowest precedence above the file. */
 export const ENV_OVERRIDES = {
   AGENT_CATALOG_SITE_URL: 'site_url',
@@ -203,9 +206,7 @@ export function resolveConfig(
 function applyOverrides(raw: unknown, overrides: ConfigOverrides): unknown {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
   const copy: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
-  if (overrides.site_url !== undefined) copy.site_url = overrides.site_url;
-  if (overrides.base_url !== undefined) copy.base_url = overrides.base_url;
-  if (overrides.auth_url !== undefined) copy.auth_url = overrides.auth_url;
+  for (const key of URL_OVERRIDE_KEYS) if (overrides[key] !== undefined) copy[key] = overrides[key];
   if (overrides.source !== undefined || overrides.source_format !== undefined) {
     const upstream = typeof copy.upstream === 'object' && copy.upstream !== null ? copy.upstream : {};
     const next: Record<string, unknown> = { ...(upstream as Record<string, unknown>) };
