@@ -3,6 +3,7 @@
  * and response parameters "MUST NOT be included more than once", so a repeated parameter
  * is reported (never silently resolved to its first value). Also the scope helpers.
  */
+import { invalidRequest } from './errors.js';
 import { ISSUER_CAPABILITIES } from './metadata.js';
 
 export type ParamSource = unknown;
@@ -30,6 +31,16 @@ export function readParams<const N extends string>(
     if (result.value !== undefined) values[name] = result.value;
   }
   return { ok: true, values };
+}
+
+/** `readParams` for the JSON endpoints (token, revocation): a repeated one is `400 invalid_request`. */
+export function readUniqueParams<const N extends string>(
+  source: ParamSource,
+  names: readonly N[],
+): Partial<Record<N, string>> {
+  const read = readParams(source, names);
+  if (!read.ok) throw invalidRequest(`${read.repeated} must not be repeated`);
+  return read.values;
 }
 
 const SUPPORTED_SCOPES: ReadonlySet<string> = new Set(ISSUER_CAPABILITIES.scopes);

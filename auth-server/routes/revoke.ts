@@ -9,7 +9,7 @@ import express, { type Request, type Response, Router } from 'express';
 import { authenticateClient } from '../client-auth.js';
 import { type IssuerContext, nowSeconds } from '../context.js';
 import { invalidRequest, OAuthError } from '../errors.js';
-import { readParams } from '../params.js';
+import { readUniqueParams } from '../params.js';
 import { hashSecret } from '../secrets.js';
 
 function otherClient(): OAuthError {
@@ -22,9 +22,7 @@ async function handleRevoke(ctx: IssuerContext, req: Request, res: Response): Pr
     throw invalidRequest('the request must be application/x-www-form-urlencoded');
   }
   const { client } = await authenticateClient(ctx, req);
-  const read = readParams(req.body, ['token', 'token_type_hint']);
-  if (!read.ok) throw invalidRequest(`${read.repeated} must not be repeated`);
-  const token = read.values.token;
+  const { token } = readUniqueParams(req.body, ['token', 'token_type_hint']);
   if (!token) throw invalidRequest('token is required');
   const now = nowSeconds(ctx);
   // The hint only orders the look-ups (RFC 7009 §2.1); both kinds are always tried.

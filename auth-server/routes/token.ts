@@ -13,7 +13,7 @@ import { type AuthenticatedClient, authenticateClient } from '../client-auth.js'
 import { type IssuerContext, nowSeconds } from '../context.js';
 import { invalidRequest, OAuthError } from '../errors.js';
 import { ISSUER_CAPABILITIES } from '../metadata.js';
-import { formatScope, isScopeSubset, parseScope, readParams } from '../params.js';
+import { formatScope, isScopeSubset, parseScope, readUniqueParams } from '../params.js';
 import { computeS256Challenge, hashSecret, secretsEqual } from '../secrets.js';
 import type { GrantRow } from '../store/store.js';
 import { issueTokens, newRefreshToken, type TokenResponse } from '../tokens.js';
@@ -35,9 +35,11 @@ async function redeemCode(
   req: Request,
   { client }: AuthenticatedClient,
 ): Promise<TokenResponse> {
-  const read = readParams(req.body, ['code', 'redirect_uri', 'code_verifier']);
-  if (!read.ok) throw invalidRequest(`${read.repeated} must not be repeated`);
-  const { code, redirect_uri: redirectUri, code_verifier: verifier } = read.values;
+  const {
+    code,
+    redirect_uri: redirectUri,
+    code_verifier: verifier,
+  } = readUniqueParams(req.body, ['code', 'redirect_uri', 'code_verifier']);
   if (!code || !redirectUri) throw invalidRequest('code and redirect_uri are required');
   if (!verifier || !CODE_VERIFIER.test(verifier))
     throw invalidRequest('a valid code_verifier is required (PKCE)');
@@ -80,9 +82,7 @@ async function rotateRefreshToken(
   req: Request,
   { client }: AuthenticatedClient,
 ): Promise<TokenResponse> {
-  const read = readParams(req.body, ['refresh_token', 'scope']);
-  if (!read.ok) throw invalidRequest(`${read.repeated} must not be repeated`);
-  const { refresh_token: token, scope } = read.values;
+  const { refresh_token: token, scope } = readUniqueParams(req.body, ['refresh_token', 'scope']);
   if (!token) throw invalidRequest('refresh_token is required');
   const tokenHash = hashSecret(token);
   const now = nowSeconds(ctx);
@@ -119,9 +119,7 @@ async function handleToken(ctx: IssuerContext, req: Request, res: Response): Pro
     throw invalidRequest('the request must be application/x-www-form-urlencoded');
   }
   const authenticated = await authenticateClient(ctx, req);
-  const read = readParams(req.body, ['grant_type']);
-  if (!read.ok) throw invalidRequest('grant_type must not be repeated');
-  const grantType = read.values.grant_type;
+  const grantType = readUniqueParams(req.body, ['grant_type']).grant_type;
   if (!grantType) throw invalidRequest('grant_type is required');
   if (!(ISSUER_CAPABILITIES.grantTypes as readonly string[]).includes(grantType)) {
     throw new OAuthError(400, 'unsupported_grant_type', 'this grant type is not supported');
