@@ -7,7 +7,15 @@
  * bundle path it is published from, so the same checkers run on it as on a directory.
  * Requests are sequential, well under the 60 a minute the merchant asks for.
  */
+import { readSitemap, SITEMAP_FILE } from '../emit/sitemap.js';
 import { CatalogError } from '../errors.js';
+import {
+  API_CATALOG_FILE,
+  isRecord,
+  PROTECTED_RESOURCE_FILE,
+  readJson,
+  stringField,
+} from '../validate/bundle-layout.js';
 import { findCatalogContext } from '../validate/linkset.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import { expectedMediaType, mediaTypeMatches, SITE_DOCUMENTS, type SiteDocument } from './site-documents.js';
@@ -86,13 +94,10 @@ class SiteReader {
   }
 }
 
-function catalogPathFrom(apiCatalog: string | undefined, siteUrl: string): string {
-  let anchor: unknown;
-  try {
-    anchor = findCatalogContext(JSON.parse(apiCatalog ?? 'null'))?.anchor;
-  } catch {
-    anchor = undefined;
-  }
+// The documents are parsed through the gate's parse-once readers, so the gate that runs
+// on these files next reuses what was parsed here instead of parsing it again.
+function catalogPathFrom(files: BundleFiles, siteUrl: string): string {
+  const anchor = findCatalogContext(readJson(files, API_CATALOG_FILE))?.anchor;
   // The catalog lives under {base_url}, which shares the site's origin and path.
   if (typeof anchor === 'string' && anchor.startsWith(`${siteUrl}/`)) return anchor.slice(siteUrl.length);
   return '/agent-catalog';
@@ -136,13 +141,9 @@ async function checkUnknownPathsAre404(reader: SiteReader): Promise<void> {
 }
 
 function checkResourceIdentifier(reader: SiteReader): void {
-  const file = '.well-known/oauth-protected-resource.json';
-  let resource: unknown;
-  try {
-    resource = (JSON.parse(reader.files.get(file) ?? 'null') as { resource?: unknown } | null)?.resource;
-  } catch {
-    return;
-  }
+  const file = PROTECTED_RESOURCE_FILE;
+  const document = readJson(reader.files, file);
+  const resource = isRecord(document) ? document.resource : undefined;
   // RFC 9728 §3.3: the resource "MUST be identical to the protected resource's resource
   // identifier value into which the well-known URI path suffix was inserted".
   if (resource !== undefined && resource !== reader.siteUrl) {
@@ -154,11 +155,11 @@ function checkResourceIdentifier(reader: SiteReader): void {
   }
 }
 
-async function readChildSitemaps(reader: SiteReader, sitemap: string | undefined): Promise<void> {
-  const locs = Array.from(
-    sitemap?.matchAll(/<sitemap>\s*<loc>([^<]+)<\/loc>/g) ?? [],
-    (match) => match[1] ?? '',
-  );
+/** Fetches the sitemaps a sitemap index lists, read with the sitemap module's own XML parser. */
+async function readChildSitemaps(reader: SiteReader): Promise<void> {
+  const reading = readSitemap(reader.files, SITEMAP_FILE);
+  if (!reading?.ok || reading.sitemap?.kind !== 'sitemapindex') return;
+  const locs = reading.sitemap.entries.map((entry) => stringField(entry, 'loc') ?? '');
   for (const loc of locs.slice(0, MAX_CHILD_SITEMAPS)) {
     if (!URL.canParse(loc) || new URL(loc).origin !== new URL(reader.siteUrl).origin) continue;
     const urlPath = new URL(loc).pathname;
@@ -178,12 +179,12 @@ export function normaliseSiteUrl(target: string): string {
 export async function readBundleSite(target: string, options: ReadSiteOptions = {}): Promise<SiteRead> {
   const reader = new SiteReader(normaliseSiteUrl(target), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   for (const document of SITE_DOCUMENTS) await reader.read(document);
-  const catalogPath = catalogPathFrom(reader.files.get('.well-known/api-catalog.json'), reader.siteUrl);
+  const catalogPath = catalogPathFrom(reader.files, reader.siteUrl);
   await reader.read({ urlPath: catalogPath, file: `${catalogPath.slice(1)}.json` });
   await reader.read({ urlPath: `${catalogPath}/health`, file: `${catalogPath.slice(1)}/health.json` });
   const kb = /\/kb\/[a-z0-9-]+-knowledge-base\.md/.exec(reader.files.get('llms.txt') ?? '')?.[0];
   if (kb !== undefined) await reader.read({ urlPath: kb, file: kb.slice(1) });
-  await readChildSitemaps(reader, reader.files.get('sitemap.xml'));
+  await readChildSitemaps(reader);
   await checkCatalogHeaders(reader, catalogPath);
   await checkApiCatalogHead(reader);
   await checkUnknownPathsAre404(reader);

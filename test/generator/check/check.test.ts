@@ -139,6 +139,26 @@ describe('agent-catalog check on a live site served by preview', () => {
       body.replace('"price": "40.00"', '"price": "42.00"'),
     );
   });
+
+  test('when the sitemap index lists lastmod before loc then check still fetches the child sitemap', async () => {
+    const urlset = await readFile(join(bundle.dir, 'sitemap.xml'), 'utf8');
+    await writeFile(join(bundle.dir, 'sitemap-1.xml'), urlset);
+    await writeFile(
+      join(bundle.dir, 'sitemap.xml'),
+      '<?xml version="1.0" encoding="UTF-8"?>\n' +
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' +
+        `<sitemap><lastmod>2026-11-21</lastmod><loc>${server.url}/sitemap-1.xml</loc></sitemap>` +
+        '</sitemapindex>\n',
+    );
+    try {
+      const problems = problemsOf(await check(server.url, true));
+      expect(problems).not.toContainEqual(expect.objectContaining({ path: 'sitemap.xml' }));
+      expect(problems).not.toContainEqual(expect.objectContaining({ path: 'sitemap-1.xml', rule: 'status' }));
+    } finally {
+      await writeFile(join(bundle.dir, 'sitemap.xml'), urlset);
+      await rm(join(bundle.dir, 'sitemap-1.xml'));
+    }
+  });
 });
 
 describe('agent-catalog check on a misconfigured live site', () => {
