@@ -169,8 +169,9 @@ async function readChildSitemaps(reader: SiteReader): Promise<void> {
 
 /** `https://shop.example/` → `https://shop.example`: the identifier the documents use. */
 export function normaliseSiteUrl(target: string): string {
-  const url = new URL(target);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+  // A target that does not parse is the caller's mistake (exit 2), like a wrong scheme.
+  const url = URL.canParse(target) ? new URL(target) : undefined;
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     throw new CatalogError('FLAG_INVALID', `${target} is not an http(s) URL`, { url: target });
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;

@@ -98,6 +98,12 @@ describe('agent-catalog check on a directory', () => {
     expect((await check(bundle.dir)).status).toBe(0);
   });
 
+  test('when the target is an http URL that does not parse then it exits 2 without a report', async () => {
+    const run = await check('http://exa mple.com');
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+  });
+
   test('when the directory does not exist then it exits 2 without a report', async () => {
     const run = await check(join(bundle.dir, 'no-such-dir'));
     expect(run.status).toBe(2);
