@@ -7,6 +7,7 @@
  * politeness limits of `limiter.ts`. Every failure becomes a CatalogError with a stable
  * UPSTREAM_* code and `{ url, status }` details, so a build can exit 1 and say why.
  */
+
 import { Agent, interceptors, request } from 'undici';
 import type { Logger } from '../logger.js';
 import {
@@ -17,6 +18,7 @@ import {
   upstreamError,
 } from './attempt.js';
 import { createRequestLimiter, type LimiterClock, systemClock } from './limiter.js';
+import { redactUrl } from './redact-url.js';
 import { planRetryDelayMs } from './retry.js';
 
 export type { JsonResponse } from './attempt.js';
@@ -76,8 +78,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       signal,
       headers: { accept: 'application/json', 'user-agent': options.userAgent },
     });
-    options.logger.debug(`GET ${url} → ${response.statusCode} (${clock.now() - started} ms)`);
-    return readJsonResponse(response, url, options.maxResponseBytes);
+    const shown = redactUrl(url);
+    options.logger.debug(`GET ${shown} → ${response.statusCode} (${clock.now() - started} ms)`);
+    return readJsonResponse(response, shown, options.maxResponseBytes);
   }
 
   function classify(error: unknown, url: string, callerSignal: AbortSignal | undefined): AttemptError {
@@ -102,19 +105,21 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   async function getJson(url: string, signal?: AbortSignal): Promise<JsonResponse> {
+    // Messages, logs and error details name the URL without any credentials it carries.
+    const shown = redactUrl(url);
     const signals = [deadline.signal];
     if (signal) signals.push(signal);
     if (options.signal) signals.push(options.signal);
     const waitSignal = AbortSignal.any(signals);
     let failure = new AttemptError(
-      upstreamError('UPSTREAM_NETWORK', `no attempt made for ${url}`, url, {}),
+      upstreamError('UPSTREAM_NETWORK', `no attempt made for ${shown}`, shown, {}),
       false,
     );
     for (let attemptNumber = 0; attemptNumber <= options.retries; attemptNumber++) {
       try {
         return await scheduleAttempt(url, waitSignal);
       } catch (error) {
-        failure = classify(error, url, signal);
+        failure = classify(error, shown, signal);
       }
       if (!failure.retryable || attemptNumber === options.retries) break;
       const delay = planRetryDelayMs({
@@ -124,11 +129,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         random: options.random,
       });
       if (delay === undefined) break;
-      options.logger.info(`retrying ${url} in ${delay} ms after: ${failure.error.message}`);
+      options.logger.info(`retrying ${shown} in ${delay} ms after: ${failure.error.message}`);
       try {
         await clock.sleep(delay, waitSignal);
       } catch (cause) {
-        throw classify(cause, url, signal).error;
+        throw classify(cause, shown, signal).error;
       }
     }
     throw failure.error;

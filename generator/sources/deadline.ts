@@ -6,10 +6,12 @@
  * past its timeout. Anything an adapter throws that is not a CatalogError becomes
  * UPSTREAM_NETWORK naming the source, so the build exits 1 as the contract says.
  */
+
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ResolvedConfig } from '../config.js';
 import { CatalogError } from '../errors.js';
+import { redactUrl } from '../http/redact-url.js';
 import type { Logger } from '../logger.js';
 import { PACKAGE_ROOT } from '../paths.js';
 import { fetchUpstream, formatUserAgent, type UpstreamResult } from './index.js';
@@ -58,8 +60,8 @@ export async function fetchUpstreamWithDeadline(
     if (error instanceof CatalogError) throw error;
     throw new CatalogError(
       'UPSTREAM_NETWORK',
-      `cannot read the upstream ${config.upstream.source}`,
-      { source: config.upstream.source },
+      `cannot read the upstream ${redactUrl(config.upstream.source)}`,
+      { source: redactUrl(config.upstream.source) },
       { cause: error },
     );
   } finally {

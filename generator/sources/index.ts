@@ -7,9 +7,11 @@
  * code; an empty catalog is not an error here, because refusing a sharp shrink is the
  * pipeline's decision, made against the last published bundle.
  */
+
 import type { ResolvedConfig } from '../config.js';
 import { CatalogError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
+import { redactUrl } from '../http/redact-url.js';
 import type { Logger } from '../logger.js';
 import { normaliseProducts } from '../normalise/index.js';
 import type { MapContext, NormalisedProduct, RejectedProduct, UpstreamFormat } from '../normalise/types.js';
@@ -57,7 +59,8 @@ export function formatUserAgent(version: string, siteUrl: string): string {
   return `agent-catalog/${version} (+${siteUrl})`;
 }
 
-function detectionError(where: string): CatalogError {
+function detectionError(url: string): CatalogError {
+  const where = redactUrl(url);
   return new CatalogError(
     'UPSTREAM_SHAPE',
     `cannot tell the upstream format of ${where}; set upstream.format (native, shopify or woocommerce)`,
@@ -86,7 +89,8 @@ async function readFromUrl(
     const response = await client.getJson(url.href);
     format ??= detectFormatFromDocument(response.body);
     if (format === undefined) throw detectionError(url.href);
-    if (format === 'native') return { format, items: extractProductList(response.body, format, url.href) };
+    if (format === 'native')
+      return { format, items: extractProductList(response.body, format, redactUrl(url.href)) };
   }
   const listing = buildListingUrl(url, format);
   if (format === 'shopify') {
@@ -144,7 +148,7 @@ export async function fetchUpstream(
     comingSoonTag: upstream.coming_soon_tag,
   };
   const normalised = normaliseProducts(read.items, read.format, mapContext);
-  const source = location.kind === 'file' ? location.path : location.url.href;
+  const source = location.kind === 'file' ? location.path : redactUrl(location.url.href);
   context.logger.debug(
     `upstream ${read.format} ${source}: ${read.items.length} items, ${normalised.products.length} products, ${normalised.rejected.length} rejected, ${normalised.duplicates} duplicates, ${requests} requests`,
   );

@@ -6,8 +6,10 @@
  * read completely this way: that is UPSTREAM_LIMIT (use the Admin API, or split the
  * catalog into collections and point one build at each), never a silently cut catalog.
  */
+
 import { CatalogError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
+import { redactUrl } from '../http/redact-url.js';
 import { extractProductList } from './documents.js';
 import { buildPageUrl, fetchPagesInParallel } from './paginate.js';
 
@@ -25,7 +27,7 @@ export async function fetchShopifyProducts(
   const fetchPage = async (page: number, signal?: AbortSignal): Promise<unknown[]> => {
     const url = buildPageUrl(listing, 'limit', pageSize, page);
     const response = await client.getJson(url, signal);
-    return extractProductList(response.body, 'shopify', url);
+    return extractProductList(response.body, 'shopify', redactUrl(url));
   };
   const first = await fetchPage(1);
   if (first.length < pageSize) return first;
@@ -44,7 +46,7 @@ export async function fetchShopifyProducts(
     throw new CatalogError(
       'UPSTREAM_LIMIT',
       `Shopify's storefront serves at most ${SHOPIFY_PAGINATION_CAP} products (page × limit) and every page up to that was full; read larger catalogs through the Admin API or split them into collections`,
-      { url: listing.href, status: 200, cap: SHOPIFY_PAGINATION_CAP, pageSize },
+      { url: redactUrl(listing.href), status: 200, cap: SHOPIFY_PAGINATION_CAP, pageSize },
     );
   }
   return [...first, ...rest.items];

@@ -4,8 +4,10 @@
  * a few at a time. Without that header (a proxy may strip it) the crawl goes on until a
  * short page, as on Shopify. Bounded by MAX_PAGES; past it, UPSTREAM_LIMIT.
  */
+
 import { CatalogError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
+import { redactUrl } from '../http/redact-url.js';
 import { extractProductList } from './documents.js';
 import { buildPageUrl, fetchPagesInParallel } from './paginate.js';
 
@@ -22,7 +24,7 @@ function limitError(listing: URL, pages: number): CatalogError {
   return new CatalogError(
     'UPSTREAM_LIMIT',
     `the WooCommerce store has more than ${WOO_MAX_PAGES} pages of products (${pages}); this is more than one build reads`,
-    { url: listing.href, status: 200, pages, maxPages: WOO_MAX_PAGES },
+    { url: redactUrl(listing.href), status: 200, pages, maxPages: WOO_MAX_PAGES },
   );
 }
 
@@ -35,7 +37,7 @@ export async function fetchWooProducts(
   const fetchPage = async (page: number, signal?: AbortSignal) => {
     const url = buildPageUrl(listing, 'per_page', pageSize, page);
     const response = await client.getJson(url, signal);
-    return { items: extractProductList(response.body, 'woocommerce', url), response };
+    return { items: extractProductList(response.body, 'woocommerce', redactUrl(url)), response };
   };
   const first = await fetchPage(1);
   const totalPages = readTotalPages(first.response.headers['x-wp-totalpages']);
