@@ -126,9 +126,7 @@ export async function loadInteraction(ctx: IssuerContext, rawId: unknown, browse
       400,
       'invalid_request',
       'this sign-in has expired or was started elsewhere; return to the app and start again',
-      {
-        render: 'page',
-      },
+      { render: 'page' },
     );
   }
   const client = await ctx.store.findClient(interaction.clientId);

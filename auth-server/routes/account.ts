@@ -38,13 +38,12 @@ async function renderAccount(ctx: IssuerContext, req: Request, res: Response): P
   );
 }
 
-async function signOut(ctx: IssuerContext, req: Request, res: Response): Promise<boolean> {
+async function signOut(ctx: IssuerContext, req: Request, res: Response): Promise<void> {
   const active = await readSession(ctx, req);
   clearSessionCookie(ctx, res);
-  if (!active) return false;
+  if (!active) return;
   await ctx.store.endSession(active.session.idHash, nowSeconds(ctx));
   ctx.logger.info('signed out', { customerId: active.customer.id });
-  return true;
 }
 
 interface LogoutRequest {
