@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
 import type { Logger } from '../logger.js';
+import { computeEtag } from './conditional.js';
 import { createRulesLoader, type HostingRules, withoutTrailingSlash } from './hosting-rules.js';
 import {
   createRateLimiter,
@@ -41,6 +42,11 @@ interface PreviewContext {
   dir: string;
   loadRules: (realDir: string) => Promise<HostingRules>;
   limiter: RateLimiter | undefined;
+  /**
+   * The verdict on the last catalog bytes, by their entity tag: parsing a 50,000-product
+   * catalog on every request would cost more than serving it, and the bytes rarely change.
+   */
+  checkedCatalog: { etag: string; valid: boolean } | undefined;
 }
 
 /** Spec part 7: the catalog must be a JSON object with a products list, or the answer is 500. */
@@ -53,6 +59,11 @@ function isValidCatalog(bytes: Buffer): boolean {
   } catch {
     return false;
   }
+}
+
+function isCheckedCatalog(context: PreviewContext, bytes: Buffer, etag: string): boolean {
+  if (context.checkedCatalog?.etag !== etag) context.checkedCatalog = { etag, valid: isValidCatalog(bytes) };
+  return context.checkedCatalog.valid;
 }
 
 /** Counts the request against the client's window; false when it was refused with 429. */
@@ -111,11 +122,12 @@ async function handleRequest(req: Request, res: Response, context: PreviewContex
   if (req.method === 'OPTIONS') return sendOptions(req, res, headers);
   if (req.method !== 'GET' && req.method !== 'HEAD') return sendMethodNotAllowed(res, headers, api);
   const bytes = await readServedFile(route.resolved.file);
-  if (isCatalog && (bytes === undefined || !isValidCatalog(bytes))) {
+  const etag = bytes && computeEtag(bytes);
+  if (isCatalog && !(bytes && etag && isCheckedCatalog(context, bytes, etag))) {
     return sendError(res, 500, 'the bundle holds no valid catalog', true, rules.catalogHeaders);
   }
-  if (bytes === undefined) return sendNotFound(res, realDir, rules, api);
-  sendFile(req, res, { bytes, file: route.resolved.file, status: route.status, headers });
+  if (bytes === undefined || etag === undefined) return sendNotFound(res, realDir, rules, api);
+  sendFile(req, res, { bytes, etag, file: route.resolved.file, status: route.status, headers });
 }
 
 function logRequests(logger: Logger): express.RequestHandler {
@@ -146,6 +158,7 @@ export function createPreviewApp(options: PreviewAppOptions): Express {
     dir: options.dir,
     loadRules: createRulesLoader(),
     limiter: options.rateLimit ? createRateLimiter(options.rateLimit) : undefined,
+    checkedCatalog: undefined,
   };
   const app = express();
   app.disable('x-powered-by');

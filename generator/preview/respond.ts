@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Request, Response } from 'express';
-import { computeEtag, matchesIfNoneMatch } from './conditional.js';
+import { matchesIfNoneMatch } from './conditional.js';
 import { contentTypeFor } from './content-types.js';
 import { collectHeaders, type HostingRules } from './hosting-rules.js';
 
@@ -42,6 +42,8 @@ function setHeaders(res: Response, headers: HeaderList, skip: ReadonlySet<string
 
 export interface FileResponse {
   bytes: Buffer;
+  /** The strong entity tag of `bytes` (`computeEtag`). */
+  etag: string;
   file: string;
   status: number;
   headers: HeaderList;
@@ -49,8 +51,7 @@ export interface FileResponse {
 
 /** A GET or HEAD of a bundle file. */
 export function sendFile(req: Request, res: Response, response: FileResponse): void {
-  const { bytes, file, status, headers } = response;
-  const etag = computeEtag(bytes);
+  const { bytes, etag, file, status, headers } = response;
   setHeaders(res, headers);
   if (findHeader(headers, 'content-type') === undefined) res.setHeader('Content-Type', contentTypeFor(file));
   if (findHeader(headers, 'cache-control') === undefined)

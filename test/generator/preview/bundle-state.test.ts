@@ -4,7 +4,7 @@
  * rename or rewrites the rules (served at once), and a directory that is not a bundle
  * (refused at start with FLAG_INVALID, which the CLI maps to exit 2).
  */
-import { mkdtemp, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -59,6 +59,19 @@ describe('preview and the catalog on disk', () => {
       expect(header(res, 'cache-control')).toBe('no-store');
     },
   );
+
+  it('when a served catalog is broken and then mended then each answer follows the bytes on disk', async () => {
+    const { dir, url } = await serveFixture();
+    const file = join(dir, 'agent-catalog.json');
+    const good = await readFile(file, 'utf8');
+    expect((await rawRequest(url, '/agent-catalog')).status).toBe(200);
+    await writeFile(file, '{"products": [');
+    const broken = await rawRequest(url, '/agent-catalog');
+    expect(broken.status).toBe(500);
+    expectJsonError(broken);
+    await writeFile(file, good);
+    expect((await rawRequest(url, '/agent-catalog')).status).toBe(200);
+  });
 
   it('when a rebuild swaps the bundle directory by rename then the new bytes are served', async () => {
     const { dir, url } = await serveFixture();
