@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
 import type { Logger } from '../logger.js';
+import { isRecord } from '../validate/bundle-layout.js';
 import { computeEtag } from './conditional.js';
 import { createRulesLoader, type HostingRules, withoutTrailingSlash } from './hosting-rules.js';
 import {
@@ -53,9 +54,7 @@ interface PreviewContext {
 function isValidCatalog(bytes: Buffer): boolean {
   try {
     const value: unknown = JSON.parse(bytes.toString('utf8'));
-    return (
-      typeof value === 'object' && value !== null && Array.isArray((value as { products?: unknown }).products)
-    );
+    return isRecord(value) && Array.isArray(value.products);
   } catch {
     return false;
   }
