@@ -15,7 +15,7 @@ import { invalidRequest, OAuthError } from '../errors.js';
 import { ISSUER_CAPABILITIES } from '../metadata.js';
 import { formatScope, isScopeSubset, parseScope, readUniqueParams } from '../params.js';
 import { computeS256Challenge, hashSecret, secretsEqual } from '../secrets.js';
-import type { GrantRow } from '../store/store.js';
+import type { CodeRow, GrantRow } from '../store/store.js';
 import { issueTokens, newRefreshToken, type TokenResponse } from '../tokens.js';
 
 // RFC 7636 §4.1: code_verifier = 43*128unreserved.
@@ -28,6 +28,21 @@ function invalidGrant(description: string): OAuthError {
 function usableGrant(grant: GrantRow | undefined, now: number): GrantRow {
   if (!grant || grant.revokedAt !== null || grant.expiresAt <= now) throw invalidGrant('the grant has ended');
   return grant;
+}
+
+/** What a redeemed code is bound to besides its client: its lifetime, redirect URI and PKCE challenge. */
+function checkCodeBinding(
+  row: CodeRow,
+  request: { redirectUri: string; verifier: string; now: number },
+): void {
+  if (row.expiresAt <= request.now) throw invalidGrant('the authorization code has expired');
+  // RFC 6749 §4.1.3: redirect_uri must be "identical" to the one in the authorization request.
+  if (row.redirectUri !== request.redirectUri)
+    throw invalidGrant('redirect_uri does not match the authorization request');
+  // RFC 7636 §4.6: the server "MUST" compare BASE64URL(SHA256(code_verifier)) with the code_challenge.
+  if (!secretsEqual(computeS256Challenge(request.verifier), row.codeChallenge)) {
+    throw invalidGrant('code_verifier does not match the code_challenge');
+  }
 }
 
 async function redeemCode(
@@ -59,13 +74,7 @@ async function redeemCode(
     throw invalidGrant('the authorization code was already used');
   }
   const row = redemption.row;
-  if (row.expiresAt <= now) throw invalidGrant('the authorization code has expired');
-  // RFC 6749 §4.1.3: redirect_uri must be "identical" to the one in the authorization request.
-  if (row.redirectUri !== redirectUri)
-    throw invalidGrant('redirect_uri does not match the authorization request');
-  if (!secretsEqual(computeS256Challenge(verifier), row.codeChallenge)) {
-    throw invalidGrant('code_verifier does not match the code_challenge');
-  }
+  checkCodeBinding(row, { redirectUri, verifier, now });
   const refresh = newRefreshToken(ctx, grant, client);
   if (refresh) await ctx.store.createRefreshToken(refresh.row);
   return issueTokens(ctx, {
