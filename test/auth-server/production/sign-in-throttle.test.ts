@@ -9,6 +9,16 @@ async function signIn(issuer: ProductionIssuer, email: string, password: string)
   return agent.submit(await agent.get('/account'), 'Sign in', { Email: email, Password: password });
 }
 
+// The throttle counts in fixed windows (the shortest 15 minutes); a suite that ran across a
+// window's end started counting afresh half-way and saw no lock. Both instances read one
+// clock that runs from a minute into a window, so every window outlasts the suite.
+function clockInsideOneWindow(): () => number {
+  const window = 15 * 60 * 1000;
+  const started = Date.now();
+  const origin = Math.floor(started / window) * window + 60 * 1000;
+  return () => origin + (Date.now() - started);
+}
+
 describe.each(DATABASE_KINDS)('sign-in throttling across two instances on %s', (kind) => {
   const skip = kind === 'postgres' && !POSTGRES_URL;
   const title = (name: string) => `${name}${skip ? ` (${POSTGRES_SKIP_REASON})` : ''}`;
@@ -17,8 +27,9 @@ describe.each(DATABASE_KINDS)('sign-in throttling across two instances on %s', (
 
   beforeAll(async () => {
     if (skip) return;
-    first = await startProductionIssuer({ kind, config: { rateLimit: 0 } });
-    second = await startProductionIssuer({ database: first.database, config: { rateLimit: 0 } });
+    const clock = clockInsideOneWindow();
+    first = await startProductionIssuer({ kind, config: { rateLimit: 0 }, clock });
+    second = await startProductionIssuer({ database: first.database, config: { rateLimit: 0 }, clock });
   });
   afterAll(async () => {
     if (skip) return;
