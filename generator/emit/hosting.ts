@@ -21,10 +21,11 @@ import {
   type RedirectRule,
 } from './hosting-rules-format.js';
 import { resolveUsagePolicy, type UsagePolicy } from './usage-policy.js';
+import { WELL_KNOWN_DOCUMENTS } from './well-known.js';
 
 export { checkHostingRules } from './hosting-check.js';
 
-export const API_CATALOG_PATH = '/.well-known/api-catalog';
+const API_CATALOG_PATH = WELL_KNOWN_DOCUMENTS.apiCatalog.publicPath;
 
 /** Spec part 4 and 8: the catalog is "cached for 15 minutes"; the bundle is rebuilt that often too. */
 export const CATALOG_CACHE_CONTROL = 'public, max-age=900';

@@ -20,6 +20,7 @@ import {
   TDMREP_PATH,
 } from './sitemap-pages.js';
 import type { UsagePolicy } from './usage-policy.js';
+import { WELL_KNOWN_DOCUMENTS } from './well-known.js';
 import { requireAbsoluteUrl } from './xml-text.js';
 
 export interface LlmsSection {
@@ -98,11 +99,19 @@ export function llmsSections(plan: BuildPlan, policy: UsagePolicy): LlmsSection[
       title: 'Optional',
       lines: [
         item('Full text', at(LLMS_FULL_PATH), 'this guide with the knowledge base inlined, for one fetch'),
-        item('API catalog', at('/.well-known/api-catalog'), 'RFC 9727 linkset of the catalog API'),
-        item('Agent card', at('/.well-known/agent.json'), 'agent descriptor with the catalog skills'),
+        item(
+          'API catalog',
+          at(WELL_KNOWN_DOCUMENTS.apiCatalog.publicPath),
+          'RFC 9727 linkset of the catalog API',
+        ),
+        item(
+          'Agent card',
+          at(`/${WELL_KNOWN_DOCUMENTS.agent.path}`),
+          'agent descriptor with the catalog skills',
+        ),
         item(
           'OAuth protected resource metadata',
-          at('/.well-known/oauth-protected-resource'),
+          at(WELL_KNOWN_DOCUMENTS.protectedResource.publicPath),
           `optional account-scoped access through ${config.auth_url}`,
         ),
       ],
