@@ -9,7 +9,9 @@ import type { BuildPlan } from '../plan.js';
 import type { OpenApiDocument } from './openapi.js';
 import { type AccountAccess, describeAccountAccess } from './openapi-policy.js';
 import { SCHEMA_NAMES } from './openapi-schemas.js';
+import { FEED_PATH, KB_PRODUCTS_PATH, LLMS_PATH, OPENAPI_PATH, siteUrl } from './sitemap-pages.js';
 import { resolveUsagePolicy } from './usage-policy.js';
+import { WELL_KNOWN_DOCUMENTS } from './well-known.js';
 
 /** How many products the example response shows; the rest of the real catalog is left out. */
 const EXAMPLE_PRODUCTS = 2;
@@ -203,13 +205,13 @@ export function buildDocsView(document: OpenApiDocument, plan: BuildPlan): DocsV
     termsUrl: policy.termsUrl,
     access,
     discovery: [
-      { label: 'API description (OpenAPI 3.1)', url: `${config.site_url}/api/openapi.json` },
-      { label: 'API catalog (RFC 9727)', url: `${config.site_url}/.well-known/api-catalog` },
+      { label: 'API description (OpenAPI 3.1)', url: siteUrl(config, OPENAPI_PATH) },
+      { label: 'API catalog (RFC 9727)', url: siteUrl(config, WELL_KNOWN_DOCUMENTS.apiCatalog.publicPath) },
       { label: 'Protected resource metadata (RFC 9728)', url: access.protectedResourceMetadataUrl },
-      { label: 'Agent card', url: `${config.site_url}/.well-known/agent-card.json` },
-      { label: 'Knowledge base products', url: `${config.site_url}/kb/products.json` },
-      { label: 'Product feed', url: `${config.site_url}/feed.xml` },
-      { label: 'Usage guide for language models', url: `${config.site_url}/llms.txt` },
+      { label: 'Agent card', url: siteUrl(config, `/${WELL_KNOWN_DOCUMENTS.agentCard.path}`) },
+      { label: 'Knowledge base products', url: siteUrl(config, KB_PRODUCTS_PATH) },
+      { label: 'Product feed', url: siteUrl(config, FEED_PATH) },
+      { label: 'Usage guide for language models', url: siteUrl(config, LLMS_PATH) },
     ],
     contact: config.merchant.contact,
   };
