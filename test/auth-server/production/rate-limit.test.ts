@@ -1,12 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { frozenClock } from './helpers/clock.js';
 import { getJson, postForm, register } from './helpers/http.js';
 import { type ProductionIssuer, startProductionIssuer } from './helpers/issuer.js';
-
-// A clock frozen one second into a minute, so a burst of requests never straddles two windows.
-function frozenClock() {
-  let now = (Math.floor(Date.now() / 60_000) + 1) * 60_000 + 1000;
-  return { now: () => now, advance: (seconds: number) => (now += seconds * 1000) };
-}
 
 function publicClient(clientId: string, createdAt: number) {
   return {

@@ -2,21 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_RULES } from '../../../auth-server/throttle/sign-in.js';
 import { DATABASE_KINDS, POSTGRES_SKIP_REASON, POSTGRES_URL } from '../helpers/databases.js';
 import { FormAgent, type Page } from '../helpers/form-agent.js';
+import { frozenClock } from './helpers/clock.js';
 import { CUSTOMER, type ProductionIssuer, startProductionIssuer } from './helpers/issuer.js';
 
 async function signIn(issuer: ProductionIssuer, email: string, password: string): Promise<Page> {
   const agent = new FormAgent(issuer.url);
   return agent.submit(await agent.get('/account'), 'Sign in', { Email: email, Password: password });
-}
-
-// The throttle counts in fixed windows (the shortest 15 minutes); a suite that ran across a
-// window's end started counting afresh half-way and saw no lock. Both instances read one
-// clock that runs from a minute into a window, so every window outlasts the suite.
-function clockInsideOneWindow(): () => number {
-  const window = 15 * 60 * 1000;
-  const started = Date.now();
-  const origin = Math.floor(started / window) * window + 60 * 1000;
-  return () => origin + (Date.now() - started);
 }
 
 describe.each(DATABASE_KINDS)('sign-in throttling across two instances on %s', (kind) => {
@@ -27,7 +18,8 @@ describe.each(DATABASE_KINDS)('sign-in throttling across two instances on %s', (
 
   beforeAll(async () => {
     if (skip) return;
-    const clock = clockInsideOneWindow();
+    // Both instances on one clock inside one of the throttle's 15-minute windows.
+    const clock = frozenClock(15 * 60).now;
     first = await startProductionIssuer({ kind, config: { rateLimit: 0 }, clock });
     second = await startProductionIssuer({ database: first.database, config: { rateLimit: 0 }, clock });
   });
