@@ -26,6 +26,19 @@ interface PayloadTable {
 const COLUMNS =
   '(model text, id text, payload text, grant_id text, uid text, user_code text, expires_at bigint, consumed_at bigint, primary key (model, id))';
 
+/** The stored columns of one payload, in the order both tables' insert statements take them. */
+function rowValues(model: string, id: string, payload: AdapterPayload, expiresAt: number | null) {
+  return [
+    model,
+    id,
+    JSON.stringify(payload),
+    str(payload.grantId),
+    str(payload.uid),
+    str(payload.userCode),
+    expiresAt,
+  ];
+}
+
 function createSqliteTable(path: string): PayloadTable {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
@@ -49,15 +62,7 @@ function createSqliteTable(path: string): PayloadTable {
   return {
     get: async (column, model, key) => get[column].get(model, key) as Row | undefined,
     put: async (model, id, payload, expiresAt) => {
-      put.run(
-        model,
-        id,
-        JSON.stringify(payload),
-        str(payload.grantId),
-        str(payload.uid),
-        str(payload.userCode),
-        expiresAt,
-      );
+      put.run(...rowValues(model, id, payload, expiresAt));
     },
     consume: async (model, id, at) => {
       consume.run(at, model, id);
@@ -88,15 +93,7 @@ function createPostgresTable(url: string): PayloadTable {
     put: async (model, id, payload, expiresAt) => {
       await query(
         'insert into oidc (model, id, payload, grant_id, uid, user_code, expires_at) values ($1, $2, $3, $4, $5, $6, $7) on conflict (model, id) do update set payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid, user_code = excluded.user_code, expires_at = excluded.expires_at',
-        [
-          model,
-          id,
-          JSON.stringify(payload),
-          str(payload.grantId),
-          str(payload.uid),
-          str(payload.userCode),
-          expiresAt,
-        ],
+        rowValues(model, id, payload, expiresAt),
       );
     },
     consume: async (model, id, at) => {
