@@ -35,7 +35,12 @@ export const configSchema = z
       .describe("who sells: published as the catalog's merchant object"),
     site_url: httpUrl
       .optional()
-      .describe('merchant website where the bundle is served (default merchant.url)'),
+      .describe(
+        'origin where the bundle is served, without a path (default merchant.url); a bundle on its own host is e.g. https://agents.<store>',
+      ),
+    storefront_url: httpUrl
+      .optional()
+      .describe('the store where people read and buy: product pages are built on it (default merchant.url)'),
     base_url: httpUrl
       .optional()
       .describe('where the catalog paths are mounted (default site_url; may carry a path)'),
@@ -103,10 +108,13 @@ export interface ConfigOverrides {
   source_format?: 'native' | 'shopify' | 'woocommerce';
 }
 
-export interface ResolvedConfig extends Omit<ParsedConfig, 'site_url' | 'base_url' | 'merchant' | '$schema'> {
+export interface ResolvedConfig
+  extends Omit<ParsedConfig, 'site_url' | 'base_url' | 'storefront_url' | 'merchant' | '$schema'> {
   merchant: ParsedConfig['merchant'] & { slug: string; brand: string };
-  /** No trailing slash. */
+  /** An origin: no path, no trailing slash. */
   site_url: string;
+  /** No trailing slash; product pages are built on it. */
+  storefront_url: string;
   /** No trailing slash; same origin as site_url. */
   base_url: string;
   /** Exactly as configured (the issuer identifier; never altered). */
@@ -177,6 +185,7 @@ export function resolveConfig(
   }
   const config = parsed.data;
   const site_url = stripTrailingSlash(config.site_url ?? config.merchant.url);
+  refusePathInSiteUrl(site_url, options.file);
   const base_url = stripTrailingSlash(config.base_url ?? site_url);
   if (new URL(base_url).origin !== new URL(site_url).origin) {
     throw new CatalogError(
@@ -198,9 +207,26 @@ export function resolveConfig(
     },
     site_url,
     base_url,
+    storefront_url: stripTrailingSlash(config.storefront_url ?? config.merchant.url),
     auth_url: config.auth_url,
     config_dir: options.configDir,
   };
+}
+
+/**
+ * The hosts serve the bundle's files and rules from the root of the publish directory, and
+ * robots.txt, llms.txt and /.well-known/ only count at the root of a host (RFC 9309, RFC
+ * 8615), so a site_url with a path would publish links to files that are not there. The
+ * catalog paths may still sit under a path: that is what base_url is for.
+ */
+function refusePathInSiteUrl(siteUrl: string, file: string): void {
+  const url = new URL(siteUrl);
+  if (url.pathname === '/' && url.search === '' && url.hash === '') return;
+  throw new CatalogError(
+    'CONFIG_INVALID',
+    `${file}: site_url: expected an origin without a path, got ${siteUrl}; the bundle is served from the root of its host. To mount the catalog under a path, set base_url (e.g. "site_url": "${url.origin}", "base_url": "${siteUrl}")`,
+    { file, fields: ['site_url'] },
+  );
 }
 
 function applyOverrides(raw: unknown, overrides: ConfigOverrides): unknown {

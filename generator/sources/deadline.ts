@@ -48,7 +48,8 @@ export async function fetchUpstreamWithDeadline(
   });
   const fetching = fetcher(config.upstream, {
     configDir: config.config_dir,
-    siteUrl: config.site_url,
+    // Product pages live on the store, which is not always where the bundle is served.
+    siteUrl: config.storefront_url,
     currency: config.merchant.currency,
     logger: options.logger,
     signal: controller.signal,

@@ -33,7 +33,7 @@ export type UpstreamConfig = ResolvedConfig['upstream'];
 export interface UpstreamContext {
   /** Directory a relative file source resolves against. */
   configDir: string;
-  /** No trailing slash; product pages are built on it. */
+  /** The storefront (`storefront_url`), no trailing slash; product pages are built on it. */
   siteUrl: string;
   /** ISO 4217 code of the merchant. */
   currency: string;

@@ -212,6 +212,38 @@ function checkLinks(
   }
 }
 
+/**
+ * A sitemap may only list URLs on its own host (sitemaps.org, "Sitemap file location"), so
+ * it must list exactly the products whose page is on the site; a store elsewhere keeps its own.
+ */
+function checkSitemapHost(
+  sitemap: { path: string; urls: Iterable<string> },
+  siteUrl: string | undefined,
+  reference: Reference,
+  list: ProblemList,
+): void {
+  const origin = siteUrl === undefined ? undefined : originOf(siteUrl);
+  const urls = [...sitemap.urls];
+  if (origin === undefined) {
+    checkLinks(sitemap.path, urls, reference, list, true);
+    return;
+  }
+  for (const url of urls) {
+    if (originOf(url) !== origin)
+      list.add(sitemap.path, `lists ${url}, which is not on its own host ${origin}`);
+  }
+  const onSite = [...reference.byUrl].filter(([url]) => originOf(url) === origin);
+  checkLinks(sitemap.path, urls, { ...reference, byUrl: new Map(onSite) }, list, true);
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 export function checkConsistency(files: BundleFiles): Problem[] {
   const { catalogFile } = locateDocuments(files);
   if (catalogFile === undefined) return [];
@@ -231,6 +263,6 @@ export function checkConsistency(files: BundleFiles): Problem[] {
     }
   }
   const sitemap = collectSitemapUrls(files);
-  if (sitemap !== undefined) checkLinks(sitemap.path, sitemap.urls, reference, list, true);
+  if (sitemap !== undefined) checkSitemapHost(sitemap, locateDocuments(files).siteUrl, reference, list);
   return list.finish();
 }
