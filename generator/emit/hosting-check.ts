@@ -1,6 +1,6 @@
 /**
- * Checks a bundle's `_headers` and `_redirects` from the files alone: both parse; every
- * rewrite is forced and lands on a file of the bundle; no rule is a catch-all or carries a
+ * Checks a bundle's `_headers` and `_redirects` from the files alone: both parse; both
+ * hosts accept every line (`host-limits.ts`); every rewrite lands on a file of the bundle; no rule is a catch-all or carries a
  * splat or placeholder (an unknown path must stay a real 404); no path is listed twice;
  * every header rule names a path that exists; every document has its Content-Type, open
  * CORS and `nosniff`; the catalog keeps the spec's 15-minute cache. A live site exposes
@@ -8,6 +8,7 @@
  */
 import { isCatalogError } from '../errors.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
+import { checkHeaderLimits, checkRedirectLimits } from './host-limits.js';
 import {
   HEADERS_FILE,
   type HeaderRule,
@@ -51,7 +52,6 @@ function checkRedirects(rules: readonly RedirectRule[], files: BundleFiles): str
     if (seen.has(rule.from)) faults.push(`${label}: ${rule.from} is routed twice`);
     seen.add(rule.from);
     if (rule.status !== 200) continue;
-    if (!rule.force) faults.push(`${label}: a rewrite must be forced (200!)`);
     if (!rule.to.startsWith('/') || !files.has(filePathOf(rule.to))) {
       faults.push(`${label}: the target is not a file of the bundle`);
     }
@@ -129,7 +129,18 @@ export function checkHostingRules(files: BundleFiles): Problem[] {
     problems.push({ path: REDIRECTS_FILE, rule: 'missing', message: 'missing' });
   const redirects = parseOrReport(REDIRECTS_FILE, redirectsText ?? '', parseRedirectsFile, problems);
   const headers = parseOrReport(HEADERS_FILE, headersText ?? '', parseHeadersFile, problems);
+  const isFile = (urlPath: string) => !urlPath.endsWith('/') && files.has(filePathOf(urlPath));
   problems.push(
+    ...checkRedirectLimits(redirectsText ?? '', redirects, isFile).map((message) => ({
+      path: REDIRECTS_FILE,
+      rule: 'hosting',
+      message,
+    })),
+    ...checkHeaderLimits(headersText ?? '', headers).map((message) => ({
+      path: HEADERS_FILE,
+      rule: 'hosting',
+      message,
+    })),
     ...checkRedirects(redirects, files).map((message) => ({
       path: REDIRECTS_FILE,
       rule: 'hosting',

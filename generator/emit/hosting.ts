@@ -1,6 +1,6 @@
 /**
  * The hosting rules, derived from the bundle's own artifact list so every route and header
- * has one source: `_redirects` holds a forced rewrite (`publicPath  /file  200!`) for each
+ * has one source: `_redirects` holds a rewrite (`publicPath  /file  200`) for each
  * document served at another path than its file (never a catch-all, so an unknown path
  * stays a real 404), and `_headers` gives every document, under its public path and its
  * file path, its media type, open CORS, caching, the usage-policy headers and the security
@@ -84,16 +84,28 @@ function byPath<T>(key: (item: T) => string): (a: T, b: T) => number {
   return (a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 }
 
+/**
+ * A document whose public path is not its file needs a rewrite, except a folder's
+ * `index.html`, which both hosts already serve at the folder's slash URL. The rewrite is a
+ * plain `200`, never Netlify's forced `200!`: Cloudflare Pages rejects every line carrying
+ * `!` (its statuses are 200, 301, 302, 303, 307 and 308), and no file sits at a public
+ * path for it to shadow, so Netlify needs no force either.
+ */
+function needsRewrite(artifact: Artifact): boolean {
+  const from = artifactUrlPath(artifact);
+  return from !== `/${artifact.path}` && `${from}index.html` !== `/${artifact.path}`;
+}
+
 export function emitHostingRules(plan: BuildPlan, documents: readonly Artifact[]): Artifact[] {
   const policy = resolveUsagePolicy(plan.config);
   const { catalogPath } = catalogPaths(plan.config.base_url);
   const redirects: RedirectRule[] = documents
-    .filter((artifact) => artifactUrlPath(artifact) !== `/${artifact.path}`)
+    .filter((artifact) => needsRewrite(artifact))
     .map((artifact) => ({
       from: artifactUrlPath(artifact),
       to: `/${artifact.path}`,
       status: 200,
-      force: true,
+      force: false,
     }))
     .sort(byPath((rule) => rule.from));
   const rules: HeaderRule[] = documents.flatMap((artifact) =>

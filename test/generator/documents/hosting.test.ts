@@ -49,18 +49,21 @@ function bundle() {
 }
 
 describe('emitHostingRules', () => {
-  it('rewrites every document served at another path than its file, forced, to that file', () => {
+  it('rewrites every document served at another path than its file with a plain 200, which both hosts accept', () => {
     const { documents, redirects } = bundle();
-    const moved = documents.filter((a) => a.publicPath !== undefined && a.publicPath !== `/${a.path}`);
+    // A folder's index.html is served at its slash URL by both hosts without a rule.
+    const moved = documents.filter(
+      (a) =>
+        a.publicPath !== undefined &&
+        a.publicPath !== `/${a.path}` &&
+        `${a.publicPath}index.html` !== `/${a.path}`,
+    );
     expect(moved.length).toBeGreaterThan(0);
     expect(redirects).toHaveLength(moved.length);
     for (const artifact of moved) {
-      expect(redirects).toContainEqual({
-        from: artifact.publicPath,
-        to: `/${artifact.path}`,
-        status: '200!',
-      });
+      expect(redirects).toContainEqual({ from: artifact.publicPath, to: `/${artifact.path}`, status: '200' });
     }
+    expect(redirects.map((r) => r.from)).not.toContain('/api/');
     expect(redirects.map((r) => r.from)).toContain('/agent-catalog');
     expect(redirects.map((r) => r.from)).toContain('/agent-catalog/health');
   });
@@ -155,11 +158,42 @@ describe('checkHostingRules', () => {
     expect(rules(bundleFiles)).toContain('_redirects');
   });
 
-  it('refuses a rewrite that is not forced and a path routed twice', () => {
+  it('refuses a path routed twice', () => {
     const bundleFiles = files();
     const text = `${bundleFiles.get('_redirects')}/agent-catalog  /agent-catalog.json  200\n`;
     bundleFiles.set('_redirects', text);
-    expect(checkHostingRules(bundleFiles)).toHaveLength(2);
+    expect(checkHostingRules(bundleFiles).map((p) => p.message)).toEqual([
+      expect.stringContaining('/agent-catalog is routed twice'),
+    ]);
+  });
+
+  it('refuses a forced 200! and a 404 rewrite, which Cloudflare Pages rejects line by line', () => {
+    const bundleFiles = files();
+    const forced = (bundleFiles.get('_redirects') ?? '').replace(/(\/agent-catalog\s+\S+\s+)200$/m, '$1200!');
+    bundleFiles.set('_redirects', `${forced}/gone  /agent-catalog.json  404\n`);
+    const messages = checkHostingRules(bundleFiles).map((p) => p.message);
+    expect(messages.filter((m) => m.includes('Cloudflare Pages accepts only'))).toHaveLength(2);
+  });
+
+  it('refuses a proxy to another origin and a rewrite that a file would shadow on Netlify', () => {
+    const bundleFiles = files();
+    const extra = '/elsewhere  https://shop.example/  200\n/feed.xml  /agent-catalog.json  200\n';
+    bundleFiles.set('_redirects', `${bundleFiles.get('_redirects')}${extra}`);
+    const messages = checkHostingRules(bundleFiles).map((p) => p.message);
+    expect(messages.some((m) => m.includes('cannot proxy to another origin'))).toBe(true);
+    expect(messages.some((m) => m.includes('a file is served at /feed.xml'))).toBe(true);
+  });
+
+  it('refuses more header rules and longer lines than Cloudflare Pages reads', () => {
+    const bundleFiles = files();
+    const many = Array.from(
+      { length: 101 },
+      (_, i) => `/agent-catalog.json\n  X-N${i}: ${'v'.repeat(i === 0 ? 2001 : 1)}`,
+    );
+    bundleFiles.set('_headers', `${bundleFiles.get('_headers')}\n${many.join('\n')}\n`);
+    const messages = checkHostingRules(bundleFiles).map((p) => p.message);
+    expect(messages.some((m) => /header rules; Cloudflare Pages allows 100$/.test(m))).toBe(true);
+    expect(messages.some((m) => /characters; Cloudflare Pages allows 2000$/.test(m))).toBe(true);
   });
 
   it('refuses a splat in _headers and a document without a Content-Type', () => {
