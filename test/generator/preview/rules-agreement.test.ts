@@ -13,35 +13,12 @@ import { build } from '../../../generator/build.js';
 import { parseHeadersFile, parseRedirectsFile } from '../../../generator/emit/hosting-rules-format.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { silentLogger } from '../../../generator/logger.js';
+import { contractPaths } from '../../helpers/contract-paths.js';
 import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
 import { header, rawRequest } from './http-client.js';
 import { type ServedBundle, serveTempBundle } from './served-bundle.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-
-/** CONTRACT.md "Public URLs", catalog side; `{base}` is the base URL's path. */
-function contractPaths(base: string, merchantSlug: string): string[] {
-  return [
-    `${base}/agent-catalog`,
-    `${base}/agent-catalog/health`,
-    '/api/openapi.json',
-    '/api/',
-    '/kb/products.json',
-    `/kb/${merchantSlug}-knowledge-base.md`,
-    '/feed.xml',
-    '/sitemap.xml',
-    '/llms.txt',
-    '/llms-full.txt',
-    '/robots.txt',
-    '/.well-known/oauth-protected-resource',
-    '/.well-known/oauth-authorization-server',
-    '/.well-known/openid-configuration',
-    '/.well-known/api-catalog',
-    '/.well-known/agent.json',
-    '/.well-known/agent-card.json',
-    '/.well-known/tdmrep.json',
-  ];
-}
 
 interface BundleCase {
   name: string;

@@ -1,0 +1,27 @@
+/**
+ * CONTRACT.md "Public URLs", catalog side, spelled out here from the contract rather than
+ * taken from the generator, so tests that serve a bundle check the contract's list and not
+ * the code's own idea of it. `base` is the base URL's path ('' at the root).
+ */
+export function contractPaths(base: string, merchantSlug: string): string[] {
+  return [
+    `${base}/agent-catalog`,
+    `${base}/agent-catalog/health`,
+    '/api/openapi.json',
+    '/api/',
+    '/kb/products.json',
+    `/kb/${merchantSlug}-knowledge-base.md`,
+    '/feed.xml',
+    '/sitemap.xml',
+    '/llms.txt',
+    '/llms-full.txt',
+    '/robots.txt',
+    '/.well-known/oauth-protected-resource',
+    '/.well-known/oauth-authorization-server',
+    '/.well-known/openid-configuration',
+    '/.well-known/api-catalog',
+    '/.well-known/agent.json',
+    '/.well-known/agent-card.json',
+    '/.well-known/tdmrep.json',
+  ];
+}

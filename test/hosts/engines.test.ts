@@ -1,0 +1,254 @@
+/**
+ * The bundle as the hosts serve it, proven with their own engines rather than our reading of
+ * their docs: the sample merchant, and a hostile 300-product Shopify-shaped merchant (quotes,
+ * ampersands, angle brackets, emoji and non-Latin text in names; the bundle on its own host
+ * with the catalog under `/api`), are each built with the real CLI and served once by
+ * `preview`, once by `wrangler pages dev` and once by `netlify dev --offline`. Every contract
+ * URL must answer 200 on all three with the same bytes, content type, CORS, caching and
+ * Link; an unknown path must be 404 everywhere; and wrangler must have accepted every line
+ * of both rules files (it drops a line it cannot read with only a warning).
+ */
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseHeadersFile, parseRedirectsFile } from '../../generator/emit/hosting-rules-format.js';
+import { startPreviewServer } from '../../generator/preview/server.js';
+import { makeShopifyProducts } from '../fixtures/upstream/make-products.js';
+import { ensureCompiled, runCli } from '../generator/cli/run-cli.js';
+import { REPO_ROOT } from '../generator/pipeline/helpers.js';
+import { contractPaths } from '../helpers/contract-paths.js';
+import { ENGINES_SKIP_REASON, type RunningEngine, startNetlify, startWrangler } from './engines.js';
+
+/** Headers compared across the three servers. */
+const COMPARED = [
+  'content-type',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'cache-control',
+  'link',
+  'x-content-type-options',
+  'content-usage',
+] as const;
+type Compared = (typeof COMPARED)[number];
+
+/**
+ * Where a local engine is known to differ from its production host, by header name. netlify
+ * dev proxies to a static server whose own Content-Type and Cache-Control replace the ones
+ * `_headers` sets (netlify/cli#990, "Source headers overwriting user configured headers");
+ * Netlify's production edge applies `_headers` over them. Everything else must match.
+ */
+const KNOWN_DIFFERENCES: Record<RunningEngine['name'], Partial<Record<Compared, string>>> = {
+  netlify: {
+    'content-type': 'netlify dev: the static server sets Content-Type (netlify/cli#990)',
+    'cache-control': 'netlify dev: the static server sets Cache-Control (netlify/cli#990)',
+  },
+  wrangler: {},
+};
+
+interface Answer {
+  status: number;
+  bodySha256: string;
+  bodyLength: number;
+  headers: Partial<Record<Compared, string | null>>;
+}
+
+async function ask(base: string, path: string, method: 'GET' | 'HEAD'): Promise<Answer> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(20_000),
+  });
+  const body = Buffer.from(await res.arrayBuffer());
+  const headers: Answer['headers'] = {};
+  for (const name of COMPARED) headers[name] = res.headers.get(name);
+  return {
+    status: res.status,
+    bodySha256: createHash('sha256').update(body).digest('hex'),
+    bodyLength: body.length,
+    headers,
+  };
+}
+
+/** The answer with the engine's known differences left out, so `toEqual` names any other. */
+function comparable(answer: Answer, engine: RunningEngine['name'] | 'preview'): Answer {
+  if (engine === 'preview') return answer;
+  const headers = { ...answer.headers };
+  for (const name of Object.keys(KNOWN_DIFFERENCES[engine]) as Compared[]) delete headers[name];
+  return { ...answer, headers };
+}
+
+interface Served {
+  dir: string;
+  paths: string[];
+  preview: { url: string; close(): Promise<void> };
+  engines: RunningEngine[];
+}
+
+async function serveEverywhere(dir: string, paths: string[]): Promise<Served> {
+  const preview = await startPreviewServer({ dir, port: 0 });
+  const engines = await Promise.allSettled([startWrangler(dir), startNetlify(dir)]);
+  const started = engines.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const failed = engines.find((result) => result.status === 'rejected');
+  if (failed !== undefined) {
+    await Promise.all([preview.close(), ...started.map((engine) => engine.stop())]);
+    throw failed.reason;
+  }
+  return { dir, paths, preview, engines: started };
+}
+
+async function stopAll(served: Served | undefined): Promise<void> {
+  if (served === undefined) return;
+  await Promise.all([served.preview.close(), ...served.engines.map((engine) => engine.stop())]);
+}
+
+const HOSTILE_MERCHANT = {
+  name: 'Ünïcode "Quotes" & <Angle> Juice 果汁 🍊',
+  slug: 'hostile',
+  url: 'https://hostile-juice.example',
+  contact: 'hello@hostile-juice.example',
+  currency: 'USD',
+  ships_to: ['US'],
+};
+
+async function buildHostile(root: string): Promise<string> {
+  const upstream = join(root, 'products.json');
+  await writeFile(upstream, JSON.stringify({ products: makeShopifyProducts(300) }));
+  const config = join(root, 'hostile.config.json');
+  await writeFile(
+    config,
+    JSON.stringify({
+      merchant: HOSTILE_MERCHANT,
+      site_url: 'https://agents.hostile-juice.example',
+      base_url: 'https://agents.hostile-juice.example/api',
+      auth_url: 'https://auth.hostile-juice.example',
+      upstream: { format: 'shopify', source: upstream },
+      content_dir: join(root, 'no-content'),
+    }),
+  );
+  return buildWith(root, 'hostile', config);
+}
+
+async function buildWith(root: string, name: string, config: string): Promise<string> {
+  const out = join(root, name);
+  const run = await runCli(['build', '--quiet', '--config', config, '--out', out], {
+    cwd: root,
+    limitMs: 60_000,
+  });
+  if (run.code !== 0) throw new Error(`build ${name} exited ${run.code}: ${run.stderr}`);
+  return out;
+}
+
+function ruleCounts(headersText: string, redirectsText: string): { headers: number; redirects: number } {
+  return {
+    headers: parseHeadersFile(headersText).length,
+    redirects: parseRedirectsFile(redirectsText).length,
+  };
+}
+
+const CASES = [
+  {
+    name: 'the sample bundle',
+    base: '',
+    slug: 'pomona',
+    make: (root: string) => buildWith(root, 'sample', join(REPO_ROOT, 'catalog.config.json')),
+  },
+  { name: 'a hostile 300-product Shopify-shaped bundle', base: '/api', slug: 'hostile', make: buildHostile },
+];
+
+const skip = ENGINES_SKIP_REASON !== undefined;
+const title = skip ? `the hosts' own engines (skipped: ${ENGINES_SKIP_REASON})` : "the hosts' own engines";
+
+describe.skipIf(skip)(title, () => {
+  let root = '';
+
+  beforeAll(async () => {
+    await ensureCompiled();
+    root = await mkdtemp(join(tmpdir(), 'agent-catalog-hosts-'));
+  }, 60_000);
+
+  afterAll(async () => {
+    if (root !== '') await rm(root, { recursive: true, force: true });
+  });
+
+  describe.each(CASES)('$name', ({ base, slug, make }) => {
+    let served: Served | undefined;
+
+    beforeAll(async () => {
+      const dir = await make(root);
+      served = await serveEverywhere(dir, contractPaths(base, slug));
+    }, 240_000);
+
+    afterAll(() => stopAll(served), 60_000);
+
+    const current = (): Served => {
+      if (served === undefined) throw new Error('not served');
+      return served;
+    };
+
+    it('when every contract URL is fetched then preview, wrangler and netlify answer 200 with the same bytes and headers', async () => {
+      const { preview, engines, paths } = current();
+      for (const path of paths) {
+        for (const method of ['GET', 'HEAD'] as const) {
+          const reference = await ask(preview.url, path, method);
+          expect(reference.status, `${method} ${path} on preview`).toBe(200);
+          expect(reference.headers['access-control-allow-origin'], path).toBe('*');
+          if (method === 'GET') expect(reference.bodyLength, path).toBeGreaterThan(0);
+          for (const engine of engines) {
+            const answer = await ask(engine.url, path, method);
+            expect(comparable(answer, engine.name), `${method} ${path} on ${engine.name}`).toEqual(
+              comparable(reference, engine.name),
+            );
+          }
+        }
+      }
+    });
+
+    it('when the catalog is fetched then every server advertises the API catalog in Link', async () => {
+      const { preview, engines } = current();
+      for (const url of [preview.url, ...engines.map((engine) => engine.url)]) {
+        const answer = await ask(url, `${base}/agent-catalog`, 'GET');
+        expect(answer.headers.link, url).toContain('rel="api-catalog"');
+      }
+    });
+
+    it('when a path outside the contract is fetched then every server answers 404', async () => {
+      const { preview, engines } = current();
+      for (const path of [
+        '/no-such-page',
+        '/.well-known/no-such-document',
+        `${base}/agent-catalog/nothing`,
+      ]) {
+        for (const url of [preview.url, ...engines.map((engine) => engine.url)]) {
+          expect((await ask(url, path, 'GET')).status, `${path} at ${url}`).toBe(404);
+        }
+      }
+    });
+
+    it('when wrangler reads the rules files then it accepts every line of both', async () => {
+      const { dir, engines } = current();
+      const counts = ruleCounts(
+        await readFile(join(dir, '_headers'), 'utf8'),
+        await readFile(join(dir, '_redirects'), 'utf8'),
+      );
+      const output = engines.find((engine) => engine.name === 'wrangler')?.output() ?? '';
+      expect(output).not.toMatch(/invalid (redirect|header) rule/i);
+      expect(output).toContain(`Parsed ${counts.redirects} valid redirect rules`);
+      expect(output).toContain(`Parsed ${counts.headers} valid header rules`);
+    });
+  });
+
+  it("when _redirects carries Netlify's forced 200! then wrangler drops the line and the catalog is 404 there", async () => {
+    const dir = await buildWith(root, 'forced', join(REPO_ROOT, 'catalog.config.json'));
+    const file = join(dir, '_redirects');
+    await writeFile(file, (await readFile(file, 'utf8')).replace(/^(\/agent-catalog\s+\S+\s+200)$/m, '$1!'));
+    const wrangler = await startWrangler(dir);
+    try {
+      expect(wrangler.output()).toMatch(/Found 1 invalid redirect rule/);
+      expect((await ask(wrangler.url, '/agent-catalog', 'GET')).status).toBe(404);
+    } finally {
+      await wrangler.stop();
+    }
+  }, 180_000);
+});

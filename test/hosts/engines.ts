@@ -1,0 +1,213 @@
+/**
+ * Starts the hosts' own local engines on a bundle directory, for tests that compare them
+ * with `preview`: Cloudflare's `wrangler pages dev` (workerd, the runtime Pages runs on)
+ * and Netlify's `netlify dev --offline` (its static server plus the redirect and header
+ * engine of its edge). They live in `test/hosts/`, with their own lockfile, because they are
+ * large and netlify-cli's peer ranges conflict with the root's; `.ci/run` installs them with
+ * `INSTALL_COMMAND`. Every run is private: HOME and the XDG folders point into a temporary
+ * directory, telemetry, update checks and crash reports are off, and each engine binds
+ * loopback ports only (netlify dev cannot be told a host; see `NETLIFY_LISTENS_WIDE`).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const HOSTS_DIR = fileURLToPath(new URL('./', import.meta.url));
+export const INSTALL_COMMAND = 'npm ci --prefix test/hosts --ignore-scripts --no-audit --no-fund';
+const WRANGLER = join(HOSTS_DIR, 'node_modules/wrangler/bin/wrangler.js');
+const NETLIFY = join(HOSTS_DIR, 'node_modules/netlify-cli/bin/run.js');
+
+/** Why the engine tests skip, or undefined when both engines are installed. */
+export const ENGINES_SKIP_REASON =
+  existsSync(WRANGLER) && existsSync(NETLIFY)
+    ? undefined
+    : `the hosts' engines are not installed: run \`${INSTALL_COMMAND}\` from the repository root`;
+
+/**
+ * The newest date the bundled workerd (1.20260426.x) accepts is 2026-04-26; pinned below it
+ * so wrangler neither warns nor looks up a newer release.
+ */
+export const COMPATIBILITY_DATE = '2026-04-01';
+
+/** netlify dev binds its proxy on every interface and has no flag to choose one. */
+export const NETLIFY_LISTENS_WIDE = true;
+
+const START_LIMIT_MS = 120_000;
+
+export interface RunningEngine {
+  name: 'wrangler' | 'netlify';
+  /** `http://127.0.0.1:<port>`. */
+  url: string;
+  /** Everything the engine printed so far. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** A free loopback port: bound, read and released (the engines need a number up front). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** The environment every engine runs with: a private home, and every phone-home switch off. */
+function privateEnv(home: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_DATA_HOME: join(home, '.local/share'),
+    XDG_STATE_HOME: join(home, '.local/state'),
+    TMPDIR: join(home, 'tmp'),
+    NO_COLOR: '1',
+    // Netlify: CI=true also stops its crash reporter, which ignores the telemetry switch.
+    CI: 'true',
+    NO_UPDATE_NOTIFIER: '1',
+    // Cloudflare: no usage metrics, no request.cf lookup; the banner is where wrangler checks for updates.
+    WRANGLER_SEND_METRICS: 'false',
+    CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+    WRANGLER_HIDE_BANNER: 'true',
+    WRANGLER_LOG_PATH: join(home, 'wrangler-logs'),
+  };
+}
+
+function run(
+  command: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, command, {
+    cwd,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  const append = (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  return { child, output: () => text };
+}
+
+/** Kills the engine's whole process group (workerd and the static server are its children). */
+async function killGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, name);
+    } catch {
+      // The group is already gone.
+    }
+  };
+  signal('SIGTERM');
+  const timer = setTimeout(() => signal('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Polls until the engine answers any HTTP request, or fails with what it printed. */
+async function waitUntilServing(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + START_LIMIT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the engine exited with ${child.exitCode}:\n${output()}`);
+    try {
+      await fetch(`${url}/robots.txt`, { signal: AbortSignal.timeout(2_000) });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  throw new Error(`the engine did not answer at ${url} within ${START_LIMIT_MS} ms:\n${output()}`);
+}
+
+async function startEngine(
+  name: RunningEngine['name'],
+  command: (port: number, home: string) => Promise<{ args: string[]; cwd: string }>,
+): Promise<RunningEngine> {
+  const home = await mkdtemp(join(tmpdir(), `agent-catalog-${name}-`));
+  await mkdir(join(home, 'tmp'));
+  const port = await freePort();
+  const { args, cwd } = await command(port, home);
+  const { child, output } = run(args, cwd, privateEnv(home));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    await killGroup(child);
+    await rm(home, { recursive: true, force: true });
+  };
+  try {
+    await waitUntilServing(url, child, output);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { name, url, output, stop };
+}
+
+/** `wrangler pages dev <dir>` on a loopback port, with a pinned compatibility date. */
+export function startWrangler(dir: string): Promise<RunningEngine> {
+  return startEngine('wrangler', async (port, home) => ({
+    cwd: home,
+    args: [
+      WRANGLER,
+      'pages',
+      'dev',
+      dir,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(await freePort()),
+      '--compatibility-date',
+      COMPATIBILITY_DATE,
+    ],
+  }));
+}
+
+/** Runs one netlify command to completion in the private home (used for `--telemetry-disable`). */
+async function runNetlifyOnce(args: string[], home: string): Promise<string> {
+  const { child, output } = run([NETLIFY, ...args], home, privateEnv(home));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`netlify ${args.join(' ')} exited with ${code}:\n${output()}`);
+  return output();
+}
+
+/**
+ * `netlify dev --offline --dir <dir>` from an empty folder (so no netlify.toml applies),
+ * after `netlify --telemetry-disable` has written the switch into the private home.
+ */
+export function startNetlify(dir: string): Promise<RunningEngine> {
+  return startEngine('netlify', async (port, home) => {
+    await runNetlifyOnce(['--telemetry-disable'], home);
+    const site = join(home, 'site');
+    await mkdir(site);
+    return {
+      cwd: site,
+      args: [
+        NETLIFY,
+        'dev',
+        '--offline',
+        '--internal-disable-edge-functions',
+        '--skip-gitignore',
+        '--no-open',
+        '--dir',
+        dir,
+        '--port',
+        String(port),
+        '--functions-port',
+        String(await freePort()),
+      ],
+    };
+  });
+}
