@@ -60,9 +60,14 @@ export function createProgram(): Command {
     .description('validate a bundle on disk or a live site against every format it claims')
     .argument('[dir-or-url]', 'bundle directory or site URL', 'dist')
     .option('--json', 'print the report as JSON', false)
-    .action(async (target: string, options: { json: boolean }) => {
+    .option(
+      '--as <site_url>',
+      'judge a site URL as if it were served at <site_url> (e.g. preview of a production bundle)',
+    )
+    .action(async (target: string, options: { json: boolean; as?: string }) => {
       const { runCheck } = await import('./commands/check.js');
-      process.exitCode = await runCheck({ target, json: options.json }, io);
+      const as = options.as !== undefined ? { as: options.as } : {};
+      process.exitCode = await runCheck({ target, json: options.json, ...as }, io);
     });
 
   program

@@ -23,6 +23,12 @@ import { expectedMediaType, mediaTypeMatches, SITE_DOCUMENTS, type SiteDocument 
 export interface ReadSiteOptions {
   /** Time allowed for each request, body included. */
   timeoutMs?: number;
+  /**
+   * The site_url the bundle was built for, when it is served elsewhere (`check <url> --as
+   * <site_url>`, e.g. a production bundle under `npm run preview`): requests go to the
+   * target, and the documents are judged as if fetched from this URL.
+   */
+  as?: string;
 }
 
 export interface SiteRead {
@@ -46,10 +52,12 @@ class SiteReader {
   constructor(
     readonly siteUrl: string,
     private readonly timeoutMs: number,
+    /** Where requests go: the site itself, or the server standing in for it (`--as`). */
+    private readonly fetchBase: string = siteUrl,
   ) {}
 
   async request(path: string, method: 'GET' | 'HEAD' = 'GET'): Promise<Fetched | undefined> {
-    const url = `${this.siteUrl}${path}`;
+    const url = `${this.fetchBase}${path}`;
     try {
       const response = await fetch(url, {
         method,
@@ -150,7 +158,7 @@ function checkResourceIdentifier(reader: SiteReader): void {
     reader.problems.push({
       path: file,
       rule: 'rfc9728',
-      message: `resource is ${JSON.stringify(resource)} but the document was fetched for ${reader.siteUrl}`,
+      message: `resource is ${JSON.stringify(resource)} but the document was fetched for ${reader.siteUrl}; if this server stands in for the site (e.g. npm run preview of a production bundle), add --as ${JSON.stringify(resource)}`,
     });
   }
 }
@@ -168,17 +176,20 @@ async function readChildSitemaps(reader: SiteReader): Promise<void> {
 }
 
 /** `https://shop.example/` → `https://shop.example`: the identifier the documents use. */
-export function normaliseSiteUrl(target: string): string {
+export function normaliseSiteUrl(target: string, flag?: string): string {
   // A target that does not parse is the caller's mistake (exit 2), like a wrong scheme.
   const url = URL.canParse(target) ? new URL(target) : undefined;
   if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new CatalogError('FLAG_INVALID', `${target} is not an http(s) URL`, { url: target });
+    const what = flag === undefined ? target : `${flag} ${target}`;
+    throw new CatalogError('FLAG_INVALID', `${what} is not an http(s) URL`, { url: target });
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 export async function readBundleSite(target: string, options: ReadSiteOptions = {}): Promise<SiteRead> {
-  const reader = new SiteReader(normaliseSiteUrl(target), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const fetchBase = normaliseSiteUrl(target);
+  const siteUrl = options.as === undefined ? fetchBase : normaliseSiteUrl(options.as, '--as');
+  const reader = new SiteReader(siteUrl, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, fetchBase);
   for (const document of SITE_DOCUMENTS) await reader.read(document);
   const catalogPath = catalogPathFrom(reader.files, reader.siteUrl);
   await reader.read({ urlPath: catalogPath, file: `${catalogPath.slice(1)}.json` });

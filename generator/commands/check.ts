@@ -12,12 +12,17 @@ import type { CommandIo } from './io.js';
 export interface CheckCommandOptions {
   target: string;
   json: boolean;
+  /** The site_url a site target stands in for. */
+  as?: string;
 }
 
 /** Returns the exit status (0 valid, 1 any failure, 2 bad argument). */
 export async function runCheck(options: CheckCommandOptions, io: CommandIo): Promise<number> {
   try {
-    const result = await checkTarget(options.target, { cwd: io.cwd });
+    const result = await checkTarget(options.target, {
+      cwd: io.cwd,
+      ...(options.as !== undefined ? { as: options.as } : {}),
+    });
     io.stdout.write(options.json ? formatJsonReport(result) : formatTextReport(result));
     return result.problems.length === 0 ? 0 : 1;
   } catch (error) {
