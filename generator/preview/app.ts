@@ -27,7 +27,6 @@ import {
   sendError,
   sendFile,
   sendMethodNotAllowed,
-  sendOptions,
 } from './respond.js';
 import { resolveRoute } from './route.js';
 
@@ -79,14 +78,10 @@ function applyRateLimit(req: Request, res: Response, rules: HostingRules, limite
   return false;
 }
 
-async function sendNotFound(
-  res: Response,
-  realDir: string,
-  rules: HostingRules,
-  api: boolean,
-): Promise<void> {
-  const page = api ? undefined : await readServedFile(join(realDir, '404.html'));
-  if (page === undefined) return sendError(res, 404, 'not found', api, rules.catalogHeaders);
+/** As both hosts answer a missing path: their 404 page, or plain text, never CORS or JSON. */
+async function sendNotFound(res: Response, realDir: string): Promise<void> {
+  const page = await readServedFile(join(realDir, '404.html'));
+  if (page === undefined) return sendError(res, 404, 'not found', false);
   res.setHeader('Content-Type', 'text/html; charset=utf-8').setHeader('Cache-Control', 'no-store');
   res.status(404).end(res.req.method === 'HEAD' ? undefined : page);
 }
@@ -115,17 +110,16 @@ async function handleRequest(req: Request, res: Response, context: PreviewContex
   if (route.kind === 'proxy') return sendError(res, 502, 'proxy rules are not served by preview', api);
   if (route.kind === 'missing') {
     if (isCatalog) return sendError(res, 500, 'the bundle holds no catalog', true, rules.catalogHeaders);
-    return sendNotFound(res, realDir, rules, api);
+    return sendNotFound(res, realDir);
   }
   const headers = headersForPaths(rules, route.headerPaths);
-  if (req.method === 'OPTIONS') return sendOptions(req, res, headers);
-  if (req.method !== 'GET' && req.method !== 'HEAD') return sendMethodNotAllowed(res, headers, api);
+  if (req.method !== 'GET' && req.method !== 'HEAD') return sendMethodNotAllowed(res, headers);
   const bytes = await readServedFile(route.resolved.file);
   const etag = bytes && computeEtag(bytes);
   if (isCatalog && !(bytes && etag && isCheckedCatalog(context, bytes, etag))) {
     return sendError(res, 500, 'the bundle holds no valid catalog', true, rules.catalogHeaders);
   }
-  if (bytes === undefined || etag === undefined) return sendNotFound(res, realDir, rules, api);
+  if (bytes === undefined || etag === undefined) return sendNotFound(res, realDir);
   sendFile(req, res, { bytes, etag, file: route.resolved.file, status: route.status, headers });
 }
 

@@ -1,9 +1,10 @@
 /**
  * Writes the preview's responses: a bundle file with the headers its `_headers` rules
- * give it (ETag, `If-None-Match` → 304, HEAD without a body, CORS preflight), and errors.
- * Errors on API paths (under the catalog's base path and `/.well-known/`) are JSON
- * `{"error": "..."}` bodies, as the spec's part 7 shapes them; elsewhere a plain 404, or
- * the bundle's own `404.html` when it has one, as Netlify serves it.
+ * give it (ETag, `If-None-Match` → 304, HEAD without a body), 405 for other methods, and
+ * errors. A missing path is a plain 404 without CORS, or the bundle's own `404.html`, as
+ * the hosts answer it. The errors only preview can give (a catalog that is missing or
+ * invalid, a malformed target on an API path, the optional rate limit) are JSON
+ * `{"error": "..."}` bodies on API paths, as the spec's part 7 shapes the catalog's 500.
  */
 import { readFile } from 'node:fs/promises';
 import type { Request, Response } from 'express';
@@ -11,11 +12,10 @@ import { matchesIfNoneMatch } from './conditional.js';
 import { contentTypeFor } from './content-types.js';
 import { collectHeaders, type HostingRules } from './hosting-rules.js';
 
-export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+export const ALLOWED_METHODS = 'GET, HEAD';
 
 /** What Netlify sends when no rule sets Cache-Control: always revalidate. */
 const DEFAULT_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
-const DEFAULT_PREFLIGHT_MAX_AGE = '86400';
 
 // RFC 9110 section 15.4.5: a 304 carries the fields a 200 would, except the
 // representation's own metadata, which the client already has.
@@ -67,29 +67,16 @@ export function sendFile(req: Request, res: Response, response: FileResponse): v
   res.end(req.method === 'HEAD' ? undefined : bytes);
 }
 
-/** OPTIONS: a CORS preflight answer where the rules open the path to other origins, a plain one elsewhere. */
-export function sendOptions(req: Request, res: Response, headers: HeaderList): void {
-  setHeaders(res, headers, new Set(['content-type', 'content-length', 'etag']));
+/**
+ * Any method but GET and HEAD, OPTIONS included: 405 with the path's own headers and no
+ * body, as Cloudflare's asset server answers (netlify dev answers 200 "Method Not
+ * Allowed"). Neither host sends Access-Control-Allow-Methods from static files, so a CORS
+ * preflight fails on both, and here too; a plain GET or HEAD needs none.
+ */
+export function sendMethodNotAllowed(res: Response, headers: HeaderList): void {
+  setHeaders(res, headers, new Set(['content-length', 'etag']));
   res.setHeader('Allow', ALLOWED_METHODS);
-  if (findHeader(headers, 'access-control-allow-origin') !== undefined) {
-    // The rules give the CORS headers of the documents; a preflight also needs these
-    // three (Fetch standard, CORS protocol), which the rules may leave to the CDN.
-    if (findHeader(headers, 'access-control-allow-methods') === undefined)
-      res.setHeader('Access-Control-Allow-Methods', ALLOWED_METHODS);
-    if (findHeader(headers, 'access-control-allow-headers') === undefined) {
-      const requested = req.get('access-control-request-headers');
-      if (requested) res.setHeader('Access-Control-Allow-Headers', requested);
-      res.append('Vary', 'Access-Control-Request-Headers');
-    }
-    if (findHeader(headers, 'access-control-max-age') === undefined)
-      res.setHeader('Access-Control-Max-Age', DEFAULT_PREFLIGHT_MAX_AGE);
-  }
-  res.status(204).end();
-}
-
-export function sendMethodNotAllowed(res: Response, headers: HeaderList, api: boolean): void {
-  res.setHeader('Allow', ALLOWED_METHODS);
-  sendError(res, 405, 'method not allowed', api, headers);
+  res.status(405).end();
 }
 
 /** True for URL paths whose errors are JSON: the catalog's base path and `/.well-known/`. */

@@ -226,6 +226,23 @@ describe.skipIf(skip)(title, () => {
       }
     });
 
+    it('when a browser sends a CORS preflight then no server grants it, so preview claims nothing the hosts do not', async () => {
+      const { preview, engines } = current();
+      for (const url of [preview.url, ...engines.map((engine) => engine.url)]) {
+        const res = await fetch(`${url}${base}/agent-catalog`, {
+          method: 'OPTIONS',
+          headers: {
+            origin: 'https://agent.example',
+            'access-control-request-method': 'GET',
+            'access-control-request-headers': 'x-agent',
+          },
+        });
+        await res.arrayBuffer();
+        expect(res.headers.get('access-control-allow-methods'), url).toBeNull();
+        expect(res.headers.get('access-control-allow-headers'), url).toBeNull();
+      }
+    });
+
     it('when wrangler reads the rules files then it accepts every line of both', async () => {
       const { dir, engines } = current();
       const counts = ruleCounts(
