@@ -20,6 +20,7 @@ import {
   REDIRECTS_FILE,
   type RedirectRule,
 } from './hosting-rules-format.js';
+import { LANDING_PUBLIC_PATH, landingLinks } from './landing.js';
 import { resolveUsagePolicy, type UsagePolicy } from './usage-policy.js';
 import { WELL_KNOWN_DOCUMENTS } from './well-known.js';
 
@@ -63,6 +64,7 @@ function headersFor(artifact: Artifact, policy: UsagePolicy, catalogPath: string
   ];
   // RFC 9727 section 3: a resource advertises its API catalog with the "api-catalog" link relation.
   if (isCatalog) headers.push(['Link', `<${API_CATALOG_PATH}>; rel="api-catalog"`]);
+  if (artifactUrlPath(artifact) === LANDING_PUBLIC_PATH) headers.push(['Link', landingLinks().join(', ')]);
   headers.push(...policy.headers, ...securityHeaders());
   if (artifact.mediaType.startsWith('text/html'))
     headers.push(['Content-Security-Policy', HTML_CONTENT_SECURITY_POLICY]);

@@ -14,6 +14,7 @@ import { emitFeed } from './feed.js';
 import { emitHostingRules } from './hosting.js';
 import { emitKnowledgeBase } from './kb.js';
 import { forgetKnowledgeBaseSections } from './kb-markdown.js';
+import { emitLanding } from './landing.js';
 import { emitLlms } from './llms.js';
 import { emitOpenApi } from './openapi.js';
 import { emitRobots } from './robots.js';
@@ -32,6 +33,7 @@ export const DOCUMENT_EMITTERS: readonly Emitter[] = [
   emitLlms,
   emitRobots,
   emitWellKnown,
+  emitLanding,
 ];
 
 export function emitBundle(plan: BuildPlan, emitters: readonly Emitter[] = DOCUMENT_EMITTERS): Artifact[] {

@@ -147,14 +147,24 @@ function ruleCounts(headersText: string, redirectsText: string): { headers: numb
   };
 }
 
+/** The sample is model (b), its root the store's; the hostile bundle is model (a), with a landing page at `/`. */
 const CASES = [
   {
     name: 'the sample bundle',
     base: '',
     slug: 'pomona',
+    root: [] as string[],
+    missing: ['/'],
     make: (root: string) => buildWith(root, 'sample', join(REPO_ROOT, 'catalog.config.json')),
   },
-  { name: 'a hostile 300-product Shopify-shaped bundle', base: '/api', slug: 'hostile', make: buildHostile },
+  {
+    name: 'a hostile 300-product Shopify-shaped bundle',
+    base: '/api',
+    slug: 'hostile',
+    root: ['/'],
+    missing: [] as string[],
+    make: buildHostile,
+  },
 ];
 
 const skip = ENGINES_SKIP_REASON !== undefined;
@@ -172,12 +182,12 @@ describe.skipIf(skip)(title, () => {
     if (root !== '') await rm(root, { recursive: true, force: true });
   });
 
-  describe.each(CASES)('$name', ({ base, slug, make }) => {
+  describe.each(CASES)('$name', ({ base, slug, root: rootPaths, missing, make }) => {
     let served: Served | undefined;
 
     beforeAll(async () => {
       const dir = await make(root);
-      served = await serveEverywhere(dir, contractPaths(base, slug));
+      served = await serveEverywhere(dir, [...contractPaths(base, slug), ...rootPaths]);
     }, 240_000);
 
     afterAll(() => stopAll(served), 60_000);
@@ -219,6 +229,7 @@ describe.skipIf(skip)(title, () => {
         '/no-such-page',
         '/.well-known/no-such-document',
         `${base}/agent-catalog/nothing`,
+        ...missing,
       ]) {
         for (const url of [preview.url, ...engines.map((engine) => engine.url)]) {
           expect((await ask(url, path, 'GET')).status, `${path} at ${url}`).toBe(404);
