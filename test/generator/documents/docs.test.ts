@@ -1,11 +1,9 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { emitDocs } from '../../../generator/emit/docs.js';
-import { BROWSER_SKIP_REASON, launchBrowser, noBrowser, type TestBrowser } from '../../helpers/browser.js';
+import { BROWSER_SKIP_REASON, noBrowser, type TestBrowser } from '../../helpers/browser.js';
+import { type PageInBrowser, servePageInBrowser } from '../../helpers/page-in-browser.js';
 import { makeSamplePlan } from '../../helpers/sample-plan.js';
 
 const plan = makeSamplePlan();
@@ -54,29 +52,18 @@ function readPngSize(png: Buffer): { width: number; height: number } {
 }
 
 describe.skipIf(noBrowser)(`the documentation page in headless Chromium (${BROWSER_SKIP_REASON})`, () => {
-  let server: Server;
-  let url: string;
+  let fixture: PageInBrowser | undefined;
+  let url = '';
   let browser: TestBrowser;
-  let shotsDir: string;
+  let shotsDir = '';
 
   beforeAll(async () => {
-    server = createServer((request, response) => {
-      if (request.url !== '/api/') {
-        response.writeHead(404).end();
-        return;
-      }
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/`;
-    browser = await launchBrowser({ javaScriptEnabled: false });
-    shotsDir = await mkdtemp(join(tmpdir(), 'agent-catalog-docs-shot-'));
+    fixture = await servePageInBrowser('/api/', html);
+    ({ url, browser, shotsDir } = fixture);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise<void>((resolve) => server?.close(() => resolve()));
-    if (shotsDir) await rm(shotsDir, { recursive: true, force: true });
+    await fixture?.close();
   });
 
   test('renders with JavaScript off, no console errors and no request but the page itself', async () => {

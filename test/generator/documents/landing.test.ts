@@ -3,16 +3,14 @@
  * when the bundle has a host of its own, checked as text and in headless Chromium with
  * JavaScript off (landmarks, the links a visitor needs, phone width, a real screenshot).
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseHeadersFile } from '../../../generator/emit/hosting-rules-format.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { emitLanding } from '../../../generator/emit/landing.js';
-import { BROWSER_SKIP_REASON, launchBrowser, noBrowser, type TestBrowser } from '../../helpers/browser.js';
+import { BROWSER_SKIP_REASON, noBrowser, type TestBrowser } from '../../helpers/browser.js';
+import { type PageInBrowser, servePageInBrowser } from '../../helpers/page-in-browser.js';
 import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
 
 const AGENTS = 'https://agents.pomona.example';
@@ -60,26 +58,18 @@ describe('the landing page at /', () => {
 });
 
 describe.skipIf(noBrowser)(`the landing page in headless Chromium (${BROWSER_SKIP_REASON})`, () => {
-  let server: Server;
-  let url: string;
+  let fixture: PageInBrowser | undefined;
+  let url = '';
   let browser: TestBrowser;
-  let shotsDir: string;
+  let shotsDir = '';
 
   beforeAll(async () => {
-    server = createServer((request, response) => {
-      if (request.url !== '/') return void response.writeHead(404).end();
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    browser = await launchBrowser({ javaScriptEnabled: false });
-    shotsDir = await mkdtemp(join(tmpdir(), 'agent-catalog-landing-shot-'));
+    fixture = await servePageInBrowser('/', html);
+    ({ url, browser, shotsDir } = fixture);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise<void>((resolve) => server?.close(() => resolve()));
-    if (shotsDir) await rm(shotsDir, { recursive: true, force: true });
+    await fixture?.close();
   });
 
   test('renders with JavaScript off, with landmarks, a heading and the links by name', async () => {
