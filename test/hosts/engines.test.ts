@@ -169,6 +169,7 @@ const CASES = [
 
 const skip = ENGINES_SKIP_REASON !== undefined;
 const title = skip ? `the hosts' own engines (skipped: ${ENGINES_SKIP_REASON})` : "the hosts' own engines";
+if (skip) console.warn(`hosts/engines: skipped: ${ENGINES_SKIP_REASON}`);
 
 describe.skipIf(skip)(title, () => {
   let root = '';
