@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { emitDocs } from '../../../generator/emit/docs.js';
-import { BROWSER_SKIP_REASON, launchBrowser, noBrowser, type TestBrowser } from '../../helpers/browser.js';
+import { BROWSER, BROWSER_SKIP_REASON, launchBrowser, type TestBrowser } from '../../helpers/browser.js';
+import { requires } from '../../helpers/requirements.js';
 import { makeSamplePlan } from '../../helpers/sample-plan.js';
 
 const plan = makeSamplePlan();
@@ -53,7 +54,7 @@ function readPngSize(png: Buffer): { width: number; height: number } {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
-describe.skipIf(noBrowser)(`the documentation page in headless Chromium (${BROWSER_SKIP_REASON})`, () => {
+describe(`the documentation page in headless Chromium (${BROWSER_SKIP_REASON})`, requires(BROWSER), () => {
   let server: Server;
   let url: string;
   let browser: TestBrowser;
