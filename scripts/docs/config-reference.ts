@@ -55,7 +55,7 @@ function limitsOf(schema: JsonSchema): string {
   return limits.join(', ');
 }
 
-function valueOf(schema: JsonSchema, required: boolean): string {
+function defaultOf(schema: JsonSchema, required: boolean): string {
   if (required) return 'required';
   if (schema.default === undefined || schema.type === 'object') return 'optional';
   return `\`${JSON.stringify(schema.default)}\``;
@@ -75,7 +75,7 @@ function collectRows(schema: JsonSchema, prefix: string, rows: Row[]): void {
     rows.push({
       key,
       type: typeOf(property),
-      value: valueOf(property, required.has(name)),
+      value: defaultOf(property, required.has(name)),
       limits: limitsOf(property),
       meaning: property.description,
     });
