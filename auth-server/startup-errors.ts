@@ -16,8 +16,7 @@ export class StartupError extends Error {
   }
 }
 
-// Node's network error codes, and PostgreSQL's SQLSTATE classes for a refused login or a
-// missing database, that mean "the database is not where --db says".
+// Node's network error codes: nothing answers at the address --db names.
 const UNREACHABLE: Readonly<Record<string, string>> = {
   ECONNREFUSED: 'connection refused',
   ENOTFOUND: 'no such host',
@@ -26,6 +25,10 @@ const UNREACHABLE: Readonly<Record<string, string>> = {
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
   ECONNRESET: 'connection reset',
+};
+
+// PostgreSQL's SQLSTATE codes for a server that answers but refuses the login or database.
+const REFUSED: Readonly<Record<string, string>> = {
   '28P01': 'the password was refused',
   '28000': 'the login was refused',
   '3D000': 'no such database',
@@ -65,10 +68,18 @@ export function explainStartupError(error: unknown, context: StartupContext): un
       `port ${context.port} is in use; pass --port (another port, or --port 0 for any free one)`,
       { cause: error },
     );
-  const reason = codes.map((code) => UNREACHABLE[code]).find((text) => text !== undefined);
-  if (reason !== undefined && isPostgresUrl(context.db))
+  if (!isPostgresUrl(context.db)) return error;
+  const at = `cannot connect to the database at ${databaseAddress(context.db)}`;
+  const unreachable = codes.map((code) => UNREACHABLE[code]).find((text) => text !== undefined);
+  if (unreachable !== undefined)
     return new StartupError(
-      `cannot connect to the database at ${databaseAddress(context.db)} (${reason}); check --db (AUTH_DATABASE_URL) and that PostgreSQL is running there`,
+      `${at} (${unreachable}); check --db (AUTH_DATABASE_URL) and that PostgreSQL is running there`,
+      { cause: error },
+    );
+  const refused = codes.map((code) => REFUSED[code]).find((text) => text !== undefined);
+  if (refused !== undefined)
+    return new StartupError(
+      `${at} (${refused}); check the user, password and database name in --db (AUTH_DATABASE_URL)`,
       { cause: error },
     );
   return error;

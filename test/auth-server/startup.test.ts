@@ -5,6 +5,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { requires } from '../helpers/requirements.js';
+import { POSTGRES, POSTGRES_URL } from './helpers/databases.js';
 
 // The issuer's start-up as a person meets it, through the real compiled CLI: what it says
 // when the database or the port is not available, and what `--dev` relaxes.
@@ -106,6 +108,22 @@ describe('agent-auth start-up errors', () => {
     expect(result.code).toBe(1);
     expect(result.stderr()).toContain(`cannot connect to the database at 127.0.0.1:${port}`);
     expect(result.stderr()).not.toContain(`pw-${port}`);
+  });
+
+  describe("on the machine's PostgreSQL", requires(POSTGRES), () => {
+    it('when the login is refused then migrate names the address and what to check in --db', async () => {
+      const url = new URL(POSTGRES_URL ?? '');
+      const secret = randomBytes(8).toString('hex');
+      url.username = `no_such_role_${randomBytes(4).toString('hex')}`;
+      url.password = secret;
+      const result = await startCli(['migrate', '--db', url.href]);
+      expect(result.code).toBe(1);
+      expect(result.stderr()).toContain(
+        `cannot connect to the database at ${url.hostname}:${url.port || '5432'}`,
+      );
+      expect(result.stderr()).toContain('--db');
+      expect(result.stderr()).not.toContain(secret);
+    });
   });
 
   describe('on a port that is taken', () => {
