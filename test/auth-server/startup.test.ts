@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { requires } from '../helpers/requirements.js';
 import { POSTGRES, POSTGRES_URL } from './helpers/databases.js';
 
@@ -16,6 +16,7 @@ const READ_ENV = ['PORT', 'AUTH_ISSUER', 'AUTH_DATABASE_URL', 'AUTH_RATE_LIMIT',
 
 interface Started {
   child: ChildProcess;
+  stdout: () => string;
   stderr: () => string;
   /** The `listening on` URL, or undefined when the process exited first. */
   url: string | undefined;
@@ -33,7 +34,7 @@ function startCli(args: string[]): Promise<Started> {
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
     const done = (url: string | undefined, code: number | null) => {
       clearTimeout(timer);
-      resolve({ child, stderr: () => stderr, url, code });
+      resolve({ child, stdout: () => stdout, stderr: () => stderr, url, code });
     };
     child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString();
@@ -177,6 +178,10 @@ describe('agent-auth serve --dev', () => {
     const statuses = await registerMany(issuer.url, 11);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(201));
     expect(statuses[10]).toBe(429);
+    // The operator's log names the setting; the client's answer does not.
+    await vi.waitFor(() => expect(issuer.stdout()).toMatch(/"msg":"rate limit exceeded".*--dev/), {
+      timeout: 5_000,
+    });
   });
 
   it('with --dev registrations are not throttled, and the start says so loudly', async () => {
