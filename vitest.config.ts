@@ -9,6 +9,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    reporters: ['default'],
+    // The skip summary ends the run with one line per skipped group and what to set to run it.
+    reporters: ['default', './test/reporters/skip-summary.ts'],
   },
 });

@@ -8,7 +8,9 @@
 import { Command, Option } from 'commander';
 import { ConfigError, type IssuerConfig, type IssuerConfigInput, resolveConfig } from './config.js';
 import { addCustomer, CustomerInputError } from './customers.js';
+import { applyDevDefaults, DevModeError, devModeBanner, type ValueSource } from './dev-mode.js';
 import { createJsonLogger } from './logger.js';
+import { explainStartupError, StartupError } from './startup-errors.js';
 import type { OpenStoreOptions } from './store/open-store.js';
 import type { Store } from './store/store.js';
 
@@ -26,7 +28,9 @@ async function openStore(options: OpenStoreOptions): Promise<Store> {
 async function withMigratedStore(config: IssuerConfig, work: (store: Store) => Promise<void>): Promise<void> {
   const store = await openStore({ db: config.db });
   try {
-    await store.migrate();
+    await store.migrate().catch((error: unknown) => {
+      throw explainStartupError(error, config);
+    });
     await work(store);
   } finally {
     await store.close();
@@ -77,11 +81,25 @@ async function readStdin(): Promise<string> {
     .replace(/\r?\n$/, '');
 }
 
-async function runServe(flags: DbFlags & Record<string, string | undefined>): Promise<void> {
+async function runServe(
+  given: DbFlags & Record<string, string | undefined> & { dev?: boolean },
+  sourceOf: (option: string) => ValueSource,
+): Promise<void> {
+  const { dev, ...rest } = given;
+  const flags = dev ? applyDevDefaults(rest, sourceOf) : rest;
   const config = configFrom(flags);
   const logger = createJsonLogger((line) => process.stdout.write(line));
   const { startIssuer } = await import('./server.js');
-  const running = await startIssuer({ config, logger });
+  const running = await startIssuer({ config, logger }).catch((error: unknown) => {
+    throw explainStartupError(error, config);
+  });
+  if (dev) {
+    process.stderr.write(devModeBanner(flags));
+    logger.warn('development mode: relaxed limits, never use in production', {
+      rateLimit: config.rateLimit,
+      registrationLimit: config.registrationLimit,
+    });
+  }
   const stop = () => {
     running.close().then(
       () => process.exit(0),
@@ -139,8 +157,12 @@ function describeError(error: unknown): string {
 }
 
 function fail(error: unknown): void {
-  process.stderr.write(`agent-auth: ${describeError(error)}\n`);
-  process.exitCode = error instanceof ConfigError || error instanceof CustomerInputError ? 2 : 1;
+  // A start-up error already says what to fix; its cause chain would only bury that.
+  const message = error instanceof StartupError ? error.message : describeError(error);
+  process.stderr.write(`agent-auth: ${message}\n`);
+  const badInput =
+    error instanceof ConfigError || error instanceof CustomerInputError || error instanceof DevModeError;
+  process.exitCode = badInput ? 2 : 1;
 }
 
 function buildProgram(): Command {
@@ -182,7 +204,10 @@ function buildProgram(): Command {
         .env('AUTH_REAP_UNUSED_CLIENTS')
         .default('30'),
     )
-    .action((flags) => runServe(flags).catch(fail));
+    .option('--dev', 'local development: rate limits and registration throttle off unless set; loopback only')
+    .action((flags, command: Command) =>
+      runServe(flags, (option) => command.getOptionValueSource(option)).catch(fail),
+    );
   const customers = program.command('customers').description('manage customer accounts');
   customers
     .command('add')

@@ -1,7 +1,7 @@
 /**
  * The generator's configuration: one zod schema that is the single source of truth for
- * the keys of `catalog.config.json`, their defaults and their documentation (the README's
- * config reference mirrors the `.describe()` lines). `resolveConfig` is pure: it applies
+ * the keys of `catalog.config.json`, their defaults and their documentation (docs/config.md
+ * is generated from the `.describe()` lines by `npm run docs:config`). `resolveConfig` is pure: it applies
  * the precedence flags > env > config file > defaults and checks what depends on several
  * keys. Reading the file is `loadConfigFile` in `config-file.ts`.
  */

@@ -55,6 +55,7 @@ export function installProductionMiddleware(app: Express, ctx: IssuerContext): v
         clock,
         logger,
         renderFor,
+        setting: '--rate-limit (AUTH_RATE_LIMIT); --dev turns it off on a local issuer',
         // A client id is only claimed here (the route authenticates it), so it is paired with
         // the address: agents behind one egress IP keep their own budgets, and nobody can spend
         // another client's budget by sending its public client_id from elsewhere.
@@ -74,6 +75,7 @@ export function installProductionMiddleware(app: Express, ctx: IssuerContext): v
         clock,
         logger,
         renderFor,
+        setting: '--registration-limit (AUTH_REGISTRATION_LIMIT); --dev turns it off on a local issuer',
         keyFor: (req) =>
           req.method === 'POST' && req.path === '/oauth/clients/register' ? `ip:${clientIp(req)}` : undefined,
       }),

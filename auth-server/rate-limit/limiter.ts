@@ -32,6 +32,8 @@ export interface RateLimiterOptions {
   keyFor(req: Request): Promise<string | undefined> | string | undefined;
   /** How a refusal is rendered: JSON for API endpoints, the HTML page for browser pages. */
   renderFor(req: Request): 'json' | 'page';
+  /** The setting that changes this limit, for the operator's log line (never sent to clients). */
+  setting?: string;
 }
 
 /** `RateLimit-Policy` member for `policy`. */
@@ -75,7 +77,11 @@ export function createRateLimiter(options: RateLimiterOptions): RequestHandler {
     res.append('RateLimit-Policy', formatRateLimitPolicy(policy));
     res.append('RateLimit', formatRateLimit(policy, Math.max(0, policy.limit - count), reset));
     if (count > policy.limit) {
-      logger.info('rate limit exceeded', { policy: policy.name, keyKind: key.split(':', 1)[0] });
+      logger.info('rate limit exceeded', {
+        policy: policy.name,
+        keyKind: key.split(':', 1)[0],
+        ...(options.setting ? { setting: options.setting } : {}),
+      });
       throw new OAuthError(
         429,
         'too_many_requests',

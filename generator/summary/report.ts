@@ -1,7 +1,7 @@
 /**
  * The closing summary of a build, as one object: printed as `--json` (exactly one JSON
  * object on stdout, success or failure) and rendered as a few lines for people. Field
- * names are part of the CLI's contract with CI jobs (README, "The --json summary").
+ * names are part of the CLI's contract with CI jobs (docs/build.md, "The --json summary").
  */
 import { CatalogError, describeErrorChain, exitStatusFor, isCatalogError } from '../errors.js';
 import { type CatalogChanges, NO_CHANGES } from './diff.js';

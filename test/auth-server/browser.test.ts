@@ -2,7 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_SKIP_REASON, launchBrowser, noBrowser, type TestBrowser } from '../helpers/browser.js';
+import {
+  BROWSER,
+  BROWSER_SKIP_REASON,
+  launchBrowser,
+  noBrowser,
+  type TestBrowser,
+} from '../helpers/browser.js';
+import { requires } from '../helpers/requirements.js';
 import { startTestIssuer, type TestIssuer } from './helpers/issuer.js';
 import {
   buildAuthorizationUrl,
@@ -12,8 +19,9 @@ import {
   registerClient,
 } from './helpers/oauth-client.js';
 
-describe.skipIf(noBrowser)(
+describe(
   `sign-in and consent in headless Chromium${noBrowser ? ` (${BROWSER_SKIP_REASON})` : ''}`,
+  requires(BROWSER),
   () => {
     let issuer: TestIssuer;
     let browser: TestBrowser;

@@ -1,12 +1,12 @@
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS, POSTGRES_SKIP_REASON, POSTGRES_URL } from './helpers/databases.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase, POSTGRES_SKIP_REASON, POSTGRES_URL } from './helpers/databases.js';
 import { FormAgent } from './helpers/form-agent.js';
 import { startTestIssuer, type TestIssuer } from './helpers/issuer.js';
 import { authorize, discover, insecure, postForm, registerClient } from './helpers/oauth-client.js';
 
-describe.each(DATABASE_KINDS)('the issuer on %s driven by oauth4webapi', (kind) => {
+describeEachDatabase('the issuer on %s driven by oauth4webapi', (kind) => {
   const skip = kind === 'postgres' && !POSTGRES_URL;
   let issuer: TestIssuer;
   let as: oauth.AuthorizationServer;

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { ensureSigningKeys } from '../../auth-server/keys.js';
 import type { CodeRow, GrantRow, RefreshTokenRow } from '../../auth-server/store/store.js';
-import { DATABASE_KINDS, POSTGRES_SKIP_REASON } from './helpers/databases.js';
+import { describeEachDatabase, POSTGRES_SKIP_REASON } from './helpers/databases.js';
 import { useStorePair } from './helpers/store-pair.js';
 
 const NOW = 1_800_000_000;
@@ -48,7 +48,7 @@ function code(codeHash: string, overrides: Partial<CodeRow> = {}): CodeRow {
   };
 }
 
-describe.each(DATABASE_KINDS)('the %s store', (kind) => {
+describeEachDatabase('the %s store', (kind) => {
   const { skip, handles } = useStorePair(kind);
 
   it.skipIf(skip)(`migrating again changes nothing ${skip ? POSTGRES_SKIP_REASON : ''}`, async () => {

@@ -3,13 +3,14 @@
  * the preview server, the issuer's sign-in and consent screens). It finds Debian's
  * chromium (or `CHROMIUM_PATH`), launches it with a fresh user-data directory so tests
  * never share cookies or caches, and cleans that directory up on close. Tests that need
- * it skip themselves with `BROWSER_SKIP_REASON` when no Chromium is found.
+ * it declare `requires(BROWSER)` and skip, saying what to set, when no Chromium is found.
  */
 import { accessSync, constants } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
+import type { Requirement } from './requirements.js';
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 
@@ -46,10 +47,13 @@ export function chromiumPath(): string | undefined {
 }
 
 export const BROWSER_SKIP_REASON =
-  'no Chromium found: set CHROMIUM_PATH or install chromium (apt-get install chromium)';
+  'browser suites, no Chromium found: set CHROMIUM_PATH or install chromium (apt-get install chromium)';
 
-/** True when browser tests cannot run; use as `describe.skipIf(noBrowser)(…)`. */
+/** True when browser tests cannot run. */
 export const noBrowser = chromiumPath() === undefined;
+
+/** Browser suites: `describe(name, requires(BROWSER), …)` skips, saying what to set, without Chromium. */
+export const BROWSER: Requirement = { met: !noBrowser, skipReason: BROWSER_SKIP_REASON };
 
 export interface LaunchOptions {
   /** Viewport size; default 1280 x 900. */

@@ -19,7 +19,8 @@ import { makeShopifyProducts } from '../fixtures/upstream/make-products.js';
 import { ensureCompiled, runCli } from '../generator/cli/run-cli.js';
 import { REPO_ROOT } from '../generator/pipeline/helpers.js';
 import { contractPaths } from '../helpers/contract-paths.js';
-import { ENGINES_SKIP_REASON, type RunningEngine, startNetlify, startWrangler } from './engines.js';
+import { requires } from '../helpers/requirements.js';
+import { ENGINES, type RunningEngine, startNetlify, startWrangler } from './engines.js';
 
 /** Headers compared across the three servers. */
 const COMPARED = [
@@ -167,11 +168,7 @@ const CASES = [
   },
 ];
 
-const skip = ENGINES_SKIP_REASON !== undefined;
-const title = skip ? `the hosts' own engines (skipped: ${ENGINES_SKIP_REASON})` : "the hosts' own engines";
-if (skip) console.warn(`hosts/engines: skipped: ${ENGINES_SKIP_REASON}`);
-
-describe.skipIf(skip)(title, () => {
+describe("the hosts' own engines", requires(ENGINES), () => {
   let root = '';
 
   beforeAll(async () => {

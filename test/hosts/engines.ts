@@ -15,17 +15,18 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Requirement } from '../helpers/requirements.js';
 
 export const HOSTS_DIR = fileURLToPath(new URL('./', import.meta.url));
 export const INSTALL_COMMAND = 'npm ci --prefix test/hosts --ignore-scripts --no-audit --no-fund';
 const WRANGLER = join(HOSTS_DIR, 'node_modules/wrangler/bin/wrangler.js');
 const NETLIFY = join(HOSTS_DIR, 'node_modules/netlify-cli/bin/run.js');
 
-/** Why the engine tests skip, or undefined when both engines are installed. */
-export const ENGINES_SKIP_REASON =
-  existsSync(WRANGLER) && existsSync(NETLIFY)
-    ? undefined
-    : `the hosts' engines are not installed: run \`${INSTALL_COMMAND}\` from the repository root`;
+/** The engine suites: `describe(name, requires(ENGINES), …)` skips, saying what to install, without them. */
+export const ENGINES: Requirement = {
+  met: existsSync(WRANGLER) && existsSync(NETLIFY),
+  skipReason: `CDN engine suites, wrangler and netlify-cli not installed: run \`${INSTALL_COMMAND}\` from the repository root`,
+};
 
 /**
  * The newest date the bundled workerd (1.20260426.x) accepts is 2026-04-26; pinned below it

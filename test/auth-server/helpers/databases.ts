@@ -8,12 +8,20 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { describe } from 'vitest';
 import { openStore } from '../../../auth-server/store/open-store.js';
 import type { Store } from '../../../auth-server/store/store.js';
+import { type Requirement, requires } from '../../helpers/requirements.js';
 
 export const POSTGRES_URL = process.env.TEST_DATABASE_URL;
 export const POSTGRES_SKIP_REASON =
-  'PostgreSQL suite skipped: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)';
+  'PostgreSQL suites: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)';
+
+/** The suites that run on PostgreSQL need the machine's server. */
+export const POSTGRES: Requirement = {
+  met: POSTGRES_URL !== undefined && POSTGRES_URL !== '',
+  skipReason: POSTGRES_SKIP_REASON,
+};
 
 export interface TestDatabase {
   kind: 'sqlite' | 'postgres';
@@ -56,6 +64,15 @@ export async function createPostgresDatabase(url: string): Promise<TestDatabase>
 
 /** The database kinds to run a suite against, for `describe.each`. */
 export const DATABASE_KINDS: readonly ('sqlite' | 'postgres')[] = ['sqlite', 'postgres'];
+
+/**
+ * `describe.each(DATABASE_KINDS)` that also says why the PostgreSQL half skips: one suite
+ * per kind, `%s` in the name replaced by the kind, the PostgreSQL one `requires(POSTGRES)`.
+ */
+export function describeEachDatabase(name: string, body: (kind: 'sqlite' | 'postgres') => void): void {
+  for (const kind of DATABASE_KINDS)
+    describe(name.replace('%s', kind), kind === 'postgres' ? requires(POSTGRES) : {}, () => body(kind));
+}
 
 export function createTestDatabase(kind: 'sqlite' | 'postgres'): Promise<TestDatabase> {
   if (kind === 'postgres') {

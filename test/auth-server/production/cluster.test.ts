@@ -4,7 +4,8 @@
  * refresh rotation) and the sign-in throttle hold across the two.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POSTGRES_SKIP_REASON, POSTGRES_URL } from '../helpers/databases.js';
+import { requires } from '../../helpers/requirements.js';
+import { POSTGRES, POSTGRES_SKIP_REASON, POSTGRES_URL } from '../helpers/databases.js';
 import type { Page } from '../helpers/form-agent.js';
 import {
   buildAuthorizeUrl,
@@ -28,8 +29,9 @@ import {
 const ISSUER = 'http://auth.test';
 const CUSTOMER = { email: 'cara@example.com', name: 'Cara Example', password: 'a long enough passphrase' };
 
-describe.skipIf(!POSTGRES_URL)(
+describe(
   `two issuer processes sharing PostgreSQL ${POSTGRES_URL ? '' : POSTGRES_SKIP_REASON}`,
+  requires(POSTGRES),
   () => {
     let database: FreshPostgres;
     let a: IssuerProcess;

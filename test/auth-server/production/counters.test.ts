@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { DATABASE_KINDS, POSTGRES_SKIP_REASON } from '../helpers/databases.js';
+import { expect, it } from 'vitest';
+import { describeEachDatabase, POSTGRES_SKIP_REASON } from '../helpers/databases.js';
 import { useStorePair } from '../helpers/store-pair.js';
 
 const NOW = 1_800_000_000;
@@ -19,7 +19,7 @@ function client(clientId: string, createdAt: number) {
   };
 }
 
-describe.each(DATABASE_KINDS)('the counters on %s', (kind) => {
+describeEachDatabase('the counters on %s', (kind) => {
   const { skip, handles } = useStorePair(kind);
   const title = (name: string) => `${name}${skip ? ` (${POSTGRES_SKIP_REASON})` : ''}`;
 

@@ -6,9 +6,9 @@
  * is reaped while a used one stays.
  */
 import * as oauth from 'oauth4webapi';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { reapExpired } from '../../../auth-server/reaper.js';
-import { DATABASE_KINDS, POSTGRES_SKIP_REASON, POSTGRES_URL } from '../helpers/databases.js';
+import { describeEachDatabase, POSTGRES_SKIP_REASON, POSTGRES_URL } from '../helpers/databases.js';
 import { FormAgent } from '../helpers/form-agent.js';
 import { authorize, discover, insecure, registerClient } from '../helpers/oauth-client.js';
 import { postForm } from './helpers/http.js';
@@ -17,7 +17,7 @@ import { readLastUsedAt, waitForValue } from './helpers/peek.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
-describe.each(DATABASE_KINDS)('the full flow behind the production middleware on %s', (kind) => {
+describeEachDatabase('the full flow behind the production middleware on %s', (kind) => {
   const skip = kind === 'postgres' && !POSTGRES_URL;
   const title = (name: string) => `${name}${skip ? ` (${POSTGRES_SKIP_REASON})` : ''}`;
   let issuer: ProductionIssuer;

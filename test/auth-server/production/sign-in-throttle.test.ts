@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SIGN_IN_RULES } from '../../../auth-server/throttle/sign-in.js';
-import { DATABASE_KINDS, POSTGRES_SKIP_REASON, POSTGRES_URL } from '../helpers/databases.js';
+import { describeEachDatabase, POSTGRES_SKIP_REASON, POSTGRES_URL } from '../helpers/databases.js';
 import { FormAgent, type Page } from '../helpers/form-agent.js';
 import { frozenClock } from './helpers/clock.js';
 import { CUSTOMER, type ProductionIssuer, startProductionIssuer } from './helpers/issuer.js';
@@ -10,7 +10,7 @@ async function signIn(issuer: ProductionIssuer, email: string, password: string)
   return agent.submit(await agent.get('/account'), 'Sign in', { Email: email, Password: password });
 }
 
-describe.each(DATABASE_KINDS)('sign-in throttling across two instances on %s', (kind) => {
+describeEachDatabase('sign-in throttling across two instances on %s', (kind) => {
   const skip = kind === 'postgres' && !POSTGRES_URL;
   const title = (name: string) => `${name}${skip ? ` (${POSTGRES_SKIP_REASON})` : ''}`;
   let first: ProductionIssuer;

@@ -2,8 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { emitDocs } from '../../../generator/emit/docs.js';
-import { BROWSER_SKIP_REASON, noBrowser, type TestBrowser } from '../../helpers/browser.js';
+import { BROWSER, BROWSER_SKIP_REASON, type TestBrowser } from '../../helpers/browser.js';
 import { type PageInBrowser, servePageInBrowser } from '../../helpers/page-in-browser.js';
+import { requires } from '../../helpers/requirements.js';
 import { makeSamplePlan } from '../../helpers/sample-plan.js';
 
 const plan = makeSamplePlan();
@@ -51,7 +52,7 @@ function readPngSize(png: Buffer): { width: number; height: number } {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
-describe.skipIf(noBrowser)(`the documentation page in headless Chromium (${BROWSER_SKIP_REASON})`, () => {
+describe(`the documentation page in headless Chromium (${BROWSER_SKIP_REASON})`, requires(BROWSER), () => {
   let fixture: PageInBrowser | undefined;
   let url = '';
   let browser: TestBrowser;

@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseHeadersFile } from '../../../generator/emit/hosting-rules-format.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { emitLanding } from '../../../generator/emit/landing.js';
-import { BROWSER_SKIP_REASON, noBrowser, type TestBrowser } from '../../helpers/browser.js';
+import { BROWSER, BROWSER_SKIP_REASON, type TestBrowser } from '../../helpers/browser.js';
 import { type PageInBrowser, servePageInBrowser } from '../../helpers/page-in-browser.js';
+import { requires } from '../../helpers/requirements.js';
 import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
 
 const AGENTS = 'https://agents.pomona.example';
@@ -57,7 +58,7 @@ describe('the landing page at /', () => {
   });
 });
 
-describe.skipIf(noBrowser)(`the landing page in headless Chromium (${BROWSER_SKIP_REASON})`, () => {
+describe(`the landing page in headless Chromium (${BROWSER_SKIP_REASON})`, requires(BROWSER), () => {
   let fixture: PageInBrowser | undefined;
   let url = '';
   let browser: TestBrowser;

@@ -8,7 +8,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_SKIP_REASON, launchBrowser, noBrowser, type TestBrowser } from '../../helpers/browser.js';
+import {
+  BROWSER,
+  BROWSER_SKIP_REASON,
+  launchBrowser,
+  noBrowser,
+  type TestBrowser,
+} from '../../helpers/browser.js';
+import { requires } from '../../helpers/requirements.js';
 import { makeFixtureBundle } from './fixture-bundle.js';
 import { rawRequest } from './http-client.js';
 import { type ServedBundle, serveTempBundle } from './served-bundle.js';
@@ -28,7 +35,7 @@ async function closeHttp(server: Server | undefined): Promise<void> {
 
 if (noBrowser) console.warn(`browser-cors: skipped: ${BROWSER_SKIP_REASON}`);
 
-describe.skipIf(noBrowser)('a browser on another origin reads the catalog from preview', () => {
+describe('a browser on another origin reads the catalog from preview', requires(BROWSER), () => {
   let served: ServedBundle;
   let pageServer: Server;
   let pageOrigin: string;
