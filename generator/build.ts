@@ -10,12 +10,18 @@ import { resolve } from 'node:path';
 import type { Artifact } from './artifact.js';
 import type { ConfigOverrides, ResolvedConfig } from './config.js';
 import { resolveConfigSources } from './config-file.js';
+import {
+  assertContentDirExists,
+  checkContentUse,
+  describeUnusedContent,
+  type UnusedContent,
+} from './content/content-use.js';
 import { loadContent } from './content/load-content.js';
 import { emitCatalog } from './emit/catalog.js';
 import { emitBundle } from './emit/index.js';
 import { CatalogError } from './errors.js';
 import type { Logger } from './logger.js';
-import { assertContentMatched, type LeftOutProduct, mergeProducts } from './merge.js';
+import { type LeftOutProduct, mergeProducts } from './merge.js';
 import { type BuildStage, planBuild, type UpstreamFetcher } from './pipeline.js';
 import type { Article, BuildPlan, PlannedProduct } from './plan.js';
 import { type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
@@ -47,9 +53,11 @@ export interface BuildOptions {
 }
 
 export interface BuildWarning {
-  code: 'PRODUCT_INVALID' | 'PREVIOUS_UNREADABLE';
+  code: 'PRODUCT_INVALID' | 'PREVIOUS_UNREADABLE' | 'CONTENT_UNUSED';
   message: string;
   product?: string;
+  /** The content file a CONTENT_UNUSED warning is about. */
+  file?: string;
 }
 
 export interface BuildResult {
@@ -61,6 +69,8 @@ export interface BuildResult {
   published: boolean;
   changes: CatalogChanges;
   warnings: BuildWarning[];
+  /** Content files no upstream product used (kept, not published), by file name. */
+  unusedContent: UnusedContent[];
   /** Absolute output directory. */
   out: string;
   previousGenerated?: string;
@@ -165,7 +175,9 @@ async function gatherProducts(
     ...(options.fetchUpstream ? { fetcher: options.fetchUpstream } : {}),
   });
   onStage('content');
-  const content = await loadContent(resolve(config.config_dir, config.content_dir), config.config_dir);
+  const contentPath = resolve(config.config_dir, config.content_dir ?? 'content');
+  if (config.content_dir !== undefined) await assertContentDirExists(contentPath, config.content_dir);
+  const content = await loadContent(contentPath, config.config_dir);
   onStage('merge');
   const merged = mergeProducts({
     upstream: upstream.products,
@@ -194,7 +206,23 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const previous = await readPreviousBundle(out, config, options.logger, warnings);
   for (const warning of warnings) options.logger.warn(warning.message);
   guardShrink(previous, merged.products.length, config, options.allowShrink === true);
-  assertContentMatched(merged.unmatched, upstream.rejected);
+  const unusedContent = checkContentUse({
+    content: content.products,
+    unmatched: merged.unmatched,
+    rejected: upstream.rejected,
+    upstreamCount: merged.products.length + upstream.rejected.length + merged.leftOut.length,
+    contentDir: config.content_dir ?? 'content',
+    strict: options.strict === true,
+  });
+  for (const item of unusedContent) {
+    const warning = {
+      code: 'CONTENT_UNUSED' as const,
+      message: describeUnusedContent(item),
+      file: item.file,
+    };
+    warnings.push(warning);
+    options.logger.warn(warning.message);
+  }
   const now = (options.now ?? (() => new Date()))();
   const emitted = emitAgainst(
     { config, products: merged.products, articles: content.articles, now },
@@ -212,6 +240,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     published,
     changes: diffCatalogs(previous?.products ?? [], emitted.plan.catalog),
     warnings,
+    unusedContent,
     out,
     ...(previous?.generated !== undefined ? { previousGenerated: previous.generated } : {}),
     upstream: { format: upstream.format, requests: upstream.requests },

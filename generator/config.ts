@@ -44,8 +44,10 @@ export const configSchema = z
     content_dir: z
       .string()
       .min(1)
-      .default('content')
-      .describe('folder of product and article Markdown, relative to the config file'),
+      .optional()
+      .describe(
+        'folder of product and article Markdown, relative to the config file; when set it must exist (default: "content", used only when present)',
+      ),
     shipping: z.string().min(1).max(500).optional().describe('shipping text copied into every product'),
     checkout_note: z
       .string()

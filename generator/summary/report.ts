@@ -17,6 +17,8 @@ export interface BuildReport {
   /** Products in the new catalog; null when the build failed. */
   products: number | null;
   warnings: string[];
+  /** Content files no upstream product used this time (kept on disk, not published). */
+  unusedContent: string[];
   changes: CatalogChanges;
   /** Absolute output directory. */
   out: string | null;
@@ -32,6 +34,7 @@ export interface SuccessFacts {
   published: boolean;
   products: number;
   warnings: string[];
+  unusedContent: string[];
   changes: CatalogChanges;
   out: string;
   generated: string;
@@ -60,6 +63,7 @@ export function reportFailure(
     published: false,
     products: null,
     warnings: facts.warnings,
+    unusedContent: [],
     changes: NO_CHANGES,
     out: facts.out,
     generated: null,
@@ -97,11 +101,20 @@ export function formatReport(report: BuildReport): string {
   const headline =
     `${report.changed ? 'built' : 'unchanged'}: ${report.products} products in ${report.out}` +
     ` (changed: ${report.changed ? 'yes' : 'no'})`;
-  const warnings = `  warnings: ${report.warnings.length}`;
-  if (report.previousGenerated === null) return `${headline}\n${warnings}\n  first bundle in this folder\n`;
+  const warnings = [
+    `  warnings: ${report.warnings.length}`,
+    ...(report.unusedContent.length > 0
+      ? [
+          `  unused content files: ${report.unusedContent.length}`,
+          ...listLines(report.unusedContent, (file) => file),
+        ]
+      : []),
+  ];
+  if (report.previousGenerated === null)
+    return `${[headline, ...warnings].join('\n')}\n  first bundle in this folder\n`;
   const lines = [
     headline,
-    warnings,
+    ...warnings,
     `  since the last bundle: ${changes.added.length} added, ${changes.removed.length} removed, ` +
       `${changes.price.length} price changes, ${changes.availability.length} availability changes`,
     ...listLines(changes.added, (slug) => `+ ${slug}`),

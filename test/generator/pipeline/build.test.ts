@@ -142,10 +142,22 @@ describe('build (write: false)', () => {
     expect(isCatalogError(error, 'PRODUCT_INVALID') && error.details.products).toEqual(['99']);
   });
 
-  it('when a content file names no upstream product then the build fails with CONTENT_INVALID naming it', async () => {
+  it('when a content file names no upstream product then the build publishes and warns naming it', async () => {
     await writeFile(join(dir, 'content/products/ghost.md'), '---\nflavor: Boo\n---\n');
-    const error = await build(options()).catch((e: unknown) => e);
-    expect(isCatalogError(error, 'CONTENT_INVALID') && error.details.file).toBe('content/products/ghost.md');
+    const result = await build(options());
+    expect(result.plan.catalog.count).toBeGreaterThan(0);
+    expect(result.unusedContent.map((item) => item.file)).toEqual(['content/products/ghost.md']);
+    expect(result.warnings.filter((w) => w.code === 'CONTENT_UNUSED').map((w) => w.file)).toEqual([
+      'content/products/ghost.md',
+    ]);
+  });
+
+  it('when a content file names no upstream product under --strict then the build fails with CONTENT_INVALID naming it', async () => {
+    await writeFile(join(dir, 'content/products/ghost.md'), '---\nflavor: Boo\n---\n');
+    const error = await build(options({ strict: true })).catch((e: unknown) => e);
+    expect(isCatalogError(error, 'CONTENT_INVALID') && error.details.files).toEqual([
+      'content/products/ghost.md',
+    ]);
   });
 });
 
