@@ -39,7 +39,7 @@ describe('resolveConfig', () => {
     expect(config.base_url).toBe('https://pomona-juice.example');
     expect(config.merchant.slug).toBe('pomona-juice-co');
     expect(config.merchant.brand).toBe('Pomona Juice Co.');
-    expect(config.content_dir).toBe('content');
+    expect(config.content_dir).toBeUndefined();
     expect(config.upstream.timeout_ms).toBe(30_000);
     expect(config.upstream.coming_soon_tag).toBe('coming-soon');
     expect(config.build.shrink_threshold).toBe(0.5);
