@@ -10,14 +10,10 @@ import { resolve } from 'node:path';
 import type { Artifact } from './artifact.js';
 import type { ConfigOverrides, ResolvedConfig } from './config.js';
 import { resolveConfigSources } from './config-file.js';
-import {
-  assertContentDirExists,
-  checkContentUse,
-  describeUnusedContent,
-  type UnusedContent,
-} from './content/content-use.js';
+import { assertContentDirExists, checkContentUse, type UnusedContent } from './content/content-use.js';
 import { loadContent } from './content/load-content.js';
 import { emitCatalog } from './emit/catalog.js';
+import { type FeedExclusion, screenFeedProducts } from './emit/feed-rules.js';
 import { emitBundle } from './emit/index.js';
 import { CatalogError } from './errors.js';
 import type { Logger } from './logger.js';
@@ -27,9 +23,11 @@ import type { Article, BuildPlan, PlannedProduct } from './plan.js';
 import { type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
 import { publishBundle, recoverBundle } from './publish/publish-bundle.js';
 import { holdsFiles, sameFiles } from './publish/read-bundle.js';
+import { describeShipping } from './shipping/policy.js';
 import { fetchUpstreamWithDeadline } from './sources/deadline.js';
 import type { UpstreamResult } from './sources/index.js';
 import { type CatalogChanges, diffCatalogs } from './summary/diff.js';
+import { type BuildNotice, describeBuildNotices } from './summary/notices.js';
 import { validateArtifacts } from './validate/index.js';
 
 export interface BuildOptions {
@@ -53,7 +51,7 @@ export interface BuildOptions {
 }
 
 export interface BuildWarning {
-  code: 'PRODUCT_INVALID' | 'PREVIOUS_UNREADABLE' | 'CONTENT_UNUSED';
+  code: 'PRODUCT_INVALID' | 'PREVIOUS_UNREADABLE' | BuildNotice['code'];
   message: string;
   product?: string;
   /** The content file a CONTENT_UNUSED warning is about. */
@@ -71,6 +69,8 @@ export interface BuildResult {
   warnings: BuildWarning[];
   /** Content files no upstream product used (kept, not published), by file name. */
   unusedContent: UnusedContent[];
+  /** Catalog products left out of feed.xml, each with the Google rule it breaks. */
+  feedExcluded: FeedExclusion[];
   /** Absolute output directory. */
   out: string;
   previousGenerated?: string;
@@ -179,10 +179,11 @@ async function gatherProducts(
   if (config.content_dir !== undefined) await assertContentDirExists(contentPath, config.content_dir);
   const content = await loadContent(contentPath, config.config_dir);
   onStage('merge');
+  const shipping = describeShipping(config);
   const merged = mergeProducts({
     upstream: upstream.products,
     content: content.products,
-    ...(config.shipping !== undefined ? { shipping: config.shipping } : {}),
+    ...(shipping !== undefined ? { shipping } : {}),
   });
   // Only these facts of the upstream read outlive the merge: its products are merged copies now.
   const { format, requests, rejected } = upstream;
@@ -214,14 +215,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     contentDir: config.content_dir ?? 'content',
     strict: options.strict === true,
   });
-  for (const item of unusedContent) {
-    const warning = {
-      code: 'CONTENT_UNUSED' as const,
-      message: describeUnusedContent(item),
-      file: item.file,
-    };
-    warnings.push(warning);
-    options.logger.warn(warning.message);
+  const feedExcluded = screenFeedProducts(merged.products).excluded;
+  for (const notice of describeBuildNotices(unusedContent, feedExcluded, config)) {
+    warnings.push(notice);
+    options.logger.warn(notice.message);
   }
   const now = (options.now ?? (() => new Date()))();
   const emitted = emitAgainst(
@@ -241,6 +238,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     changes: diffCatalogs(previous?.products ?? [], emitted.plan.catalog),
     warnings,
     unusedContent,
+    feedExcluded,
     out,
     ...(previous?.generated !== undefined ? { previousGenerated: previous.generated } : {}),
     upstream: { format: upstream.format, requests: upstream.requests },

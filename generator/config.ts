@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { currencyCode, httpUrl, upstreamSchema, usageSchema } from './config-sections.js';
 import { CatalogError } from './errors.js';
+import { shippingPolicySchema } from './shipping/policy.js';
 
 export const configSchema = z
   .object({
@@ -48,7 +49,15 @@ export const configSchema = z
       .describe(
         'folder of product and article Markdown, relative to the config file; when set it must exist (default: "content", used only when present)',
       ),
-    shipping: z.string().min(1).max(500).optional().describe('shipping text copied into every product'),
+    shipping: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('deprecated: free shipping text copied into every product; use shipping_policy'),
+    shipping_policy: shippingPolicySchema
+      .optional()
+      .describe("the one shipping policy: the catalog's shipping sentence and the feed's g:shipping"),
     checkout_note: z
       .string()
       .min(1)
@@ -73,7 +82,7 @@ export const configSchema = z
           .string()
           .regex(/^\d+(\.\d+)?$/, 'expected a decimal amount such as "0.00"')
           .optional()
-          .describe('flat shipping price for the feed, in the merchant currency'),
+          .describe('deprecated: flat shipping price for the feed; use shipping_policy.price'),
       })
       .strict()
       .default(() => ({ condition: 'new' as const }))

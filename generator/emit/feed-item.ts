@@ -8,6 +8,8 @@ import type { ResolvedConfig } from '../config.js';
 import { CatalogError } from '../errors.js';
 import type { Availability, Product } from '../model.js';
 import type { PlannedProduct } from '../plan.js';
+import { feedShippingAttributes } from '../shipping/feed-shipping.js';
+import { resolveShippingPolicy } from '../shipping/policy.js';
 import { requireAbsoluteUrl, sanitizeXmlText, truncateText } from './xml-text.js';
 
 export const GOOGLE_NAMESPACE = 'http://base.google.com/ns/1.0';
@@ -98,13 +100,8 @@ export function buildFeedItem(planned: PlannedProduct, config: ResolvedConfig): 
   }
   // No GTIN or MPN is known for these products; Google asks for identifier_exists "no" then.
   item['g:identifier_exists'] = 'no';
-  const shippingPrice = config.feed.shipping_price;
-  if (shippingPrice !== undefined) {
-    // g:shipping needs a price; without one configured, Merchant Center's account settings apply.
-    item['g:shipping'] = config.merchant.ships_to.map((country) => ({
-      'g:country': country,
-      'g:price': formatFeedPrice({ ...product, price: shippingPrice }),
-    }));
-  }
+  // Without a shipping policy, Merchant Center's account settings apply.
+  const policy = resolveShippingPolicy(config);
+  if (policy !== undefined) Object.assign(item, feedShippingAttributes(policy));
   return item;
 }

@@ -20,6 +20,7 @@ import {
   MAX_ID_LENGTH,
   MAX_TITLE_LENGTH,
 } from './feed-item.js';
+import { checkGoogleItemRules, screenFeedProducts } from './feed-rules.js';
 import { FEED_PATH, filePathOf } from './sitemap-pages.js';
 import { buildXmlDocument, hasIllegalXmlChars, isAbsoluteUrl, sanitizeXmlText } from './xml-text.js';
 
@@ -33,7 +34,8 @@ export function emitFeed(plan: BuildPlan): Artifact[] {
     link: config.site_url,
     description: sanitizeXmlText(config.merchant.description ?? `Products of ${config.merchant.name}`),
     lastBuildDate: new Date(plan.generated).toUTCString(),
-    item: plan.products.map((product) => buildFeedItem(product, config)),
+    // Products that break a Google item rule stay in the catalog; the build warns about each.
+    item: screenFeedProducts(plan.products).items.map((product) => buildFeedItem(product, config)),
   };
   const tree = { rss: { '@_version': '2.0', '@_xmlns:g': GOOGLE_NAMESPACE, channel } };
   const body = buildXmlDocument(tree);
@@ -46,7 +48,7 @@ const parser = new XMLParser({
   parseTagValue: false,
   parseAttributeValue: false,
   htmlEntities: false,
-  isArray: (name) => name === 'item' || name === 'g:shipping',
+  isArray: (name) => name === 'item' || name === 'g:shipping' || name === 'g:free_shipping_threshold',
 });
 
 export interface ParsedFeed {
@@ -152,13 +154,7 @@ function checkItem(item: Record<string, unknown>, index: number, ids: Set<string
   ) {
     faults.push(`${label}: g:availability ${availability} requires g:availability_date`);
   }
-  const shipping = item['g:shipping'];
-  if (
-    Array.isArray(shipping) &&
-    shipping.some((entry) => !isRecord(entry) || entry['g:country'] === undefined)
-  ) {
-    faults.push(`${label}: g:shipping without g:country`);
-  }
+  for (const fault of checkGoogleItemRules(item)) faults.push(`${label}: ${fault}`);
   return faults;
 }
 

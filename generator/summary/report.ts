@@ -19,6 +19,8 @@ export interface BuildReport {
   warnings: string[];
   /** Content files no upstream product used this time (kept on disk, not published). */
   unusedContent: string[];
+  /** Catalog products left out of feed.xml, with the Google rule each breaks. */
+  feedExcluded: { product: string; rule: string }[];
   changes: CatalogChanges;
   /** Absolute output directory. */
   out: string | null;
@@ -35,6 +37,7 @@ export interface SuccessFacts {
   products: number;
   warnings: string[];
   unusedContent: string[];
+  feedExcluded: { product: string; rule: string }[];
   changes: CatalogChanges;
   out: string;
   generated: string;
@@ -64,6 +67,7 @@ export function reportFailure(
     products: null,
     warnings: facts.warnings,
     unusedContent: [],
+    feedExcluded: [],
     changes: NO_CHANGES,
     out: facts.out,
     generated: null,
@@ -107,6 +111,12 @@ export function formatReport(report: BuildReport): string {
       ? [
           `  unused content files: ${report.unusedContent.length}`,
           ...listLines(report.unusedContent, (file) => file),
+        ]
+      : []),
+    ...(report.feedExcluded.length > 0
+      ? [
+          `  left out of feed.xml: ${report.feedExcluded.length}`,
+          ...listLines(report.feedExcluded, (item) => `${item.product} (${item.rule})`),
         ]
       : []),
   ];

@@ -11,7 +11,12 @@ import { FEED_AVAILABILITY } from '../emit/feed-item.js';
 import { readKnowledgeBase } from '../emit/kb.js';
 import type { Availability } from '../model.js';
 import { isRecord, KB_PRODUCTS_FILE, locateDocuments, readJson, stringField } from './bundle-layout.js';
-import { collectMarkdownLinks, collectSitemapUrls, readFeedItems } from './consistency-sources.js';
+import {
+  collectMarkdownLinks,
+  collectSitemapUrls,
+  type FeedFacts,
+  readFeedItems,
+} from './consistency-sources.js';
 import type { BundleFiles, Problem } from './problem.js';
 import { kbProductRecords } from './schemas.js';
 
@@ -23,6 +28,7 @@ interface ReferenceProduct {
   price: string;
   currency: string;
   availability: Availability;
+  shipping?: string;
 }
 
 interface Reference {
@@ -82,6 +88,7 @@ function buildReference(catalogFile: string, products: unknown[], list: ProblemL
       price: stringField(record, 'price') ?? '',
       currency: stringField(record, 'currency') ?? '',
       availability: (stringField(record, 'availability') ?? 'in_stock') as Availability,
+      ...(stringField(record, 'shipping') !== undefined ? { shipping: stringField(record, 'shipping') } : {}),
     });
     productDirs.add(directoryOf(url));
   }
@@ -133,13 +140,16 @@ function reportMissing(
   }
 }
 
+/**
+ * The feed may leave a catalog product out (one that breaks a Google item rule, see
+ * `feed-rules.ts`), but every item it has must be a catalog product with the catalog's
+ * price, availability and shipping terms.
+ */
 function checkFeedItems(files: BundleFiles, reference: Reference, list: ProblemList): void {
   const feed = readFeedItems(files);
   if (feed === undefined) return;
-  const seen = new Set<string>();
   for (const item of feed.items) {
     const expected = reference.byUrl.get(item.link);
-    seen.add(item.link);
     if (expected === undefined) {
       list.add(feed.path, `item ${item.link} is not in the catalog`);
       continue;
@@ -158,8 +168,28 @@ function checkFeedItems(files: BundleFiles, reference: Reference, list: ProblemL
         `${expected.slug}: availability is ${item.availability}, the catalog's ${expected.availability} maps to ${availability}`,
       );
     }
+    checkShippingAgrees(feed.path, item.shipping, expected, list);
   }
-  reportMissing(feed.path, seen, reference, list);
+}
+
+/** The catalog's shipping sentence must begin with the terms the feed's g:shipping states. */
+function checkShippingAgrees(
+  path: string,
+  shipping: FeedFacts['items'][number]['shipping'],
+  expected: ReferenceProduct,
+  list: ProblemList,
+): void {
+  if (shipping === undefined) return;
+  if ('problem' in shipping) {
+    list.add(path, `${expected.slug}: ${shipping.problem}`);
+    return;
+  }
+  if (!(expected.shipping ?? '').startsWith(shipping.terms)) {
+    list.add(
+      path,
+      `${expected.slug}: g:shipping says "${shipping.terms}", the catalog's shipping says "${expected.shipping ?? '(nothing)'}"`,
+    );
+  }
 }
 
 function checkKnowledgeBaseMarkdown(
