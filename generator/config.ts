@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { currencyCode, httpUrl, upstreamSchema, usageSchema } from './config-sections.js';
 import { CatalogError } from './errors.js';
+import { findUnwantedText } from './normalise/clean-text.js';
 import { shippingPolicySchema } from './shipping/policy.js';
 
 export const configSchema = z
@@ -179,6 +180,15 @@ export function resolveConfig(
 ): ResolvedConfig {
   const overrides: ConfigOverrides = { ...options.env, ...options.flags };
   const merged = applyOverrides(raw, overrides);
+  // The merchant's own text is refused, not silently cleaned, so the file says what is published.
+  const unwanted = findUnwantedText(merged);
+  if (unwanted !== undefined) {
+    throw new CatalogError(
+      'CONFIG_INVALID',
+      `${options.file}: ${unwanted}: must not contain control characters or bidirectional overrides`,
+      { file: options.file, fields: [unwanted] },
+    );
+  }
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
     throw new CatalogError('CONFIG_INVALID', formatIssues(options.file, parsed.error), {

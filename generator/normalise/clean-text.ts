@@ -40,3 +40,14 @@ export function cleanDeep(value: unknown): unknown {
   for (const [key, item] of Object.entries(value)) copy[cleanText(key)] = cleanDeep(item);
   return copy;
 }
+
+/** The path (`merchant.name`) of the first string of parsed JSON holding a character `cleanText` removes. */
+export function findUnwantedText(value: unknown, path: readonly string[] = []): string | undefined {
+  if (typeof value === 'string') return hasUnwantedCharacters(value) ? path.join('.') || '(root)' : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const found = findUnwantedText(item, [...path, key]);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}

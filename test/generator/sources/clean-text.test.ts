@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../../generator/config.js';
 import { sanitizeXmlText } from '../../../generator/emit/xml-text.js';
+import { isCatalogError } from '../../../generator/errors.js';
 import { cleanDeep, cleanText, hasUnwantedCharacters } from '../../../generator/normalise/clean-text.js';
 import { normaliseProducts } from '../../../generator/normalise/index.js';
 
@@ -76,5 +78,27 @@ describe('normalisation cleans every adapter once', () => {
     const [product] = normaliseProducts([raw], 'native', context).products;
     expect(hasUnwantedCharacters(JSON.stringify(product?.record))).toBe(false);
     expect(product?.record).toMatchObject({ name: 'Beet', flavor: 'Earthy', description: 'Red root' });
+  });
+});
+
+describe("the merchant's own config text", () => {
+  it('when merchant.name holds a control character then CONFIG_INVALID names the field', () => {
+    const raw = {
+      merchant: {
+        name: 'Bell\u0007 Juice',
+        url: 'https://bell.example',
+        contact: 'hi@bell.example',
+        currency: 'USD',
+        ships_to: ['US'],
+      },
+      auth_url: 'https://auth.bell.example',
+      upstream: { source: 'products.json' },
+    };
+    try {
+      resolveConfig(raw, { file: 'catalog.config.json', configDir: '/nonexistent' });
+      expect.unreachable();
+    } catch (error) {
+      expect(isCatalogError(error, 'CONFIG_INVALID') && error.details.fields).toEqual(['merchant.name']);
+    }
   });
 });
