@@ -88,7 +88,7 @@ export function resolveShippingPolicy(config: ShippingConfig): ShippingPolicy | 
   if (input !== undefined && legacy.length > 0) {
     throw new CatalogError(
       'CONFIG_INVALID',
-      `shipping_policy replaces ${legacy.join(' and ')}: remove ${legacy.length > 1 ? 'them' : 'it'} from the config`,
+      `shipping_policy replaces the deprecated ${legacy.join(' and ')}: remove ${legacy.length > 1 ? 'them' : 'it'} from the config (the policy's note carries free text)`,
       { fields: legacy },
     );
   }
