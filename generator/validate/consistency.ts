@@ -9,6 +9,7 @@
  */
 import { FEED_AVAILABILITY } from '../emit/feed-item.js';
 import { readKnowledgeBase } from '../emit/kb.js';
+import { LLMS_PRODUCT_LIMIT } from '../emit/llms-sections.js';
 import type { Availability } from '../model.js';
 import { isRecord, KB_PRODUCTS_FILE, locateDocuments, readJson, stringField } from './bundle-layout.js';
 import {
@@ -257,7 +258,9 @@ export function checkConsistency(files: BundleFiles): Problem[] {
     } else if (path === 'llms-full.txt') {
       checkLinks(path, collectMarkdownLinks(files.get(path) ?? ''), reference, list, true);
     } else if (path === 'llms.txt') {
-      checkLinks(path, collectMarkdownLinks(files.get(path) ?? ''), reference, list, 'if-any');
+      // Past LLMS_PRODUCT_LIMIT products, llms.txt lists only the first ones.
+      const mustListAll = reference.byUrl.size <= LLMS_PRODUCT_LIMIT ? 'if-any' : false;
+      checkLinks(path, collectMarkdownLinks(files.get(path) ?? ''), reference, list, mustListAll);
     }
   }
   const sitemap = collectSitemapUrls(files);
