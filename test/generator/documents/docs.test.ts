@@ -1,12 +1,24 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { emitDocs } from '../../../generator/emit/docs.js';
+import { HTML_CONTENT_SECURITY_POLICY } from '../../../generator/emit/hosting.js';
 import { BROWSER_SKIP_REASON, launchBrowser, noBrowser, type TestBrowser } from '../../helpers/browser.js';
 import { makeSamplePlan } from '../../helpers/sample-plan.js';
+
+/** axe-core's own build, injected into the page as a script file. */
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+interface AxeApi {
+  run(
+    context: Document,
+    options: { resultTypes: string[] },
+  ): Promise<Record<'violations' | 'incomplete', { id: string; impact?: string | null; nodes: unknown[] }[]>>;
+}
 
 const plan = makeSamplePlan();
 const [page] = emitDocs(plan);
@@ -65,7 +77,13 @@ describe.skipIf(noBrowser)(`the documentation page in headless Chromium (${BROWS
         response.writeHead(404).end();
         return;
       }
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+      // The policy the CDN sends with the page: scripts are forbidden.
+      response
+        .writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          'content-security-policy': HTML_CONTENT_SECURITY_POLICY,
+        })
+        .end(html);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/`;
@@ -160,5 +178,30 @@ describe.skipIf(noBrowser)(`the documentation page in headless Chromium (${BROWS
     // A blank or near-blank page compresses to a few kilobytes; this one has text and colour.
     expect(png.length).toBeGreaterThan(100_000);
     await tab.close();
+  });
+
+  test('axe-core finds no serious or critical accessibility violation', async () => {
+    // axe needs JavaScript, and the page's CSP forbids scripts: a second context bypasses it.
+    const scripted = await launchBrowser({ bypassCSP: true });
+    try {
+      const tab = await scripted.context.newPage();
+      await tab.goto(url);
+      await tab.addScriptTag({ path: AXE_SOURCE });
+      const violations = await tab.evaluate(async () => {
+        const axe = (window as unknown as { axe: AxeApi }).axe;
+        const results = await axe.run(document, { resultTypes: ['violations', 'incomplete'] });
+        // "incomplete" is what axe could not decide; a serious finding there is still a finding.
+        return [...results.violations, ...results.incomplete].map((v) => ({
+          id: v.id,
+          impact: v.impact,
+          nodes: v.nodes.length,
+        }));
+      });
+      const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(blocking).toEqual([]);
+      expect(scripted.blockedRequests).toEqual([]);
+    } finally {
+      await scripted.close();
+    }
   });
 });
