@@ -6,6 +6,7 @@ import {
   resolveConfig,
 } from '../../../generator/config.js';
 import { isCatalogError } from '../../../generator/errors.js';
+import { catchError } from '../../helpers/catch-error.js';
 
 const base: ConfigInput = {
   merchant: {
@@ -21,15 +22,6 @@ const base: ConfigInput = {
 
 function resolveWith(raw: unknown, extra: { flags?: ConfigOverrides; env?: ConfigOverrides } = {}) {
   return resolveConfig(raw, { file: 'catalog.config.json', configDir: '/site', ...extra });
-}
-
-function catchError(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected an error');
 }
 
 describe('resolveConfig', () => {

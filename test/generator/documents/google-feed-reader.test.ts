@@ -101,6 +101,11 @@ function* stringsOf(value: unknown): Generator<string> {
   }
 }
 
+/** The whole pipeline with nothing written. */
+function buildOffline(configPath: string, cwd: string): Promise<BuildResult> {
+  return build({ configPath, out: 'dist', cwd, write: false, logger: silentLogger, now: () => FIXED_NOW });
+}
+
 function expectGoodBundle(result: BuildResult): Item[] {
   const items = feedItems(result);
   const faults = items.flatMap((item) => googleFaults(item).map((fault) => `${str(item['g:id'])}: ${fault}`));
@@ -126,14 +131,7 @@ function expectGoodBundle(result: BuildResult): Item[] {
 
 describe('feed.xml against Google item rules, read independently', () => {
   it('when the embedded sample is built then every one of its 15 items passes and shipping agrees', async () => {
-    const result = await build({
-      configPath: join(REPO_ROOT, 'catalog.config.json'),
-      out: 'dist',
-      cwd: REPO_ROOT,
-      write: false,
-      logger: silentLogger,
-      now: () => FIXED_NOW,
-    });
+    const result = await buildOffline(join(REPO_ROOT, 'catalog.config.json'), REPO_ROOT);
     expect(expectGoodBundle(result)).toHaveLength(15);
     expect(result.feedExcluded).toEqual([]);
   });
@@ -176,14 +174,7 @@ describe('feed.xml against Google item rules, read independently', () => {
     afterAll(() => cleanup());
 
     it('when built then every item passes, every left-out product is named with its rule, and no JSON carries a stripped character', async () => {
-      const result = await build({
-        configPath: 'catalog.config.json',
-        out: 'dist',
-        cwd: dir,
-        write: false,
-        logger: silentLogger,
-        now: () => FIXED_NOW,
-      });
+      const result = await buildOffline('catalog.config.json', dir);
       const items = expectGoodBundle(result);
       expect(result.plan.catalog.count).toBe(300);
       const left = result.feedExcluded.map((item) => item.product);

@@ -4,6 +4,7 @@ import type { ProductContent } from '../../../generator/content/load-content.js'
 import { isCatalogError } from '../../../generator/errors.js';
 import { mergeProducts, type UpstreamProduct } from '../../../generator/merge.js';
 import type { Product } from '../../../generator/model.js';
+import { catchError } from '../../helpers/catch-error.js';
 
 function upstreamProduct(slug: string, fields: Partial<Product> = {}, sourceId = slug): UpstreamProduct {
   return {
@@ -107,25 +108,17 @@ describe('mergeProducts', () => {
   it('when a content file matches no upstream product under --strict then CONTENT_INVALID names the file', () => {
     const files = [content('a', { flavor: 'y' }), content('ghost', { flavor: 'x' })];
     const result = mergeProducts({ upstream: [upstreamProduct('a')], content: files });
-    try {
-      checkContentUse({ ...useInput(files, result.unmatched), strict: true });
-      expect.unreachable();
-    } catch (error) {
-      expect(isCatalogError(error, 'CONTENT_INVALID') && error.details.files).toEqual([
-        'content/products/ghost.md',
-      ]);
-    }
+    const error = catchError(() => checkContentUse({ ...useInput(files, result.unmatched), strict: true }));
+    expect(isCatalogError(error, 'CONTENT_INVALID') && error.details.files).toEqual([
+      'content/products/ghost.md',
+    ]);
   });
 
   it('when not one content file matches the store then CONTENT_INVALID names content_dir', () => {
     const files = [content('ghost', { flavor: 'x' }), content('other', { flavor: 'x' })];
     const result = mergeProducts({ upstream: [upstreamProduct('a')], content: files });
-    try {
-      checkContentUse({ ...useInput(files, result.unmatched), strict: false });
-      expect.unreachable();
-    } catch (error) {
-      expect(isCatalogError(error, 'CONTENT_INVALID') && error.details.field).toBe('content_dir');
-    }
+    const error = catchError(() => checkContentUse({ ...useInput(files, result.unmatched), strict: false }));
+    expect(isCatalogError(error, 'CONTENT_INVALID') && error.details.field).toBe('content_dir');
   });
 
   it('when a content file belongs to a product the store sent but that was left out then it is not unused', () => {
