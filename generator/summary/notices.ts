@@ -9,6 +9,12 @@ import { describeUnusedContent } from '../content/content-use.js';
 import type { FeedExclusion } from '../emit/feed-rules.js';
 import { describeShippingDeprecations, type ShippingConfig } from '../shipping/policy.js';
 
+/**
+ * A store without images would otherwise print one line per product on every build; past
+ * this many, the rest are counted in one line (the `--json` summary still lists each).
+ */
+const MAX_FEED_WARNINGS = 20;
+
 export interface BuildNotice {
   code: 'CONTENT_UNUSED' | 'FEED_ITEM_EXCLUDED' | 'CONFIG_DEPRECATED';
   message: string;
@@ -28,11 +34,19 @@ export function describeBuildNotices(
       message: describeUnusedContent(item),
       file: item.file,
     })),
-    ...feedExcluded.map((item) => ({
+    ...feedExcluded.slice(0, MAX_FEED_WARNINGS).map((item) => ({
       code: 'FEED_ITEM_EXCLUDED' as const,
       message: item.message,
       product: item.product,
     })),
+    ...(feedExcluded.length > MAX_FEED_WARNINGS
+      ? [
+          {
+            code: 'FEED_ITEM_EXCLUDED' as const,
+            message: `${feedExcluded.length - MAX_FEED_WARNINGS} more products left out of feed.xml by a Google item rule (all ${feedExcluded.length} are listed in the --json summary's feedExcluded)`,
+          },
+        ]
+      : []),
     ...describeShippingDeprecations(config).map((message) => ({
       code: 'CONFIG_DEPRECATED' as const,
       message,
