@@ -103,6 +103,14 @@ export function resolveShippingPolicy(config: ShippingConfig): ShippingPolicy | 
       ...(config.shipping !== undefined ? { note: config.shipping } : {}),
     };
   }
+  const outside = (input.countries ?? []).filter((code) => !config.merchant.ships_to.includes(code));
+  if (outside.length > 0) {
+    throw new CatalogError(
+      'CONFIG_INVALID',
+      `shipping_policy.countries: ${outside.join(', ')} not in merchant.ships_to (${config.merchant.ships_to.join(', ')}); the catalog says where the merchant ships`,
+      { fields: ['shipping_policy.countries'] },
+    );
+  }
   const handlingDays = rangeOf(input.min_handling_days, input.max_handling_days);
   const transitDays = rangeOf(input.min_transit_days, input.max_transit_days);
   return {

@@ -3,6 +3,7 @@ import { emitBundle } from '../../../generator/emit/index.js';
 import { isCatalogError } from '../../../generator/errors.js';
 import { describeShipping, resolveShippingPolicy } from '../../../generator/shipping/policy.js';
 import { validateArtifacts } from '../../../generator/validate/index.js';
+import { catchError } from '../../helpers/catch-error.js';
 import {
   makeFeedReadyProducts,
   makeSampleConfig,
@@ -93,12 +94,16 @@ describe('the shipping policy', () => {
 
   it('when the policy and a deprecated key are both set then CONFIG_INVALID names the old key', () => {
     const config = makeSampleConfig({ ...SAMPLE_CONFIG_INPUT, shipping_policy: POLICY });
-    try {
-      resolveShippingPolicy(config);
-      expect.unreachable();
-    } catch (error) {
-      expect(isCatalogError(error, 'CONFIG_INVALID') && error.details.fields).toEqual(['shipping']);
-    }
+    const error = catchError(() => resolveShippingPolicy(config));
+    expect(isCatalogError(error, 'CONFIG_INVALID') && error.details.fields).toEqual(['shipping']);
+  });
+
+  it('when the policy ships to a country outside merchant.ships_to then CONFIG_INVALID names shipping_policy.countries', () => {
+    const config = policyConfig({ price: '12', countries: ['US', 'FR'] });
+    const error = catchError(() => resolveShippingPolicy(config));
+    expect(isCatalogError(error, 'CONFIG_INVALID') && error.details.fields).toEqual([
+      'shipping_policy.countries',
+    ]);
   });
 
   it.each([
@@ -106,11 +111,7 @@ describe('the shipping policy', () => {
     [{ price: '12', min_transit_days: 3, max_transit_days: 1 }, 'shipping_policy'],
     [{ price: 'twelve' }, 'shipping_policy.price'],
   ])('when the policy %j is inconsistent then the config is refused naming %s', (policy, field) => {
-    try {
-      policyConfig(policy);
-      expect.unreachable();
-    } catch (error) {
-      expect(isCatalogError(error, 'CONFIG_INVALID') && error.details.fields).toContain(field);
-    }
+    const error = catchError(() => policyConfig(policy));
+    expect(isCatalogError(error, 'CONFIG_INVALID') && error.details.fields).toContain(field);
   });
 });

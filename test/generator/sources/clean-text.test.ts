@@ -4,6 +4,7 @@ import { sanitizeXmlText } from '../../../generator/emit/xml-text.js';
 import { isCatalogError } from '../../../generator/errors.js';
 import { cleanDeep, cleanText, hasUnwantedCharacters } from '../../../generator/normalise/clean-text.js';
 import { normaliseProducts } from '../../../generator/normalise/index.js';
+import { catchError } from '../../helpers/catch-error.js';
 
 const code = (point: number) => String.fromCodePoint(point);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => code(from + i));
@@ -94,11 +95,9 @@ describe("the merchant's own config text", () => {
       auth_url: 'https://auth.bell.example',
       upstream: { source: 'products.json' },
     };
-    try {
-      resolveConfig(raw, { file: 'catalog.config.json', configDir: '/nonexistent' });
-      expect.unreachable();
-    } catch (error) {
-      expect(isCatalogError(error, 'CONFIG_INVALID') && error.details.fields).toEqual(['merchant.name']);
-    }
+    const error = catchError(() =>
+      resolveConfig(raw, { file: 'catalog.config.json', configDir: '/nonexistent' }),
+    );
+    expect(isCatalogError(error, 'CONFIG_INVALID') && error.details.fields).toEqual(['merchant.name']);
   });
 });
