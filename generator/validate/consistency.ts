@@ -7,30 +7,17 @@
  * page the catalog does not have. One pass over each document with maps keyed by URL
  * keeps it linear in products, so a 50,000-product bundle checks quickly.
  */
-import { FEED_AVAILABILITY } from '../emit/feed-item.js';
 import { readKnowledgeBase } from '../emit/kb.js';
 import { LLMS_PRODUCT_LIMIT } from '../emit/llms-sections.js';
 import type { Availability } from '../model.js';
 import { isRecord, KB_PRODUCTS_FILE, locateDocuments, readJson, stringField } from './bundle-layout.js';
-import {
-  collectMarkdownLinks,
-  collectSitemapUrls,
-  type FeedFacts,
-  readFeedItems,
-} from './consistency-sources.js';
+import { canonicalPrice, checkFeedItems, type ReferenceProduct } from './consistency-feed.js';
+import { collectMarkdownLinks, collectSitemapUrls } from './consistency-sources.js';
 import type { BundleFiles, Problem } from './problem.js';
 import { kbProductRecords } from './schemas.js';
 
 /** Past this many differences in one document the rest add nothing a reader can act on. */
 const MAX_PROBLEMS_PER_DOCUMENT = 20;
-
-interface ReferenceProduct {
-  slug: string;
-  price: string;
-  currency: string;
-  availability: Availability;
-  shipping?: string;
-}
 
 interface Reference {
   byUrl: Map<string, ReferenceProduct>;
@@ -64,13 +51,6 @@ class ProblemList {
 
 function directoryOf(url: string): string {
   return url.slice(0, url.lastIndexOf('/') + 1);
-}
-
-/** Decimal text in one canonical form ("12.5" and "12.50" are the same price). */
-export function canonicalPrice(price: string): string {
-  const [whole = '', fraction = ''] = price.split('.');
-  const trimmed = fraction.replace(/0+$/, '');
-  return trimmed === '' ? whole : `${whole}.${trimmed}`;
 }
 
 function buildReference(catalogFile: string, products: unknown[], list: ProblemList): Reference {
@@ -141,58 +121,6 @@ function reportMissing(
   }
 }
 
-/**
- * The feed may leave a catalog product out (one that breaks a Google item rule, see
- * `feed-rules.ts`), but every item it has must be a catalog product with the catalog's
- * price, availability and shipping terms.
- */
-function checkFeedItems(files: BundleFiles, reference: Reference, list: ProblemList): void {
-  const feed = readFeedItems(files);
-  if (feed === undefined) return;
-  for (const item of feed.items) {
-    const expected = reference.byUrl.get(item.link);
-    if (expected === undefined) {
-      list.add(feed.path, `item ${item.link} is not in the catalog`);
-      continue;
-    }
-    const [amount = '', currency = ''] = item.price.split(' ');
-    if (canonicalPrice(amount) !== canonicalPrice(expected.price) || currency !== expected.currency) {
-      list.add(
-        feed.path,
-        `${expected.slug}: price is ${item.price}, the catalog says ${expected.price} ${expected.currency}`,
-      );
-    }
-    const availability = FEED_AVAILABILITY[expected.availability];
-    if (item.availability !== availability) {
-      list.add(
-        feed.path,
-        `${expected.slug}: availability is ${item.availability}, the catalog's ${expected.availability} maps to ${availability}`,
-      );
-    }
-    checkShippingAgrees(feed.path, item.shipping, expected, list);
-  }
-}
-
-/** The catalog's shipping sentence must begin with the terms the feed's g:shipping states. */
-function checkShippingAgrees(
-  path: string,
-  shipping: FeedFacts['items'][number]['shipping'],
-  expected: ReferenceProduct,
-  list: ProblemList,
-): void {
-  if (shipping === undefined) return;
-  if ('problem' in shipping) {
-    list.add(path, `${expected.slug}: ${shipping.problem}`);
-    return;
-  }
-  if (!(expected.shipping ?? '').startsWith(shipping.terms)) {
-    list.add(
-      path,
-      `${expected.slug}: g:shipping says "${shipping.terms}", the catalog's shipping says "${expected.shipping ?? '(nothing)'}"`,
-    );
-  }
-}
-
 function checkKnowledgeBaseMarkdown(
   files: BundleFiles,
   path: string,
@@ -251,7 +179,7 @@ export function checkConsistency(files: BundleFiles): Problem[] {
   const list = new ProblemList();
   const reference = buildReference(catalogFile, catalog.products, list);
   checkKbRecords(files, reference, list);
-  checkFeedItems(files, reference, list);
+  checkFeedItems(files, reference.byUrl, (path, message) => list.add(path, message));
   for (const path of files.keys()) {
     if (/^kb\/[^/]+-knowledge-base\.md$/.test(path)) {
       checkKnowledgeBaseMarkdown(files, path, reference, list);
