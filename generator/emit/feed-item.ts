@@ -68,7 +68,18 @@ function describeProduct(product: Product): string {
 
 export type FeedItem = Record<string, unknown>;
 
-export function buildFeedItem(planned: PlannedProduct, config: ResolvedConfig): FeedItem {
+/** The feed's shipping attributes, the same for every item; none without a shipping policy. */
+export function buildFeedShipping(config: ResolvedConfig): Record<string, unknown> {
+  // Without a shipping policy, Merchant Center's account settings apply.
+  const policy = resolveShippingPolicy(config);
+  return policy === undefined ? {} : feedShippingAttributes(policy);
+}
+
+export function buildFeedItem(
+  planned: PlannedProduct,
+  config: ResolvedConfig,
+  shipping: Record<string, unknown> = buildFeedShipping(config),
+): FeedItem {
   const product = planned.record;
   const where = (field: string) => ({ product: product.slug, field });
   const title = truncateText(clean(product.name).replace(/\s+/g, ' '), MAX_TITLE_LENGTH);
@@ -100,8 +111,5 @@ export function buildFeedItem(planned: PlannedProduct, config: ResolvedConfig): 
   }
   // No GTIN or MPN is known for these products; Google asks for identifier_exists "no" then.
   item['g:identifier_exists'] = 'no';
-  // Without a shipping policy, Merchant Center's account settings apply.
-  const policy = resolveShippingPolicy(config);
-  if (policy !== undefined) Object.assign(item, feedShippingAttributes(policy));
-  return item;
+  return Object.assign(item, shipping);
 }

@@ -14,6 +14,7 @@ import { type DocumentReader, readOnce } from '../validate/parse-once.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import {
   buildFeedItem,
+  buildFeedShipping,
   FEED_AVAILABILITIES,
   GOOGLE_NAMESPACE,
   MAX_DESCRIPTION_LENGTH,
@@ -29,13 +30,14 @@ export const FEED_MEDIA_TYPE = 'application/rss+xml; charset=utf-8';
 
 export function emitFeed(plan: BuildPlan): Artifact[] {
   const { config } = plan;
+  const shipping = buildFeedShipping(config);
   const channel = {
     title: sanitizeXmlText(`${config.merchant.name} products`),
     link: config.site_url,
     description: sanitizeXmlText(config.merchant.description ?? `Products of ${config.merchant.name}`),
     lastBuildDate: new Date(plan.generated).toUTCString(),
     // Products that break a Google item rule stay in the catalog; the build warns about each.
-    item: screenFeedProducts(plan.products).items.map((product) => buildFeedItem(product, config)),
+    item: screenFeedProducts(plan.products).items.map((product) => buildFeedItem(product, config, shipping)),
   };
   const tree = { rss: { '@_version': '2.0', '@_xmlns:g': GOOGLE_NAMESPACE, channel } };
   const body = buildXmlDocument(tree);
