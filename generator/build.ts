@@ -10,20 +10,24 @@ import { resolve } from 'node:path';
 import type { Artifact } from './artifact.js';
 import type { ConfigOverrides, ResolvedConfig } from './config.js';
 import { resolveConfigSources } from './config-file.js';
+import { assertContentDirExists, checkContentUse, type UnusedContent } from './content/content-use.js';
 import { loadContent } from './content/load-content.js';
 import { emitCatalog } from './emit/catalog.js';
+import { type FeedExclusion, screenFeedProducts } from './emit/feed-rules.js';
 import { emitBundle } from './emit/index.js';
 import { CatalogError } from './errors.js';
 import type { Logger } from './logger.js';
-import { assertContentMatched, type LeftOutProduct, mergeProducts } from './merge.js';
+import { type LeftOutProduct, mergeProducts } from './merge.js';
 import { type BuildStage, planBuild, type UpstreamFetcher } from './pipeline.js';
 import type { Article, BuildPlan, PlannedProduct } from './plan.js';
 import { type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
 import { publishBundle, recoverBundle } from './publish/publish-bundle.js';
 import { holdsFiles, sameFiles } from './publish/read-bundle.js';
+import { describeShipping } from './shipping/policy.js';
 import { fetchUpstreamWithDeadline } from './sources/deadline.js';
 import type { UpstreamResult } from './sources/index.js';
 import { type CatalogChanges, diffCatalogs } from './summary/diff.js';
+import { type BuildNotice, describeBuildNotices } from './summary/notices.js';
 import { validateArtifacts } from './validate/index.js';
 
 export interface BuildOptions {
@@ -47,9 +51,11 @@ export interface BuildOptions {
 }
 
 export interface BuildWarning {
-  code: 'PRODUCT_INVALID' | 'PREVIOUS_UNREADABLE';
+  code: 'PRODUCT_INVALID' | 'PREVIOUS_UNREADABLE' | BuildNotice['code'];
   message: string;
   product?: string;
+  /** The content file a CONTENT_UNUSED warning is about. */
+  file?: string;
 }
 
 export interface BuildResult {
@@ -61,6 +67,10 @@ export interface BuildResult {
   published: boolean;
   changes: CatalogChanges;
   warnings: BuildWarning[];
+  /** Content files no upstream product used (kept, not published), by file name. */
+  unusedContent: UnusedContent[];
+  /** Catalog products left out of feed.xml, each with the Google rule it breaks. */
+  feedExcluded: FeedExclusion[];
   /** Absolute output directory. */
   out: string;
   previousGenerated?: string;
@@ -165,12 +175,15 @@ async function gatherProducts(
     ...(options.fetchUpstream ? { fetcher: options.fetchUpstream } : {}),
   });
   onStage('content');
-  const content = await loadContent(resolve(config.config_dir, config.content_dir), config.config_dir);
+  const contentPath = resolve(config.config_dir, config.content_dir ?? 'content');
+  if (config.content_dir !== undefined) await assertContentDirExists(contentPath, config.content_dir);
+  const content = await loadContent(contentPath, config.config_dir);
   onStage('merge');
+  const shipping = describeShipping(config);
   const merged = mergeProducts({
     upstream: upstream.products,
     content: content.products,
-    ...(config.shipping !== undefined ? { shipping: config.shipping } : {}),
+    ...(shipping !== undefined ? { shipping } : {}),
   });
   // Only these facts of the upstream read outlive the merge: its products are merged copies now.
   const { format, requests, rejected } = upstream;
@@ -194,7 +207,19 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const previous = await readPreviousBundle(out, config, options.logger, warnings);
   for (const warning of warnings) options.logger.warn(warning.message);
   guardShrink(previous, merged.products.length, config, options.allowShrink === true);
-  assertContentMatched(merged.unmatched, upstream.rejected);
+  const unusedContent = checkContentUse({
+    content: content.products,
+    unmatched: merged.unmatched,
+    rejected: upstream.rejected,
+    upstreamCount: merged.products.length + upstream.rejected.length + merged.leftOut.length,
+    contentDir: config.content_dir ?? 'content',
+    strict: options.strict === true,
+  });
+  const feedExcluded = screenFeedProducts(merged.products).excluded;
+  for (const notice of describeBuildNotices(unusedContent, feedExcluded, config)) {
+    warnings.push(notice);
+    options.logger.warn(notice.message);
+  }
   const now = (options.now ?? (() => new Date()))();
   const emitted = emitAgainst(
     { config, products: merged.products, articles: content.articles, now },
@@ -212,6 +237,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     published,
     changes: diffCatalogs(previous?.products ?? [], emitted.plan.catalog),
     warnings,
+    unusedContent,
+    feedExcluded,
     out,
     ...(previous?.generated !== undefined ? { previousGenerated: previous.generated } : {}),
     upstream: { format: upstream.format, requests: upstream.requests },

@@ -8,6 +8,8 @@
 import { z } from 'zod';
 import { currencyCode, httpUrl, upstreamSchema, usageSchema } from './config-sections.js';
 import { CatalogError } from './errors.js';
+import { findUnwantedText } from './normalise/clean-text.js';
+import { shippingPolicySchema } from './shipping/policy.js';
 
 export const configSchema = z
   .object({
@@ -49,9 +51,19 @@ export const configSchema = z
     content_dir: z
       .string()
       .min(1)
-      .default('content')
-      .describe('folder of product and article Markdown, relative to the config file'),
-    shipping: z.string().min(1).max(500).optional().describe('shipping text copied into every product'),
+      .optional()
+      .describe(
+        'folder of product and article Markdown, relative to the config file; when set it must exist (default: "content", used only when present)',
+      ),
+    shipping: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe('deprecated: free shipping text copied into every product; use shipping_policy'),
+    shipping_policy: shippingPolicySchema
+      .optional()
+      .describe("the one shipping policy: the catalog's shipping sentence and the feed's g:shipping"),
     checkout_note: z
       .string()
       .min(1)
@@ -76,7 +88,7 @@ export const configSchema = z
           .string()
           .regex(/^\d+(\.\d+)?$/, 'expected a decimal amount such as "0.00"')
           .optional()
-          .describe('flat shipping price for the feed, in the merchant currency'),
+          .describe('deprecated: flat shipping price for the feed; use shipping_policy.price'),
       })
       .strict()
       .default(() => ({ condition: 'new' as const }))
@@ -176,6 +188,15 @@ export function resolveConfig(
 ): ResolvedConfig {
   const overrides: ConfigOverrides = { ...options.env, ...options.flags };
   const merged = applyOverrides(raw, overrides);
+  // The merchant's own text is refused, not silently cleaned, so the file says what is published.
+  const unwanted = findUnwantedText(merged);
+  if (unwanted !== undefined) {
+    throw new CatalogError(
+      'CONFIG_INVALID',
+      `${options.file}: ${unwanted}: must not contain control characters or bidirectional overrides`,
+      { file: options.file, fields: [unwanted] },
+    );
+  }
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
     throw new CatalogError('CONFIG_INVALID', formatIssues(options.file, parsed.error), {

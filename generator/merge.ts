@@ -7,7 +7,6 @@
  * Pure: no files, no network.
  */
 import type { ProductContent } from './content/load-content.js';
-import { CatalogError } from './errors.js';
 import type { Product } from './model.js';
 import type { PlannedProduct } from './plan.js';
 
@@ -39,7 +38,7 @@ export interface MergeResult {
   products: PlannedProduct[];
   /** Upstream products dropped by the merge (a second product with the same slug). */
   leftOut: LeftOutProduct[];
-  /** Content files whose slug no upstream product has; see `assertContentMatched`. */
+  /** Content files whose slug no upstream product has; see `checkContentUse`. */
   unmatched: ProductContent[];
 }
 
@@ -69,29 +68,6 @@ function applyContent(record: Product, content: ProductContent | undefined, ship
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/**
- * A content file that matches no upstream product is CONTENT_INVALID naming the file. It
- * is checked after the shrink guard, so an upstream that suddenly returns nothing is
- * reported as the upstream failure it is (exit 1), not as stale content (exit 2).
- * Content for a product the store sent but that had to be left out (`rejected`) is not
- * stale: it is kept, unused, for when the store fixes the product.
- */
-export function assertContentMatched(
-  unmatched: readonly ProductContent[],
-  rejected: readonly { slug?: string }[] = [],
-): void {
-  const rejectedSlugs = new Set(rejected.flatMap((item) => (item.slug === undefined ? [] : [item.slug])));
-  const stale = unmatched.filter((item) => !rejectedSlugs.has(item.slug));
-  const first = stale[0];
-  if (!first) return;
-  const files = stale.map((item) => item.file);
-  throw new CatalogError(
-    'CONTENT_INVALID',
-    `invalid content in ${files.join(', ')}: no upstream product has the slug "${first.slug}"${stale.length > 1 ? ' (and others)' : ''}; delete the file when the product is gone from the store`,
-    { file: first.file, files, field: 'slug' },
-  );
 }
 
 /** Keeps the first upstream product per slug (upstream order) and leaves out later ones with a reason naming both. */

@@ -113,6 +113,8 @@ export async function runBuild(options: BuildCommandOptions, io: CommandIo): Pro
       published: result.published,
       products: result.plan.catalog.count,
       warnings,
+      unusedContent: result.unusedContent.map((item) => item.file),
+      feedExcluded: result.feedExcluded.map(({ product, rule }) => ({ product, rule })),
       changes: result.changes,
       out: result.out,
       generated: result.plan.generated,

@@ -19,10 +19,13 @@ export const CONTENT_LIMITS = {
   fileBytes: 256 * 1024,
 } as const;
 
-// C0 controls except tab and newline, DEL, C1 controls, and the two line separators that
-// end a line in JavaScript but not in JSON; carriage returns are normalised before this.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const FORBIDDEN_CHARACTERS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029]/;
+// C0 controls except tab and newline, DEL, C1 controls, the two line separators that
+// end a line in JavaScript but not in JSON, and the bidirectional embeddings, overrides
+// and isolates the upstream's text loses in normalisation (normalise/clean-text.ts);
+// carriage returns are normalised before this.
+const FORBIDDEN_CHARACTERS =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFFFE\uFFFF]/;
 
 export function hasForbiddenCharacters(text: string): boolean {
   return FORBIDDEN_CHARACTERS.test(text);

@@ -8,6 +8,8 @@ import type { ResolvedConfig } from '../config.js';
 import { CatalogError } from '../errors.js';
 import type { Availability, Product } from '../model.js';
 import type { PlannedProduct } from '../plan.js';
+import { feedShippingAttributes } from '../shipping/feed-shipping.js';
+import { resolveShippingPolicy } from '../shipping/policy.js';
 import { requireAbsoluteUrl, sanitizeXmlText, truncateText } from './xml-text.js';
 
 export const GOOGLE_NAMESPACE = 'http://base.google.com/ns/1.0';
@@ -66,7 +68,18 @@ function describeProduct(product: Product): string {
 
 export type FeedItem = Record<string, unknown>;
 
-export function buildFeedItem(planned: PlannedProduct, config: ResolvedConfig): FeedItem {
+/** The feed's shipping attributes, the same for every item; none without a shipping policy. */
+export function buildFeedShipping(config: ResolvedConfig): Record<string, unknown> {
+  // Without a shipping policy, Merchant Center's account settings apply.
+  const policy = resolveShippingPolicy(config);
+  return policy === undefined ? {} : feedShippingAttributes(policy);
+}
+
+export function buildFeedItem(
+  planned: PlannedProduct,
+  config: ResolvedConfig,
+  shipping: Record<string, unknown> = buildFeedShipping(config),
+): FeedItem {
   const product = planned.record;
   const where = (field: string) => ({ product: product.slug, field });
   const title = truncateText(clean(product.name).replace(/\s+/g, ' '), MAX_TITLE_LENGTH);
@@ -98,13 +111,5 @@ export function buildFeedItem(planned: PlannedProduct, config: ResolvedConfig): 
   }
   // No GTIN or MPN is known for these products; Google asks for identifier_exists "no" then.
   item['g:identifier_exists'] = 'no';
-  const shippingPrice = config.feed.shipping_price;
-  if (shippingPrice !== undefined) {
-    // g:shipping needs a price; without one configured, Merchant Center's account settings apply.
-    item['g:shipping'] = config.merchant.ships_to.map((country) => ({
-      'g:country': country,
-      'g:price': formatFeedPrice({ ...product, price: shippingPrice }),
-    }));
-  }
-  return item;
+  return Object.assign(item, shipping);
 }

@@ -14,12 +14,14 @@ import { type DocumentReader, readOnce } from '../validate/parse-once.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import {
   buildFeedItem,
+  buildFeedShipping,
   FEED_AVAILABILITIES,
   GOOGLE_NAMESPACE,
   MAX_DESCRIPTION_LENGTH,
   MAX_ID_LENGTH,
   MAX_TITLE_LENGTH,
 } from './feed-item.js';
+import { checkGoogleItemRules, screenFeedProducts } from './feed-rules.js';
 import { FEED_PATH, filePathOf } from './sitemap-pages.js';
 import { buildXmlDocument, hasIllegalXmlChars, isAbsoluteUrl, sanitizeXmlText } from './xml-text.js';
 
@@ -28,12 +30,14 @@ export const FEED_MEDIA_TYPE = 'application/rss+xml; charset=utf-8';
 
 export function emitFeed(plan: BuildPlan): Artifact[] {
   const { config } = plan;
+  const shipping = buildFeedShipping(config);
   const channel = {
     title: sanitizeXmlText(`${config.merchant.name} products`),
     link: config.site_url,
     description: sanitizeXmlText(config.merchant.description ?? `Products of ${config.merchant.name}`),
     lastBuildDate: new Date(plan.generated).toUTCString(),
-    item: plan.products.map((product) => buildFeedItem(product, config)),
+    // Products that break a Google item rule stay in the catalog; the build warns about each.
+    item: screenFeedProducts(plan.products).items.map((product) => buildFeedItem(product, config, shipping)),
   };
   const tree = { rss: { '@_version': '2.0', '@_xmlns:g': GOOGLE_NAMESPACE, channel } };
   const body = buildXmlDocument(tree);
@@ -46,7 +50,7 @@ const parser = new XMLParser({
   parseTagValue: false,
   parseAttributeValue: false,
   htmlEntities: false,
-  isArray: (name) => name === 'item' || name === 'g:shipping',
+  isArray: (name) => name === 'item' || name === 'g:shipping' || name === 'g:free_shipping_threshold',
 });
 
 export interface ParsedFeed {
@@ -152,13 +156,7 @@ function checkItem(item: Record<string, unknown>, index: number, ids: Set<string
   ) {
     faults.push(`${label}: g:availability ${availability} requires g:availability_date`);
   }
-  const shipping = item['g:shipping'];
-  if (
-    Array.isArray(shipping) &&
-    shipping.some((entry) => !isRecord(entry) || entry['g:country'] === undefined)
-  ) {
-    faults.push(`${label}: g:shipping without g:country`);
-  }
+  for (const fault of checkGoogleItemRules(item)) faults.push(`${label}: ${fault}`);
   return faults;
 }
 

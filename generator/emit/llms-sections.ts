@@ -32,8 +32,16 @@ function item(title: string, url: string, notes: string): string {
   return `- ${link(title, url)}: ${inline(notes)}`;
 }
 
+/**
+ * The most products llms.txt lists. llmstxt.org describes a concise guide that fits a
+ * model's context; at 10,000 products the full list was 1.3 MB. Past this number the
+ * first products (by slug) are listed, then the two documents that list every product.
+ */
+export const LLMS_PRODUCT_LIMIT = 200;
+
 function productLines(plan: BuildPlan): string[] {
-  return plan.catalog.products.map((product) => {
+  const { products } = plan.catalog;
+  const listed = products.slice(0, LLMS_PRODUCT_LIMIT).map((product) => {
     const url = requireAbsoluteUrl(product.url, { product: product.slug, field: 'url' });
     const facts = [
       `${product.price} ${product.currency}`,
@@ -43,6 +51,21 @@ function productLines(plan: BuildPlan): string[] {
     ];
     return item(product.name, url, facts.filter((fact): fact is string => fact !== undefined).join('; '));
   });
+  if (products.length <= LLMS_PRODUCT_LIMIT) return listed;
+  const rest = `${products.length - LLMS_PRODUCT_LIMIT} more products are not listed here`;
+  return [
+    ...listed,
+    item(
+      'Every product (catalog)',
+      catalogUrls(plan.config).catalogUrl,
+      `${rest}; all ${products.length} as JSON`,
+    ),
+    item(
+      'Every product (knowledge base)',
+      siteUrl(plan.config, knowledgeBasePath(plan.config)),
+      `${rest}; all ${products.length} as Markdown`,
+    ),
+  ];
 }
 
 export function llmsSections(plan: BuildPlan, policy: UsagePolicy): LlmsSection[] {

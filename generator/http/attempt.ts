@@ -6,6 +6,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { CatalogError, type CatalogErrorCode } from '../errors.js';
+import { describeNotJsonFix, describeSizeFix, looksLikeHtml } from '../sources/advice.js';
 import { isRetryableStatus, parseRetryAfterMs } from './retry.js';
 
 export interface JsonResponse {
@@ -70,8 +71,12 @@ async function readCappedBody(
     if (total > maxBytes) {
       // Stop reading at once: a runaway body must not fill memory before we refuse it.
       body.destroy();
-      const message = `upstream response from ${url} is larger than ${maxBytes} bytes`;
-      throw upstreamError('UPSTREAM_TOO_LARGE', message, url, { status, maxBytes });
+      const message = `upstream response from ${url} is larger than ${maxBytes} bytes${describeSizeFix(maxBytes)}`;
+      throw upstreamError('UPSTREAM_TOO_LARGE', message, url, {
+        status,
+        maxBytes,
+        field: 'upstream.max_response_bytes',
+      });
     }
     chunks.push(buffer);
   }
@@ -79,14 +84,16 @@ async function readCappedBody(
 }
 
 function parseJsonBody(buffer: Buffer, url: string, status: number): unknown {
+  const text = buffer.toString('utf8');
   try {
-    return JSON.parse(buffer.toString('utf8'));
+    return JSON.parse(text);
   } catch (cause) {
+    const html = looksLikeHtml(text);
     throw upstreamError(
       'UPSTREAM_SHAPE',
-      `upstream response from ${url} is not valid JSON`,
+      `upstream response from ${url} is not valid JSON${describeNotJsonFix(url, text)}`,
       url,
-      { status },
+      { status, ...(html ? { html } : {}) },
       cause,
     );
   }
@@ -109,8 +116,12 @@ export async function readJsonResponse(
   const declared = Number.parseInt(headers['content-length'] ?? '', 10);
   if (Number.isFinite(declared) && declared > maxBytes) {
     response.body.destroy();
-    const message = `upstream response from ${url} declares ${declared} bytes, over ${maxBytes}`;
-    throw upstreamError('UPSTREAM_TOO_LARGE', message, url, { status, maxBytes });
+    const message = `upstream response from ${url} declares ${declared} bytes, over ${maxBytes}${describeSizeFix(maxBytes)}`;
+    throw upstreamError('UPSTREAM_TOO_LARGE', message, url, {
+      status,
+      maxBytes,
+      field: 'upstream.max_response_bytes',
+    });
   }
   const buffer = await readCappedBody(response.body, url, status, maxBytes);
   return { url, status, headers, body: parseJsonBody(buffer, url, status) };
@@ -129,7 +140,7 @@ export function classifyFailure(error: unknown, url: string, state: FailureState
   if (error instanceof AttemptError) return error;
   if (error instanceof CatalogError) return new AttemptError(error, false);
   if (state.deadlinePassed) {
-    const message = `upstream fetch did not finish within ${state.timeoutMs} ms (at ${url})`;
+    const message = `upstream fetch did not finish within ${state.timeoutMs} ms (at ${url}); raise upstream.timeout_ms for a slow or large store`;
     return new AttemptError(
       upstreamError('UPSTREAM_TIMEOUT', message, url, { timeoutMs: state.timeoutMs }, error),
       false,

@@ -6,12 +6,14 @@
  * changed under the crawl) is kept once; two different products claiming one slug
  * cannot both be published, so the later one is rejected.
  */
+import { cleanDeep } from './clean-text.js';
 import { decodeSlug, describeRejection } from './fields.js';
 import { mapNativeProduct } from './native.js';
 import { mapShopifyProduct } from './shopify.js';
 import type { MapContext, MapOutcome, NormalisedProduct, RejectedProduct, UpstreamFormat } from './types.js';
 import { mapWooProduct } from './woocommerce.js';
 
+export { cleanText, hasUnwantedCharacters } from './clean-text.js';
 export { convertHtmlToText } from './html-text.js';
 export { mapNativeProduct } from './native.js';
 export { formatDecimalPrice, formatMinorUnits, minorDigitsFor } from './price.js';
@@ -44,7 +46,9 @@ export function normaliseProducts(
   const rejectedIds = new Set<string>();
   const slugOwners = new Map<string, string>();
   let duplicates = 0;
-  for (const item of items) {
+  for (const raw of items) {
+    // Text hygiene happens once, here, for every field of every adapter (see clean-text.ts).
+    const item = cleanDeep(raw);
     const outcome = map(item, context);
     if (!outcome.ok) {
       // A repeated page repeats its invalid products too: one warning per upstream id, not per copy.

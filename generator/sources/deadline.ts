@@ -42,7 +42,11 @@ export async function fetchUpstreamWithDeadline(
     timer = setTimeout(() => {
       controller.abort();
       reject(
-        new CatalogError('UPSTREAM_TIMEOUT', `the upstream did not answer within ${limit} ms`, { limit }),
+        new CatalogError(
+          'UPSTREAM_TIMEOUT',
+          `the upstream did not answer within ${limit} ms; raise upstream.timeout_ms (now ${config.upstream.timeout_ms}) for a slow store`,
+          { limit, field: 'upstream.timeout_ms' },
+        ),
       );
     }, limit);
   });

@@ -63,7 +63,7 @@ function detectionError(url: string): CatalogError {
   const where = redactUrl(url);
   return new CatalogError(
     'UPSTREAM_SHAPE',
-    `cannot tell the upstream format of ${where}; set upstream.format (native, shopify or woocommerce)`,
+    `cannot tell the upstream format of ${where}; pass --source-format (native, shopify or woocommerce) or set upstream.format in the config`,
     { url: where, status: undefined },
   );
 }

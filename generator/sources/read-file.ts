@@ -6,18 +6,18 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { CatalogError } from '../errors.js';
+import { describeNotJsonFix, describeSizeFix, looksLikeHtml } from './advice.js';
 
 export async function readJsonFile(path: string, maxBytes: number): Promise<unknown> {
   let text: string;
   try {
     const info = await stat(path);
     if (info.size > maxBytes) {
-      throw new CatalogError('UPSTREAM_TOO_LARGE', `upstream file ${path} is larger than ${maxBytes} bytes`, {
-        url: path,
-        file: path,
-        status: undefined,
-        maxBytes,
-      });
+      throw new CatalogError(
+        'UPSTREAM_TOO_LARGE',
+        `upstream file ${path} is larger than ${maxBytes} bytes${describeSizeFix(maxBytes)}`,
+        { url: path, file: path, status: undefined, maxBytes, field: 'upstream.max_response_bytes' },
+      );
     }
     text = await readFile(path, 'utf8');
   } catch (error) {
@@ -34,8 +34,8 @@ export async function readJsonFile(path: string, maxBytes: number): Promise<unkn
   } catch (error) {
     throw new CatalogError(
       'UPSTREAM_SHAPE',
-      `upstream file ${path} is not valid JSON`,
-      { url: path, file: path },
+      `upstream file ${path} is not valid JSON${describeNotJsonFix(path, text)}`,
+      { url: path, file: path, ...(looksLikeHtml(text) ? { html: true } : {}) },
       { cause: error },
     );
   }

@@ -17,6 +17,10 @@ export interface BuildReport {
   /** Products in the new catalog; null when the build failed. */
   products: number | null;
   warnings: string[];
+  /** Content files no upstream product used this time (kept on disk, not published). */
+  unusedContent: string[];
+  /** Catalog products left out of feed.xml, with the Google rule each breaks. */
+  feedExcluded: { product: string; rule: string }[];
   changes: CatalogChanges;
   /** Absolute output directory. */
   out: string | null;
@@ -32,6 +36,8 @@ export interface SuccessFacts {
   published: boolean;
   products: number;
   warnings: string[];
+  unusedContent: string[];
+  feedExcluded: { product: string; rule: string }[];
   changes: CatalogChanges;
   out: string;
   generated: string;
@@ -60,6 +66,8 @@ export function reportFailure(
     published: false,
     products: null,
     warnings: facts.warnings,
+    unusedContent: [],
+    feedExcluded: [],
     changes: NO_CHANGES,
     out: facts.out,
     generated: null,
@@ -97,11 +105,26 @@ export function formatReport(report: BuildReport): string {
   const headline =
     `${report.changed ? 'built' : 'unchanged'}: ${report.products} products in ${report.out}` +
     ` (changed: ${report.changed ? 'yes' : 'no'})`;
-  const warnings = `  warnings: ${report.warnings.length}`;
-  if (report.previousGenerated === null) return `${headline}\n${warnings}\n  first bundle in this folder\n`;
+  const warnings = [
+    `  warnings: ${report.warnings.length}`,
+    ...(report.unusedContent.length > 0
+      ? [
+          `  unused content files: ${report.unusedContent.length}`,
+          ...listLines(report.unusedContent, (file) => file),
+        ]
+      : []),
+    ...(report.feedExcluded.length > 0
+      ? [
+          `  left out of feed.xml: ${report.feedExcluded.length}`,
+          ...listLines(report.feedExcluded, (item) => `${item.product} (${item.rule})`),
+        ]
+      : []),
+  ];
+  if (report.previousGenerated === null)
+    return `${[headline, ...warnings].join('\n')}\n  first bundle in this folder\n`;
   const lines = [
     headline,
-    warnings,
+    ...warnings,
     `  since the last bundle: ${changes.added.length} added, ${changes.removed.length} removed, ` +
       `${changes.price.length} price changes, ${changes.availability.length} availability changes`,
     ...listLines(changes.added, (slug) => `+ ${slug}`),

@@ -10,6 +10,7 @@
  * they were serialised from and nothing is scanned (`parse-once.ts`).
  */
 import { FEED_FILE } from '../emit/feed.js';
+import { readFeedShipping } from '../shipping/feed-shipping.js';
 import { isRecord } from './bundle-layout.js';
 import { type DocumentReader, readOnce } from './parse-once.js';
 import type { BundleFiles } from './problem.js';
@@ -18,7 +19,38 @@ export const SITEMAP_FILE = 'sitemap.xml';
 
 export interface FeedFacts {
   path: string;
-  items: { link: string; price: string; availability: string }[];
+  items: {
+    link: string;
+    price: string;
+    availability: string;
+    /** The shipping terms the item states (see `readFeedShipping`). */
+    shipping: ReturnType<typeof readFeedShipping>;
+  }[];
+}
+
+const SHIPPING_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  'g:shipping': [
+    'g:country',
+    'g:price',
+    'g:min_handling_time',
+    'g:max_handling_time',
+    'g:min_transit_time',
+    'g:max_transit_time',
+  ],
+  'g:free_shipping_threshold': ['g:country', 'g:price_threshold'],
+};
+
+/** An item's shipping elements as the tree shape `readFeedShipping` reads, scanned from its text. */
+function scanShipping(item: string): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  for (const [name, fields] of Object.entries(SHIPPING_FIELDS)) {
+    record[name] = Array.from(blocks(item, name), (block) => {
+      const entry: Record<string, string> = {};
+      for (const sub of fields) if (block.includes(`<${sub}>`)) entry[sub] = elementText(block, [sub]);
+      return entry;
+    });
+  }
+  return record;
 }
 
 const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -86,12 +118,14 @@ const FEED_FACTS_READER: DocumentReader<FeedFacts['items']> = {
       link: elementText(item, ['g:link', 'link']),
       price: elementText(item, ['g:price']),
       availability: elementText(item, ['g:availability']),
+      shipping: readFeedShipping(scanShipping(item)),
     })),
   fromSerialised: (tree) =>
     list(field(field(field(tree, 'rss'), 'channel'), 'item')).map((item) => ({
       link: text(field(item, 'g:link') ?? field(item, 'link')),
       price: text(field(item, 'g:price')),
       availability: text(field(item, 'g:availability')),
+      shipping: isRecord(item) ? readFeedShipping(item) : undefined,
     })),
 };
 

@@ -7,23 +7,17 @@
  * page the catalog does not have. One pass over each document with maps keyed by URL
  * keeps it linear in products, so a 50,000-product bundle checks quickly.
  */
-import { FEED_AVAILABILITY } from '../emit/feed-item.js';
 import { readKnowledgeBase } from '../emit/kb.js';
+import { LLMS_PRODUCT_LIMIT } from '../emit/llms-sections.js';
 import type { Availability } from '../model.js';
 import { isRecord, KB_PRODUCTS_FILE, locateDocuments, readJson, stringField } from './bundle-layout.js';
-import { collectMarkdownLinks, collectSitemapUrls, readFeedItems } from './consistency-sources.js';
+import { canonicalPrice, checkFeedItems, type ReferenceProduct } from './consistency-feed.js';
+import { collectMarkdownLinks, collectSitemapUrls } from './consistency-sources.js';
 import type { BundleFiles, Problem } from './problem.js';
 import { kbProductRecords } from './schemas.js';
 
 /** Past this many differences in one document the rest add nothing a reader can act on. */
 const MAX_PROBLEMS_PER_DOCUMENT = 20;
-
-interface ReferenceProduct {
-  slug: string;
-  price: string;
-  currency: string;
-  availability: Availability;
-}
 
 interface Reference {
   byUrl: Map<string, ReferenceProduct>;
@@ -59,13 +53,6 @@ function directoryOf(url: string): string {
   return url.slice(0, url.lastIndexOf('/') + 1);
 }
 
-/** Decimal text in one canonical form ("12.5" and "12.50" are the same price). */
-export function canonicalPrice(price: string): string {
-  const [whole = '', fraction = ''] = price.split('.');
-  const trimmed = fraction.replace(/0+$/, '');
-  return trimmed === '' ? whole : `${whole}.${trimmed}`;
-}
-
 function buildReference(catalogFile: string, products: unknown[], list: ProblemList): Reference {
   const byUrl = new Map<string, ReferenceProduct>();
   const productDirs = new Set<string>();
@@ -82,6 +69,7 @@ function buildReference(catalogFile: string, products: unknown[], list: ProblemL
       price: stringField(record, 'price') ?? '',
       currency: stringField(record, 'currency') ?? '',
       availability: (stringField(record, 'availability') ?? 'in_stock') as Availability,
+      ...(stringField(record, 'shipping') !== undefined ? { shipping: stringField(record, 'shipping') } : {}),
     });
     productDirs.add(directoryOf(url));
   }
@@ -131,35 +119,6 @@ function reportMissing(
   for (const [url, product] of reference.byUrl) {
     if (!seen.has(url)) list.add(path, `${product.slug} (${url}) is in the catalog but missing here`);
   }
-}
-
-function checkFeedItems(files: BundleFiles, reference: Reference, list: ProblemList): void {
-  const feed = readFeedItems(files);
-  if (feed === undefined) return;
-  const seen = new Set<string>();
-  for (const item of feed.items) {
-    const expected = reference.byUrl.get(item.link);
-    seen.add(item.link);
-    if (expected === undefined) {
-      list.add(feed.path, `item ${item.link} is not in the catalog`);
-      continue;
-    }
-    const [amount = '', currency = ''] = item.price.split(' ');
-    if (canonicalPrice(amount) !== canonicalPrice(expected.price) || currency !== expected.currency) {
-      list.add(
-        feed.path,
-        `${expected.slug}: price is ${item.price}, the catalog says ${expected.price} ${expected.currency}`,
-      );
-    }
-    const availability = FEED_AVAILABILITY[expected.availability];
-    if (item.availability !== availability) {
-      list.add(
-        feed.path,
-        `${expected.slug}: availability is ${item.availability}, the catalog's ${expected.availability} maps to ${availability}`,
-      );
-    }
-  }
-  reportMissing(feed.path, seen, reference, list);
 }
 
 function checkKnowledgeBaseMarkdown(
@@ -252,14 +211,16 @@ export function checkConsistency(files: BundleFiles): Problem[] {
   const list = new ProblemList();
   const reference = buildReference(catalogFile, catalog.products, list);
   checkKbRecords(files, reference, list);
-  checkFeedItems(files, reference, list);
+  checkFeedItems(files, reference.byUrl, (path, message) => list.add(path, message));
   for (const path of files.keys()) {
     if (/^kb\/[^/]+-knowledge-base\.md$/.test(path)) {
       checkKnowledgeBaseMarkdown(files, path, reference, list);
     } else if (path === 'llms-full.txt') {
       checkLinks(path, collectMarkdownLinks(files.get(path) ?? ''), reference, list, true);
     } else if (path === 'llms.txt') {
-      checkLinks(path, collectMarkdownLinks(files.get(path) ?? ''), reference, list, 'if-any');
+      // Past LLMS_PRODUCT_LIMIT products, llms.txt lists only the first ones.
+      const mustListAll = reference.byUrl.size <= LLMS_PRODUCT_LIMIT ? 'if-any' : false;
+      checkLinks(path, collectMarkdownLinks(files.get(path) ?? ''), reference, list, mustListAll);
     }
   }
   const sitemap = collectSitemapUrls(files);

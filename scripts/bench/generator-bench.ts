@@ -30,7 +30,7 @@ function repeatsFor(size: number, options: BenchOptions): number {
   return options.repeats;
 }
 
-/** The sample config with the fixture as upstream and an empty content folder. */
+/** The sample config with the fixture as upstream and no merchant content (none matches the fixture). */
 async function writeBenchConfig(dir: string, fixture: string): Promise<string> {
   const config = JSON.parse(await readFile(join(REPO_ROOT, 'catalog.config.json'), 'utf8')) as Record<
     string,
@@ -39,7 +39,8 @@ async function writeBenchConfig(dir: string, fixture: string): Promise<string> {
   // One page holding the whole catalog: 50,000 products are about 47 MiB, past the
   // default 20 MiB cap on an upstream response.
   config.upstream = { format: 'shopify', source: fixture, max_response_bytes: 512 * 1024 * 1024 };
-  config.content_dir = join(dir, 'content');
+  // A configured content_dir must exist, and the sample's content matches none of the fixture's products.
+  delete config.content_dir;
   const path = join(dir, 'catalog.config.json');
   await writeFile(path, JSON.stringify(config, null, 2));
   return path;

@@ -62,6 +62,8 @@ export interface LaunchOptions {
   loopbackOnly?: boolean;
   /** Run pages with JavaScript off (default on), to prove a page needs none. */
   javaScriptEnabled?: boolean;
+  /** Let a test inject its own script (axe-core) into a page whose CSP forbids scripts. */
+  bypassCSP?: boolean;
 }
 
 /** A browser context with its own fresh profile; `close()` also deletes the profile. */
@@ -92,6 +94,7 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<TestBr
     args: LAUNCH_ARGS,
     viewport: options.viewport ?? { width: 1280, height: 900 },
     javaScriptEnabled: options.javaScriptEnabled ?? true,
+    bypassCSP: options.bypassCSP ?? false,
   });
   const blockedRequests: string[] = [];
   if (options.loopbackOnly !== false) {

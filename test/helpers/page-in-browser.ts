@@ -18,13 +18,17 @@ export interface PageInBrowser {
   close(): Promise<void>;
 }
 
-export async function servePageInBrowser(path: string, html: string): Promise<PageInBrowser> {
+export async function servePageInBrowser(
+  path: string,
+  html: string,
+  headers: Record<string, string> = {},
+): Promise<PageInBrowser> {
   const server = createServer((request, response) => {
     if (request.url !== path) {
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(html);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;

@@ -8,6 +8,7 @@ import { type ConfigInput, type ResolvedConfig, resolveConfig } from '../../gene
 import type { Product } from '../../generator/model.js';
 import { planBuild } from '../../generator/pipeline.js';
 import type { Article, BuildPlan, PlannedProduct } from '../../generator/plan.js';
+import { describeShipping } from '../../generator/shipping/policy.js';
 
 export const SAMPLE_GENERATED = '2026-11-21T12:00:00.000Z';
 
@@ -49,7 +50,7 @@ function product(
     price: fields.price,
     currency: config.merchant.currency,
     availability: fields.availability ?? 'in_stock',
-    ...(config.shipping ? { shipping: config.shipping } : {}),
+    ...(describeShipping(config) !== undefined ? { shipping: describeShipping(config) } : {}),
     purchase_url: url,
   };
 }
@@ -119,4 +120,13 @@ export function makeSamplePlanWithFirstProduct(
   const [first, ...rest] = makeSampleProducts(config);
   if (first === undefined) throw new Error('sample has no products');
   return makeSamplePlan({ config, products: [change(first), ...rest] });
+}
+
+/** The sample products with every one meeting Google's feed item rules (an image, a price above zero). */
+export function makeFeedReadyProducts(config: ResolvedConfig): PlannedProduct[] {
+  return makeSampleProducts(config).map((product) => ({
+    ...product,
+    imageUrl: `${config.site_url}/images/${product.record.slug}.jpg`,
+    record: { ...product.record, price: product.record.price === '0.00' ? '3.00' : product.record.price },
+  }));
 }

@@ -133,8 +133,17 @@ describe('agent-catalog build: flags, config and output', () => {
     const run = await runCli(['build', '--json'], { cwd: dir, limitMs: GUARD_MS });
     expect(run.code).toBe(0);
     expect(run.stdout.trim().split('\n')).toHaveLength(1);
-    const report = JSON.parse(run.stdout) as Record<string, unknown>;
-    expect(report).toMatchObject({ ok: true, exitCode: 0, changed: false, products: 30, warnings: [] });
+    const report = JSON.parse(run.stdout) as Record<string, unknown> & {
+      warnings: string[];
+      feedExcluded: { product: string; rule: string }[];
+    };
+    expect(report).toMatchObject({ ok: true, exitCode: 0, changed: false, products: 30, unusedContent: [] });
+    // The generated store leaves some products without an image: each is named once, with its rule.
+    expect(report.warnings).toHaveLength(report.feedExcluded.length);
+    for (const item of report.feedExcluded) {
+      expect(item.rule).toBe('image_link');
+      expect(report.warnings.filter((warning) => warning.includes(`"${item.product}"`))).toHaveLength(1);
+    }
     expect(report.changes).toEqual({ added: [], removed: [], price: [], availability: [] });
     expect(report.out).toBe(join(dir, 'dist'));
   });

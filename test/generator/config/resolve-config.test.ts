@@ -6,6 +6,7 @@ import {
   resolveConfig,
 } from '../../../generator/config.js';
 import { isCatalogError } from '../../../generator/errors.js';
+import { catchError } from '../../helpers/catch-error.js';
 
 const base: ConfigInput = {
   merchant: {
@@ -23,15 +24,6 @@ function resolveWith(raw: unknown, extra: { flags?: ConfigOverrides; env?: Confi
   return resolveConfig(raw, { file: 'catalog.config.json', configDir: '/site', ...extra });
 }
 
-function catchError(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected an error');
-}
-
 describe('resolveConfig', () => {
   it('when only required keys are given then the schema defaults fill the rest', () => {
     const config = resolveWith(base);
@@ -39,7 +31,7 @@ describe('resolveConfig', () => {
     expect(config.base_url).toBe('https://pomona-juice.example');
     expect(config.merchant.slug).toBe('pomona-juice-co');
     expect(config.merchant.brand).toBe('Pomona Juice Co.');
-    expect(config.content_dir).toBe('content');
+    expect(config.content_dir).toBeUndefined();
     expect(config.upstream.timeout_ms).toBe(30_000);
     expect(config.upstream.coming_soon_tag).toBe('coming-soon');
     expect(config.build.shrink_threshold).toBe(0.5);

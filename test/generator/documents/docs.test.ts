@@ -1,11 +1,23 @@
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { emitDocs } from '../../../generator/emit/docs.js';
-import { BROWSER, BROWSER_SKIP_REASON, type TestBrowser } from '../../helpers/browser.js';
+import { HTML_CONTENT_SECURITY_POLICY } from '../../../generator/emit/hosting.js';
+import { BROWSER, BROWSER_SKIP_REASON, launchBrowser, type TestBrowser } from '../../helpers/browser.js';
 import { type PageInBrowser, servePageInBrowser } from '../../helpers/page-in-browser.js';
 import { requires } from '../../helpers/requirements.js';
 import { makeSamplePlan } from '../../helpers/sample-plan.js';
+
+/** axe-core's own build, injected into the page as a script file. */
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+interface AxeApi {
+  run(
+    context: Document,
+    options: { resultTypes: string[] },
+  ): Promise<Record<'violations' | 'incomplete', { id: string; impact?: string | null; nodes: unknown[] }[]>>;
+}
 
 const plan = makeSamplePlan();
 const [page] = emitDocs(plan);
@@ -59,7 +71,10 @@ describe(`the documentation page in headless Chromium (${BROWSER_SKIP_REASON})`,
   let shotsDir = '';
 
   beforeAll(async () => {
-    fixture = await servePageInBrowser('/api/', html);
+    // The policy the CDN sends with the page: scripts are forbidden.
+    fixture = await servePageInBrowser('/api/', html, {
+      'content-security-policy': HTML_CONTENT_SECURITY_POLICY,
+    });
     ({ url, browser, shotsDir } = fixture);
   });
 
@@ -148,5 +163,30 @@ describe(`the documentation page in headless Chromium (${BROWSER_SKIP_REASON})`,
     // A blank or near-blank page compresses to a few kilobytes; this one has text and colour.
     expect(png.length).toBeGreaterThan(100_000);
     await tab.close();
+  });
+
+  test('axe-core finds no serious or critical accessibility violation', async () => {
+    // axe needs JavaScript, and the page's CSP forbids scripts: a second context bypasses it.
+    const scripted = await launchBrowser({ bypassCSP: true });
+    try {
+      const tab = await scripted.context.newPage();
+      await tab.goto(url);
+      await tab.addScriptTag({ path: AXE_SOURCE });
+      const violations = await tab.evaluate(async () => {
+        const axe = (window as unknown as { axe: AxeApi }).axe;
+        const results = await axe.run(document, { resultTypes: ['violations', 'incomplete'] });
+        // "incomplete" is what axe could not decide; a serious finding there is still a finding.
+        return [...results.violations, ...results.incomplete].map((v) => ({
+          id: v.id,
+          impact: v.impact,
+          nodes: v.nodes.length,
+        }));
+      });
+      const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(blocking).toEqual([]);
+      expect(scripted.blockedRequests).toEqual([]);
+    } finally {
+      await scripted.close();
+    }
   });
 });

@@ -1,19 +1,26 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { checkFeed, emitFeed, FEED_FILE } from '../../../generator/emit/feed.js';
+import { screenFeedProducts } from '../../../generator/emit/feed-rules.js';
 import { isCatalogError } from '../../../generator/errors.js';
+import type { BuildPlan } from '../../../generator/plan.js';
 import {
+  makeFeedReadyProducts,
   makeSampleConfig,
   makeSamplePlan,
   makeSamplePlanWithFirstProduct,
   SAMPLE_CONFIG_INPUT,
 } from '../../helpers/sample-plan.js';
 
+function feedReadyPlan(config = makeSampleConfig()): BuildPlan {
+  return makeSamplePlan({ config, products: makeFeedReadyProducts(config) });
+}
+
 const parser = new XMLParser({
   ignoreAttributes: false,
   parseTagValue: false,
   htmlEntities: false,
-  isArray: (name) => name === 'item' || name === 'g:shipping',
+  isArray: (name) => name === 'item' || name === 'g:shipping' || name === 'g:free_shipping_threshold',
 });
 
 type Item = Record<string, unknown>;
@@ -21,7 +28,7 @@ interface FeedTree {
   rss: { '@_version': string; '@_xmlns:g': string; channel: { link: string; title: string; item: Item[] } };
 }
 
-function feedOf(plan = makeSamplePlan()): { body: string; items: Item[]; tree: FeedTree } {
+function feedOf(plan = feedReadyPlan()): { body: string; items: Item[]; tree: FeedTree } {
   const [artifact] = emitFeed(plan);
   if (artifact === undefined) throw new Error('no feed artifact');
   expect(XMLValidator.validate(artifact.body)).toBe(true);
@@ -31,7 +38,7 @@ function feedOf(plan = makeSamplePlan()): { body: string; items: Item[]; tree: F
 
 describe('emitFeed', () => {
   it('publishes one RSS 2.0 item per product with the g: namespace bound', () => {
-    const plan = makeSamplePlan();
+    const plan = feedReadyPlan();
     const { tree, items } = feedOf(plan);
     expect(tree.rss['@_version']).toBe('2.0');
     expect(tree.rss['@_xmlns:g']).toBe('http://base.google.com/ns/1.0');
@@ -43,7 +50,7 @@ describe('emitFeed', () => {
 
   it('writes prices as amount and currency with two decimals', () => {
     const { items } = feedOf();
-    expect(items.map((item) => item['g:price'])).toEqual(['42.00 USD', '0.00 USD', '1234.50 USD']);
+    expect(items.map((item) => item['g:price'])).toEqual(['42.00 USD', '3.00 USD', '1234.50 USD']);
   });
 
   it('maps availability through the documented table, coming_soon to out_of_stock without a date', () => {
@@ -52,16 +59,66 @@ describe('emitFeed', () => {
     expect(items.some((item) => 'g:availability_date' in item)).toBe(false);
   });
 
-  it('states brand, condition and that no GTIN exists, and links the image only when known', () => {
-    const plan = makeSamplePlan();
+  it('states brand, condition, that no GTIN exists, and each product image', () => {
+    const plan = feedReadyPlan();
     const { items } = feedOf(plan);
     for (const item of items) {
       expect(item['g:brand']).toBe(plan.config.merchant.brand);
       expect(item['g:condition']).toBe('new');
       expect(item['g:identifier_exists']).toBe('no');
     }
-    expect(items[0]?.['g:image_link']).toBe(plan.products[0]?.imageUrl);
-    expect(items[1]).not.toHaveProperty('g:image_link');
+    expect(items.map((item) => item['g:image_link'])).toEqual(plan.products.map((p) => p.imageUrl));
+  });
+
+  it('when a product has no image or a zero price then it is left out of the feed only, naming the rule', () => {
+    const plan = makeSamplePlan();
+    const { items } = feedOf(plan);
+    expect(items.map((item) => item['g:id'])).toEqual(['1000']);
+    expect(plan.catalog.products).toHaveLength(3);
+    const { excluded } = screenFeedProducts(plan.products);
+    expect(excluded.map(({ product, rule }) => [product, rule])).toEqual([
+      ['ginger-shot', 'image_link'],
+      ['winter-citrus', 'image_link'],
+    ]);
+    const pictured = plan.products.map((p) => ({
+      ...p,
+      imageUrl: `${plan.config.site_url}/i/${p.record.slug}.jpg`,
+    }));
+    expect(screenFeedProducts(pictured).excluded.map(({ product, rule }) => [product, rule])).toEqual([
+      ['ginger-shot', 'price'],
+    ]);
+  });
+
+  it('when shipping_policy is set then g:shipping and g:free_shipping_threshold state its terms', () => {
+    const config = makeSampleConfig({
+      ...SAMPLE_CONFIG_INPUT,
+      shipping: undefined,
+      merchant: { ...SAMPLE_CONFIG_INPUT.merchant, ships_to: ['US', 'CA'] },
+      shipping_policy: {
+        price: '12',
+        free_shipping_threshold: '60',
+        min_handling_days: 0,
+        max_handling_days: 1,
+        min_transit_days: 2,
+        max_transit_days: 3,
+      },
+    });
+    const { items } = feedOf(feedReadyPlan(config));
+    const us = { 'g:country': 'US', 'g:price': '12.00 USD' };
+    const days = {
+      'g:min_handling_time': '0',
+      'g:max_handling_time': '1',
+      'g:min_transit_time': '2',
+      'g:max_transit_time': '3',
+    };
+    expect(items[0]?.['g:shipping']).toEqual([
+      { ...us, ...days },
+      { ...us, 'g:country': 'CA', ...days },
+    ]);
+    expect(items[0]?.['g:free_shipping_threshold']).toEqual([
+      { 'g:country': 'US', 'g:price_threshold': '60.00 USD' },
+      { 'g:country': 'CA', 'g:price_threshold': '60.00 USD' },
+    ]);
   });
 
   it('adds one g:shipping per destination country when a shipping price is configured', () => {
@@ -70,7 +127,7 @@ describe('emitFeed', () => {
       merchant: { ...SAMPLE_CONFIG_INPUT.merchant, ships_to: ['US', 'CA'] },
       feed: { shipping_price: '5' },
     });
-    const { items } = feedOf(makeSamplePlan({ config }));
+    const { items } = feedOf(feedReadyPlan(config));
     expect(items[0]?.['g:shipping']).toEqual([
       { 'g:country': 'US', 'g:price': '5.00 USD' },
       { 'g:country': 'CA', 'g:price': '5.00 USD' },
@@ -141,13 +198,13 @@ describe('emitFeed', () => {
   });
 
   it('passes its own checker', () => {
-    const [artifact] = emitFeed(makeSamplePlan());
+    const [artifact] = emitFeed(feedReadyPlan());
     expect(checkFeed(new Map([[FEED_FILE, artifact?.body ?? '']]))).toEqual([]);
   });
 });
 
 describe('checkFeed', () => {
-  const good = emitFeed(makeSamplePlan())[0]?.body ?? '';
+  const good = emitFeed(feedReadyPlan())[0]?.body ?? '';
   const check = (body: string) => checkFeed(new Map([[FEED_FILE, body]]));
 
   it('refuses a missing feed', () => {

@@ -120,8 +120,9 @@ describe('build (write: false)', () => {
     const logger = createMemoryLogger();
     const result = await build(options({ logger }));
     expect(result.plan.catalog.count).toBe(4);
-    expect(result.warnings.map((w) => [w.code, w.product])).toEqual([['PRODUCT_INVALID', '99']]);
-    expect(logger.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
+    const invalid = result.warnings.filter((w) => w.code === 'PRODUCT_INVALID');
+    expect(invalid.map((w) => w.product)).toEqual(['99']);
+    expect(logger.lines.filter((line) => line.level === 'warn')).toHaveLength(result.warnings.length);
   });
 
   it('when an upstream product with a content file is invalid then it is left out with a warning, not a stale-content error', async () => {
@@ -130,7 +131,8 @@ describe('build (write: false)', () => {
     );
     const result = await build(options());
     expect(result.plan.catalog.products.map((p) => p.slug)).not.toContain('green-glow');
-    expect(result.warnings.map((w) => w.code)).toEqual(['PRODUCT_INVALID']);
+    expect(result.warnings.map((w) => w.code)).not.toContain('CONTENT_UNUSED');
+    expect(result.warnings.filter((w) => w.code === 'PRODUCT_INVALID')).toHaveLength(1);
   });
 
   it('when an upstream product is invalid under --strict then the build fails with PRODUCT_INVALID', async () => {
@@ -142,10 +144,39 @@ describe('build (write: false)', () => {
     expect(isCatalogError(error, 'PRODUCT_INVALID') && error.details.products).toEqual(['99']);
   });
 
-  it('when a content file names no upstream product then the build fails with CONTENT_INVALID naming it', async () => {
+  it('when a product breaks a Google item rule then it stays in the catalog and leaves only the feed, with a warning', async () => {
+    const result = await build(options());
+    expect(result.feedExcluded.map(({ product, rule }) => [product, rule])).toEqual([
+      ['winter-citrus', 'price'],
+    ]);
+    expect(result.plan.catalog.products.map((p) => p.slug)).toContain('winter-citrus');
+    expect(bodyOf(result.artifacts, 'feed.xml')).not.toContain('/products/winter-citrus<');
+    const warned = result.warnings.filter((w) => w.code === 'FEED_ITEM_EXCLUDED');
+    expect(warned.map((w) => w.product)).toEqual(['winter-citrus']);
+  });
+
+  it('when the config still uses the free-text shipping key then it works and warns CONFIG_DEPRECATED', async () => {
+    const result = await build(options());
+    expect(result.warnings.filter((w) => w.code === 'CONFIG_DEPRECATED')).toHaveLength(1);
+    expect(result.plan.catalog.products[0]?.shipping).toBe('Ships cold, Monday to Wednesday.');
+  });
+
+  it('when a content file names no upstream product then the build publishes and warns naming it', async () => {
     await writeFile(join(dir, 'content/products/ghost.md'), '---\nflavor: Boo\n---\n');
-    const error = await build(options()).catch((e: unknown) => e);
-    expect(isCatalogError(error, 'CONTENT_INVALID') && error.details.file).toBe('content/products/ghost.md');
+    const result = await build(options());
+    expect(result.plan.catalog.count).toBeGreaterThan(0);
+    expect(result.unusedContent.map((item) => item.file)).toEqual(['content/products/ghost.md']);
+    expect(result.warnings.filter((w) => w.code === 'CONTENT_UNUSED').map((w) => w.file)).toEqual([
+      'content/products/ghost.md',
+    ]);
+  });
+
+  it('when a content file names no upstream product under --strict then the build fails with CONTENT_INVALID naming it', async () => {
+    await writeFile(join(dir, 'content/products/ghost.md'), '---\nflavor: Boo\n---\n');
+    const error = await build(options({ strict: true })).catch((e: unknown) => e);
+    expect(isCatalogError(error, 'CONTENT_INVALID') && error.details.files).toEqual([
+      'content/products/ghost.md',
+    ]);
   });
 });
 

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { checkContentUse } from '../../../generator/content/content-use.js';
 import type { ProductContent } from '../../../generator/content/load-content.js';
 import { isCatalogError } from '../../../generator/errors.js';
-import { assertContentMatched, mergeProducts, type UpstreamProduct } from '../../../generator/merge.js';
+import { mergeProducts, type UpstreamProduct } from '../../../generator/merge.js';
 import type { Product } from '../../../generator/model.js';
+import { catchError } from '../../helpers/catch-error.js';
 
 function upstreamProduct(slug: string, fields: Partial<Product> = {}, sourceId = slug): UpstreamProduct {
   return {
@@ -28,6 +30,10 @@ function upstreamProduct(slug: string, fields: Partial<Product> = {}, sourceId =
 
 function content(slug: string, fields: ProductContent['fields']): ProductContent {
   return { slug, file: `content/products/${slug}.md`, fields };
+}
+
+function useInput(files: ProductContent[], unmatched: ProductContent[]) {
+  return { content: files, unmatched, rejected: [], upstreamCount: 1, contentDir: 'content' };
 }
 
 describe('mergeProducts', () => {
@@ -91,28 +97,35 @@ describe('mergeProducts', () => {
     expect(result.leftOut[0]?.reason).toContain('1');
   });
 
-  it('when a content file matches no upstream product then CONTENT_INVALID names the file', () => {
-    const result = mergeProducts({
-      upstream: [upstreamProduct('a')],
-      content: [content('ghost', { flavor: 'x' })],
-    });
+  it('when a content file matches no upstream product then it is reported unused, not fatal', () => {
+    const files = [content('a', { flavor: 'y' }), content('ghost', { flavor: 'x' })];
+    const result = mergeProducts({ upstream: [upstreamProduct('a')], content: files });
     expect(result.unmatched.map((item) => item.slug)).toEqual(['ghost']);
-    try {
-      assertContentMatched(result.unmatched);
-      expect.unreachable();
-    } catch (error) {
-      expect(isCatalogError(error, 'CONTENT_INVALID') && error.details.file).toBe(
-        'content/products/ghost.md',
-      );
-    }
+    const unused = checkContentUse({ ...useInput(files, result.unmatched), strict: false });
+    expect(unused).toEqual([{ file: 'content/products/ghost.md', slug: 'ghost' }]);
   });
 
-  it('when a content file belongs to a product the store sent but that was left out then it is not stale', () => {
-    const result = mergeProducts({
-      upstream: [upstreamProduct('a')],
-      content: [content('broken', { flavor: 'x' })],
-    });
-    expect(() => assertContentMatched(result.unmatched, [{ slug: 'broken' }])).not.toThrow();
-    expect(() => assertContentMatched(result.unmatched, [{ slug: 'other' }])).toThrow();
+  it('when a content file matches no upstream product under --strict then CONTENT_INVALID names the file', () => {
+    const files = [content('a', { flavor: 'y' }), content('ghost', { flavor: 'x' })];
+    const result = mergeProducts({ upstream: [upstreamProduct('a')], content: files });
+    const error = catchError(() => checkContentUse({ ...useInput(files, result.unmatched), strict: true }));
+    expect(isCatalogError(error, 'CONTENT_INVALID') && error.details.files).toEqual([
+      'content/products/ghost.md',
+    ]);
+  });
+
+  it('when not one content file matches the store then CONTENT_INVALID names content_dir', () => {
+    const files = [content('ghost', { flavor: 'x' }), content('other', { flavor: 'x' })];
+    const result = mergeProducts({ upstream: [upstreamProduct('a')], content: files });
+    const error = catchError(() => checkContentUse({ ...useInput(files, result.unmatched), strict: false }));
+    expect(isCatalogError(error, 'CONTENT_INVALID') && error.details.field).toBe('content_dir');
+  });
+
+  it('when a content file belongs to a product the store sent but that was left out then it is not unused', () => {
+    const files = [content('a', { flavor: 'y' }), content('broken', { flavor: 'x' })];
+    const result = mergeProducts({ upstream: [upstreamProduct('a')], content: files });
+    const input = { ...useInput(files, result.unmatched), strict: true };
+    expect(checkContentUse({ ...input, rejected: [{ slug: 'broken' }] })).toEqual([]);
+    expect(() => checkContentUse({ ...input, rejected: [{ slug: 'other' }] })).toThrow();
   });
 });

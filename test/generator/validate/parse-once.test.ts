@@ -7,13 +7,27 @@ import { readJson } from '../../../generator/validate/bundle-layout.js';
 import { collectSitemapUrls, readFeedItems } from '../../../generator/validate/consistency-sources.js';
 import { validateArtifacts } from '../../../generator/validate/index.js';
 import { bundleFilesOf, type DocumentReader, readOnce } from '../../../generator/validate/parse-once.js';
-import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
+import {
+  makeFeedReadyProducts,
+  makeSampleConfig,
+  makeSamplePlan,
+  SAMPLE_CONFIG_INPUT,
+} from '../../helpers/sample-plan.js';
 import { kinds, sampleArtifacts } from './tamper.js';
 
-/** The sample bundle with shipping prices, so feed items carry nested g:shipping elements too. */
+/** The sample bundle with a shipping policy, so feed items carry nested g:shipping elements too. */
 function artifactsWithShipping(): Artifact[] {
-  const config = makeSampleConfig({ ...SAMPLE_CONFIG_INPUT, feed: { shipping_price: '5.00' } });
-  return emitBundle({ ...makeSamplePlan(), config });
+  const config = makeSampleConfig({
+    ...SAMPLE_CONFIG_INPUT,
+    shipping: undefined,
+    shipping_policy: {
+      price: '5.00',
+      free_shipping_threshold: '60',
+      min_transit_days: 1,
+      max_transit_days: 2,
+    },
+  });
+  return emitBundle(makeSamplePlan({ config, products: makeFeedReadyProducts(config) }));
 }
 
 /** The same files with nothing attached: every document is read from its text. */
@@ -40,6 +54,7 @@ describe('reading what the build serialised instead of parsing it back', () => {
   test('the consistency facts of the feed and the sitemap are the same from the trees as from the text', () => {
     expect(readFeedItems(seeded)).toEqual(readFeedItems(text));
     expect(readFeedItems(seeded)?.items).toHaveLength(3);
+    expect(readFeedItems(seeded)?.items[0]?.shipping).toHaveProperty('terms');
     expect(collectSitemapUrls(seeded)).toEqual(collectSitemapUrls(text));
   });
 

@@ -1,0 +1,139 @@
+/**
+ * Google Merchant Center's item rules that a product can break, in one table used three
+ * ways: the build leaves such a product out of the feed (never out of the catalog) with
+ * a warning naming the product and the rule; `check` verifies every item of a feed.xml
+ * against the same rules; the docs print the table. Sources: the product data
+ * specification (https://support.google.com/merchants/answer/7052112) and the attribute
+ * pages it links: image_link 6324350 ("Required"), price 6324371 (a price of zero is
+ * disapproved), identifier_exists 6324478 ("Use for products that don't have a GTIN, MPN,
+ * or brand"), shipping 6324484, free_shipping_threshold 14768922.
+ */
+import type { PlannedProduct } from '../plan.js';
+
+export type FeedRule = 'image_link' | 'price';
+
+/** The rules as the docs print them; `leaves` says what the build does when a product breaks one. */
+export const FEED_RULES: readonly { attribute: string; rule: string; leaves: string }[] = [
+  {
+    attribute: 'image_link',
+    rule: 'required: an absolute http(s) URL',
+    leaves: 'product left out of the feed',
+  },
+  { attribute: 'price', rule: 'greater than zero, "12.00 USD" form', leaves: 'product left out of the feed' },
+  {
+    attribute: 'brand / gtin / mpn',
+    rule: 'a GTIN, or a brand with an MPN, or identifier_exists "no"',
+    leaves: 'identifier_exists "no" on every item (no GTIN or MPN is known)',
+  },
+  {
+    attribute: 'shipping',
+    rule: 'country and price in each entry; min ≤ max days',
+    leaves: 'from shipping_policy',
+  },
+  {
+    attribute: 'free_shipping_threshold',
+    rule: 'country and price_threshold in each entry',
+    leaves: 'from shipping_policy',
+  },
+];
+
+/** A product left out of the feed, and the rule it breaks. */
+export interface FeedExclusion {
+  product: string;
+  rule: FeedRule;
+  message: string;
+}
+
+function isZeroAmount(amount: string): boolean {
+  return /^0*(\.0*)?$/.test(amount);
+}
+
+/** The rule the product breaks, or undefined when Google accepts it as an item. */
+export function findBrokenFeedRule(product: PlannedProduct): FeedRule | undefined {
+  if (product.imageUrl === undefined) return 'image_link';
+  if (isZeroAmount(product.record.price)) return 'price';
+  return undefined;
+}
+
+const REASONS: Readonly<Record<FeedRule, string>> = {
+  image_link: 'has no image, and Google requires image_link',
+  price: 'has a price of zero, which Google disapproves',
+};
+
+/** Splits the planned products into the feed's items and the ones left out with their rule. */
+export function screenFeedProducts(products: readonly PlannedProduct[]): {
+  items: PlannedProduct[];
+  excluded: FeedExclusion[];
+} {
+  const items: PlannedProduct[] = [];
+  const excluded: FeedExclusion[] = [];
+  for (const product of products) {
+    const rule = findBrokenFeedRule(product);
+    if (rule === undefined) {
+      items.push(product);
+      continue;
+    }
+    const slug = product.record.slug;
+    excluded.push({
+      product: slug,
+      rule,
+      message: `product "${slug}" ${REASONS[rule]}: left out of feed.xml (still in the catalog)`,
+    });
+  }
+  return { items, excluded };
+}
+
+function text(item: Record<string, unknown>, name: string): string | undefined {
+  const value = item[name];
+  return typeof value === 'string' ? value.trim() : undefined;
+}
+
+function entries(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : value === undefined ? [] : [value];
+}
+
+const PRICE = /^(\d+(?:\.\d+)?) [A-Z]{3}$/;
+
+function checkEntries(item: Record<string, unknown>, name: string, required: readonly string[]): string[] {
+  const faults: string[] = [];
+  for (const entry of entries(item[name])) {
+    const record = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>) : {};
+    for (const sub of required) {
+      const value = text(record, sub);
+      if (value === undefined || value === '') faults.push(`${name} without ${sub}`);
+      else if (sub !== 'g:country' && !PRICE.test(value))
+        faults.push(`${name} ${sub} is not "12.00 USD" form`);
+    }
+    for (const kind of ['handling', 'transit']) {
+      const min = text(record, `g:min_${kind}_time`);
+      const max = text(record, `g:max_${kind}_time`);
+      if ((min === undefined) !== (max === undefined))
+        faults.push(`${name} gives only one of the ${kind} times`);
+      else if (
+        min !== undefined &&
+        max !== undefined &&
+        !(/^\d+$/.test(min) && /^\d+$/.test(max) && Number(min) <= Number(max))
+      )
+        faults.push(`${name} ${kind} times are not whole days with min ≤ max`);
+    }
+  }
+  return faults;
+}
+
+/** The rules above, checked on one parsed feed item; each fault names the attribute. */
+export function checkGoogleItemRules(item: Record<string, unknown>): string[] {
+  const faults: string[] = [];
+  if ((text(item, 'g:image_link') ?? '') === '') faults.push('missing g:image_link (Google requires it)');
+  const price = PRICE.exec(text(item, 'g:price') ?? '');
+  if (price?.[1] !== undefined && isZeroAmount(price[1])) faults.push('g:price is zero');
+  const hasGtin = (text(item, 'g:gtin') ?? '') !== '';
+  const hasBrandAndMpn = (text(item, 'g:brand') ?? '') !== '' && (text(item, 'g:mpn') ?? '') !== '';
+  const noIdentifiers = ['no', 'false'].includes((text(item, 'g:identifier_exists') ?? '').toLowerCase());
+  if (!hasGtin && !hasBrandAndMpn && !noIdentifiers) {
+    faults.push('no g:gtin, no g:brand with g:mpn, and no g:identifier_exists "no"');
+  }
+  if ((text(item, 'g:brand') ?? '').length > 70) faults.push('g:brand longer than 70 characters');
+  faults.push(...checkEntries(item, 'g:shipping', ['g:country', 'g:price']));
+  faults.push(...checkEntries(item, 'g:free_shipping_threshold', ['g:country', 'g:price_threshold']));
+  return faults;
+}
