@@ -1,0 +1,81 @@
+/**
+ * A real SMTP server on 127.0.0.1 (the `smtp-server` package) that keeps every message it
+ * receives, parsed by `mailparser`, so tests read exactly what a mail client would get.
+ * `waitForMail` resolves when a message to an address arrives (or fails after a while).
+ */
+import type { AddressInfo } from 'node:net';
+import { type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  to: string;
+  from: string;
+  subject: string;
+  text: string;
+  html: string;
+  parsed: ParsedMail;
+}
+
+export interface SmtpSink {
+  /** smtp://127.0.0.1:<port> */
+  url: string;
+  messages: ReceivedMail[];
+  /** The next message to `to` after the `seen`-th one to that address. */
+  waitForMail(to: string, seen?: number, timeoutMs?: number): Promise<ReceivedMail>;
+  close(): Promise<void>;
+}
+
+function addressText(value: ParsedMail['to'] | ParsedMail['from']): string {
+  if (value === undefined) return '';
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((a) => a.text).join(', ');
+}
+
+export async function startSmtpSink(): Promise<SmtpSink> {
+  const messages: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    // Plain SMTP on loopback: no certificate to trust in tests.
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      simpleParser(stream).then(
+        (parsed) => {
+          messages.push({
+            to: addressText(parsed.to).toLowerCase(),
+            from: addressText(parsed.from),
+            subject: parsed.subject ?? '',
+            text: parsed.text ?? '',
+            html: typeof parsed.html === 'string' ? parsed.html : '',
+            parsed,
+          });
+          callback();
+        },
+        (error: Error) => callback(error),
+      );
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    async waitForMail(to, seen = 0, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = messages.filter((m) => m.to.includes(to.toLowerCase()))[seen];
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`no mail number ${seen + 1} to ${to} arrived`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The first link in a message's text part that starts with `prefix`. */
+export function linkIn(mail: ReceivedMail, prefix: string): string {
+  const link = mail.text.split(/\s+/).find((word) => word.startsWith(prefix));
+  if (!link) throw new Error(`no link to ${prefix} in "${mail.subject}"`);
+  return link;
+}
