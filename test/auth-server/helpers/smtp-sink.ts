@@ -31,7 +31,8 @@ function addressText(value: ParsedMail['to'] | ParsedMail['from']): string {
   return list.map((a) => a.text).join(', ');
 }
 
-export async function startSmtpSink(): Promise<SmtpSink> {
+/** `delayMs` holds each message that long before accepting it (a slow mail server). */
+export async function startSmtpSink(options: { delayMs?: number } = {}): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -39,7 +40,11 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, _session, callback) {
-      simpleParser(stream).then(
+      const held = new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 0));
+      simpleParser(stream).then(async (parsed) => {
+        await held;
+        return parsed;
+      }).then(
         (parsed) => {
           messages.push({
             to: addressText(parsed.to).toLowerCase(),
