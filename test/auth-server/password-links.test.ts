@@ -26,7 +26,11 @@ describe.each(DATABASE_KINDS)('mailed links on %s', (kind) => {
     // A slow mail server: the forgot form must answer before the mail is accepted.
     sink = await startSmtpSink({ delayMs: 400 });
     clock = createMovableClock();
-    issuer = await startTestIssuer({ kind, clock: clock.now, config: { smtpUrl: sink.url, allowSignup: true } });
+    issuer = await startTestIssuer({
+      kind,
+      clock: clock.now,
+      config: { smtpUrl: sink.url, allowSignup: true },
+    });
     origin = new URL(issuer.issuer).origin;
   });
   afterAll(async () => {
@@ -52,18 +56,21 @@ describe.each(DATABASE_KINDS)('mailed links on %s', (kind) => {
     return agent.submit(page, 'Set password', { 'New password': password });
   }
 
-  it.skipIf(skip)(`unknown and known addresses get the same answer, sent before any mail${note}`, async () => {
-    const before = sink.messages.length;
-    const known = await forgot(issuer.customer.email);
-    const unknown = await forgot('nobody@example.com');
-    expect(sink.messages.length).toBe(before);
-    expect(known.status).toBe(200);
-    expect(unknown.status).toBe(known.status);
-    expect(unknown.html).toBe(known.html);
-    await sink.waitForMail(issuer.customer.email);
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(sink.messages.filter((m) => m.to.includes('nobody@'))).toEqual([]);
-  });
+  it.skipIf(skip)(
+    `unknown and known addresses get the same answer, sent before any mail${note}`,
+    async () => {
+      const before = sink.messages.length;
+      const known = await forgot(issuer.customer.email);
+      const unknown = await forgot('nobody@example.com');
+      expect(sink.messages.length).toBe(before);
+      expect(known.status).toBe(200);
+      expect(unknown.status).toBe(known.status);
+      expect(unknown.html).toBe(known.html);
+      await sink.waitForMail(issuer.customer.email);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(sink.messages.filter((m) => m.to.includes('nobody@'))).toEqual([]);
+    },
+  );
 
   it.skipIf(skip)(`a link works once; a reused link is refused${note}`, async () => {
     const link = await resetLinkFor(issuer.customer.email, 1);
@@ -94,19 +101,24 @@ describe.each(DATABASE_KINDS)('mailed links on %s', (kind) => {
     }
   });
 
-  it.skipIf(skip)(`the password rules refuse short, long and common passwords and keep the link${note}`, async () => {
-    clock.advance(24 * 3600);
-    const link = await resetLinkFor(issuer.customer.email, 3);
-    const agent = new FormAgent(origin);
-    for (const weak of ['short', 'x'.repeat(129), 'password1', 'QWERTYUIOP']) {
-      const refused = await setPassword(agent, link, weak);
-      expect(refused.status).toBe(400);
-      expect(parseForms(refused.html).some((f) => f.buttons.some((b) => b.text === 'Set password'))).toBe(true);
-    }
-    // Any characters, no composition rules: spaces and emoji are fine, and 128 is allowed.
-    expect((await setPassword(agent, link, 'jus de pomme 🍎 froid')).status).toBe(200);
-    issuer.customer.password = 'jus de pomme 🍎 froid';
-  });
+  it.skipIf(skip)(
+    `the password rules refuse short, long and common passwords and keep the link${note}`,
+    async () => {
+      clock.advance(24 * 3600);
+      const link = await resetLinkFor(issuer.customer.email, 3);
+      const agent = new FormAgent(origin);
+      for (const weak of ['short', 'x'.repeat(129), 'password1', 'QWERTYUIOP']) {
+        const refused = await setPassword(agent, link, weak);
+        expect(refused.status).toBe(400);
+        expect(parseForms(refused.html).some((f) => f.buttons.some((b) => b.text === 'Set password'))).toBe(
+          true,
+        );
+      }
+      // Any characters, no composition rules: spaces and emoji are fine, and 128 is allowed.
+      expect((await setPassword(agent, link, 'jus de pomme 🍎 froid')).status).toBe(200);
+      issuer.customer.password = 'jus de pomme 🍎 froid';
+    },
+  );
 
   it.skipIf(skip)(`a link for a deleted account is refused${note}`, async () => {
     const link = await resetLinkFor(issuer.customer.email, 4);
@@ -126,21 +138,32 @@ describe.each(DATABASE_KINDS)('mailed links on %s', (kind) => {
     }
   });
 
-  it.skipIf(skip)(`a signed-up account cannot sign in until its address is verified by the link${note}`, async () => {
-    const agent = new FormAgent(origin);
-    const form = await agent.get('/signup');
-    const sent = await agent.submit(form, 'Send link', { 'Your name': 'Sid Signup', Email: 'sid@example.com' });
-    expect(sent.status).toBe(200);
-    const tryPassword = async (password: string) => {
-      const page = await agent.get('/account');
-      return agent.submit(page, 'Sign in', { Email: 'sid@example.com', Password: password });
-    };
-    expect((await tryPassword('')).status).toBe(401);
-    const mail = await sink.waitForMail('sid@example.com');
-    const customer = await issuer.store.findCustomerByEmail('sid@example.com');
-    expect(customer?.emailVerifiedAt ?? null).toBeNull();
-    expect((await setPassword(agent, linkIn(mail, `${issuer.issuer}/password/set?`), 'sid signs up today')).status).toBe(200);
-    expect((await issuer.store.findCustomerByEmail('sid@example.com'))?.emailVerifiedAt).toBeTypeOf('number');
-    expect((await tryPassword('sid signs up today')).status).toBe(303);
-  });
+  it.skipIf(skip)(
+    `a signed-up account cannot sign in until its address is verified by the link${note}`,
+    async () => {
+      const agent = new FormAgent(origin);
+      const form = await agent.get('/signup');
+      const sent = await agent.submit(form, 'Send link', {
+        'Your name': 'Sid Signup',
+        Email: 'sid@example.com',
+      });
+      expect(sent.status).toBe(200);
+      const tryPassword = async (password: string) => {
+        const page = await agent.get('/account');
+        return agent.submit(page, 'Sign in', { Email: 'sid@example.com', Password: password });
+      };
+      expect((await tryPassword('')).status).toBe(401);
+      const mail = await sink.waitForMail('sid@example.com');
+      const customer = await issuer.store.findCustomerByEmail('sid@example.com');
+      expect(customer?.emailVerifiedAt ?? null).toBeNull();
+      expect(
+        (await setPassword(agent, linkIn(mail, `${issuer.issuer}/password/set?`), 'sid signs up today'))
+          .status,
+      ).toBe(200);
+      expect((await issuer.store.findCustomerByEmail('sid@example.com'))?.emailVerifiedAt).toBeTypeOf(
+        'number',
+      );
+      expect((await tryPassword('sid signs up today')).status).toBe(303);
+    },
+  );
 });

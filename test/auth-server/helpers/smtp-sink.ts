@@ -41,23 +41,25 @@ export async function startSmtpSink(options: { delayMs?: number } = {}): Promise
     logger: false,
     onData(stream, _session, callback) {
       const held = new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 0));
-      simpleParser(stream).then(async (parsed) => {
-        await held;
-        return parsed;
-      }).then(
-        (parsed) => {
-          messages.push({
-            to: addressText(parsed.to).toLowerCase(),
-            from: addressText(parsed.from),
-            subject: parsed.subject ?? '',
-            text: parsed.text ?? '',
-            html: typeof parsed.html === 'string' ? parsed.html : '',
-            parsed,
-          });
-          callback();
-        },
-        (error: Error) => callback(error),
-      );
+      simpleParser(stream)
+        .then(async (parsed) => {
+          await held;
+          return parsed;
+        })
+        .then(
+          (parsed) => {
+            messages.push({
+              to: addressText(parsed.to).toLowerCase(),
+              from: addressText(parsed.from),
+              subject: parsed.subject ?? '',
+              text: parsed.text ?? '',
+              html: typeof parsed.html === 'string' ? parsed.html : '',
+              parsed,
+            });
+            callback();
+          },
+          (error: Error) => callback(error),
+        );
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
