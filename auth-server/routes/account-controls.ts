@@ -18,8 +18,8 @@ import { deliverInBackground } from './account-mail-tasks.js';
 import { readForm } from './session.js';
 
 async function passwordMatches(ctx: IssuerContext, req: Request, active: ActiveSession, password: string) {
-  const result = await throttleSignIn(ctx, req, active.customer.email, async () =>
-    (await verifyPassword(password, active.customer.passwordHash)) ? true : false,
+  const result = await throttleSignIn(ctx, req, active.customer.email, () =>
+    verifyPassword(password, active.customer.passwordHash),
   );
   return result === true;
 }

@@ -13,12 +13,10 @@ import { type IssuerContext, nowSeconds } from '../context.js';
 import { normaliseEmail } from '../customers.js';
 import { OAuthError } from '../errors.js';
 import { windowOf } from '../rate-limit/limiter.js';
+import type { SignInRule } from './sign-in.js';
 
-interface MailRule {
-  scope: 'account' | 'ip';
-  limit: number;
-  windowSeconds: number;
-}
+// The same shape of rule as sign-in's: per account or per address, a limit per window.
+type MailRule = SignInRule;
 
 export const MAIL_REQUEST_RULES: readonly MailRule[] = [
   { scope: 'account', limit: 3, windowSeconds: 15 * 60 },

@@ -4,7 +4,6 @@
  * real SMTP on loopback; and the commands as a person runs them (the compiled CLI), with the
  * outbox default and the refusal to start an https issuer without SMTP.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,10 +13,9 @@ import { importCustomers } from '../../auth-server/customer-import.js';
 import { silentLogger } from '../../auth-server/logger.js';
 import { type AccountMail, createAccountMail } from '../../auth-server/mail/account-mail.js';
 import { startTestIssuer, TEST_CATALOG_CONFIG, type TestIssuer } from './helpers/issuer.js';
+import { ROOT, type RunResult, runCli } from './helpers/run-cli.js';
 import { type SmtpSink, startSmtpSink } from './helpers/smtp-sink.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = join(ROOT, 'lib', 'auth-server', 'cli.js');
 const fixture = (name: string) => join(ROOT, 'test', 'fixtures', 'issuer', name);
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -89,28 +87,10 @@ describe('importing a store customer export', () => {
   });
 });
 
-interface RunResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function run(args: string[], cwd: string): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env };
-    for (const name of Object.keys(env)) if (name.startsWith('AUTH_') || name === 'PORT') delete env[name];
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) if (name.startsWith('AUTH_') || name === 'PORT') delete env[name];
+  return runCli(args, { cwd, env });
 }
 
 describe('the customers commands', () => {
