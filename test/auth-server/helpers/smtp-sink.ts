@@ -13,6 +13,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
+  /** Whether the message came over TLS (implicit or after STARTTLS). */
+  secure: boolean;
   parsed: ParsedMail;
 }
 
@@ -31,15 +33,22 @@ function addressText(value: ParsedMail['to'] | ParsedMail['from']): string {
   return list.map((a) => a.text).join(', ');
 }
 
-/** `delayMs` holds each message that long before accepting it (a slow mail server). */
-export async function startSmtpSink(options: { delayMs?: number } = {}): Promise<SmtpSink> {
+/**
+ * `delayMs` holds each message that long before accepting it (a slow mail server); `tls`
+ * chooses plain SMTP (default), STARTTLS, or TLS from the start (smtp-server's own
+ * self-signed certificate, so clients must be told not to verify it).
+ */
+export async function startSmtpSink(
+  options: { delayMs?: number; tls?: 'none' | 'starttls' | 'implicit' } = {},
+): Promise<SmtpSink> {
+  const tls = options.tls ?? 'none';
   const messages: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
-    // Plain SMTP on loopback: no certificate to trust in tests.
-    disabledCommands: ['STARTTLS'],
+    secure: tls === 'implicit',
+    disabledCommands: tls === 'none' ? ['STARTTLS'] : [],
     logger: false,
-    onData(stream, _session, callback) {
+    onData(stream, session, callback) {
       const held = new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 0));
       simpleParser(stream)
         .then(async (parsed) => {
@@ -54,6 +63,7 @@ export async function startSmtpSink(options: { delayMs?: number } = {}): Promise
               subject: parsed.subject ?? '',
               text: parsed.text ?? '',
               html: typeof parsed.html === 'string' ? parsed.html : '',
+              secure: session.secure,
               parsed,
             });
             callback();
@@ -65,7 +75,7 @@ export async function startSmtpSink(options: { delayMs?: number } = {}): Promise
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url: `${tls === 'implicit' ? 'smtps' : 'smtp'}://127.0.0.1:${port}`,
     messages,
     async waitForMail(to, seen = 0, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
