@@ -9,7 +9,6 @@ import { Command, Option } from 'commander';
 import { ConfigError, type IssuerConfig, type IssuerConfigInput, resolveConfig } from './config.js';
 import { addCustomer, CustomerInputError } from './customers.js';
 import { createJsonLogger } from './logger.js';
-import type { AccountMail } from './mail/account-mail.js';
 import { MerchantConfigError } from './merchant.js';
 import type { OpenStoreOptions } from './store/open-store.js';
 import type { Store } from './store/store.js';
@@ -167,38 +166,18 @@ function mailOptions(): Option[] {
   ];
 }
 
-async function withAccountMail(
-  flags: DbFlags & MailFlags & { issuer?: string },
-  work: (store: Store, mail: AccountMail) => Promise<void>,
-): Promise<void> {
-  const config = configFrom(flags);
-  const logger = createJsonLogger((line) => process.stderr.write(line));
-  const { createAccountMail } = await import('./mail/account-mail.js');
-  const mail = await createAccountMail(config, logger);
-  try {
-    await withMigratedStore(config, (store) => work(store, mail));
-  } finally {
-    mail.mailer.close();
-  }
-}
-
 async function runCustomersInvite(flags: DbFlags & MailFlags & { email: string; name: string }) {
-  await withAccountMail(flags, async (store, mail) => {
-    const { inviteCustomer } = await import('./invitations.js');
-    const outcome = await inviteCustomer(store, mail, flags, Math.floor(Date.now() / 1000));
-    if (outcome === 'exists')
-      throw new CustomerInputError(`a customer with email ${flags.email} already exists`);
-    process.stdout.write(`invited ${flags.email}\n`);
-  });
+  const { runInvite } = await import('./customer-commands.js');
+  process.stdout.write(await runInvite(configFrom(flags), stderrLogger(), flags));
 }
 
 async function runCustomersImport(file: string, flags: DbFlags & MailFlags) {
-  await withAccountMail(flags, async (store, mail) => {
-    const { formatImportReport, importCustomers } = await import('./customer-import.js');
-    const report = await importCustomers(store, mail, file, Math.floor(Date.now() / 1000));
-    process.stdout.write(formatImportReport(report));
-  });
+  const { runImport } = await import('./customer-commands.js');
+  process.stdout.write(await runImport(configFrom(flags), stderrLogger(), file));
 }
+
+// The maintenance commands keep stdout for their result; their log lines go to stderr.
+const stderrLogger = () => createJsonLogger((line) => process.stderr.write(line));
 
 function describeError(error: unknown): string {
   const parts: string[] = [];
