@@ -18,6 +18,7 @@ import { importCustomers } from '../../auth-server/customer-import.js';
 import { silentLogger } from '../../auth-server/logger.js';
 import { createAccountMail } from '../../auth-server/mail/account-mail.js';
 import { BROWSER_SKIP_REASON, launchBrowser, noBrowser, type TestBrowser } from '../helpers/browser.js';
+import { axeViolations } from './helpers/axe.js';
 import { DATABASE_KINDS, POSTGRES_SKIP_REASON, POSTGRES_URL } from './helpers/databases.js';
 import { startTestIssuer, TEST_CATALOG_CONFIG, type TestIssuer } from './helpers/issuer.js';
 import {
@@ -35,7 +36,9 @@ const SHOPIFY_CSV = new URL('../fixtures/issuer/shopify-customers.csv', import.m
 const SCREENSHOT_DIR = join('test-results', 'issuer-screenshots');
 const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
 
+/** Screenshots at both widths, after checking the page fits the phone and passes axe-core. */
 async function shoot(page: Page, name: string): Promise<void> {
+  expect({ name, violations: await axeViolations(page) }).toEqual({ name, violations: [] });
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   for (const [label, size] of Object.entries(WIDTHS)) {
     await page.setViewportSize(size);
@@ -56,6 +59,19 @@ async function shootMail(browser: TestBrowser, html: string, name: string): Prom
 describe.skipIf(noBrowser)(
   `a customer's whole journey${noBrowser ? ` (${BROWSER_SKIP_REASON})` : ''}`,
   () => {
+    it('the accessibility check can fail: axe-core reports an unlabelled input', async () => {
+      const browser = await launchBrowser();
+      try {
+        const page = await browser.context.newPage();
+        await page.setContent(
+          '<!doctype html><html lang="en"><title>t</title><main><input type="email"></main></html>',
+        );
+        expect((await axeViolations(page)).map((v) => v.id)).toContain('label');
+      } finally {
+        await browser.close();
+      }
+    });
+
     describe.each(DATABASE_KINDS)('on %s', (kind) => {
       const skip = kind === 'postgres' && !POSTGRES_URL;
       let sink: SmtpSink;
