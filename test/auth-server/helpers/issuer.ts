@@ -3,6 +3,8 @@
  * fresh PostgreSQL schema), with one customer, a silent logger and an optional movable
  * clock, and tears it all down again.
  */
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,12 +52,14 @@ export async function startTestIssuer(
   const database = await createTestDatabase(options.kind ?? 'sqlite');
   const store = database.openStore();
   await store.migrate();
+  // Mail the test does not send over SMTP lands here, and goes with the issuer.
+  const outboxDir = join(tmpdir(), `agent-auth-outbox-${randomUUID()}`);
   const config = resolveConfig({
     port: 0,
     db: database.db,
     rateLimit: 0,
     catalogConfig: TEST_CATALOG_CONFIG,
-    outboxDir: join(tmpdir(), `agent-auth-outbox-${process.pid}`),
+    outboxDir,
     ...options.config,
   });
   const running = await startIssuer({
@@ -76,6 +80,7 @@ export async function startTestIssuer(
       await running.close();
       await store.close();
       await database.drop();
+      await rm(outboxDir, { recursive: true, force: true });
     },
   };
 }
