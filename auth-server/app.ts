@@ -9,11 +9,14 @@ import type { IssuerContext } from './context.js';
 import { createErrorMiddleware, notFoundHandler } from './errors.js';
 import type { Clock, KeyRing } from './key-ring.js';
 import type { Logger } from './logger.js';
+import type { AccountMail } from './mail/account-mail.js';
 import { installProductionMiddleware } from './middleware/production.js';
 import { createAccountRouter } from './routes/account.js';
+import { createAccountControlsRouter } from './routes/account-controls.js';
 import { createAuthorizeRouter } from './routes/authorize.js';
 import { createJwksRouter } from './routes/jwks.js';
 import { createMetadataRouter } from './routes/metadata.js';
+import { createPasswordRouter } from './routes/password.js';
 import { createRegisterRouter } from './routes/register.js';
 import { createRevokeRouter } from './routes/revoke.js';
 import { createSessionRouter } from './routes/session.js';
@@ -30,6 +33,7 @@ export interface CreateAppOptions {
   /** Milliseconds since the epoch; tests inject one to move time. */
   clock?: Clock;
   views?: Views;
+  mail: AccountMail;
 }
 
 export function createApp(options: CreateAppOptions): Express {
@@ -38,8 +42,9 @@ export function createApp(options: CreateAppOptions): Express {
     store: options.store,
     keys: options.keys,
     logger: options.logger,
-    views: options.views ?? loadViews(),
+    views: options.views ?? loadViews(undefined, options.mail.merchant, options.config.allowSignup),
     clock: options.clock ?? Date.now,
+    mail: options.mail,
   };
   const app = express();
   app.disable('x-powered-by');
@@ -57,6 +62,8 @@ export function createApp(options: CreateAppOptions): Express {
   app.use(createRevokeRouter(ctx));
   app.use(createUserinfoRouter(ctx));
   app.use(createAccountRouter(ctx));
+  app.use(createAccountControlsRouter(ctx));
+  app.use(createPasswordRouter(ctx));
   app.use(notFoundHandler);
   app.use(
     createErrorMiddleware(ctx.logger, (res, { status, error, description }) =>

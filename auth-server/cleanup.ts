@@ -51,6 +51,7 @@ export function startCleanup(options: CleanupOptions): () => void {
   const { store, logger, clock } = options;
   return runPeriodically(options.intervalSeconds, logger, 'clean-up failed', async () => {
     const counts = await removeExpired(store, clock);
-    logger.debug('expired rows removed', { ...counts });
+    const emailTokens = await store.emailLinks.deleteExpiredTokens(unixSeconds(clock));
+    logger.debug('expired rows removed', { ...counts, emailTokens });
   });
 }

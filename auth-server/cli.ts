@@ -10,6 +10,7 @@ import { ConfigError, type IssuerConfig, type IssuerConfigInput, resolveConfig }
 import { addCustomer, CustomerInputError } from './customers.js';
 import { applyDevDefaults, DevModeError, devModeBanner, type ValueSource } from './dev-mode.js';
 import { createJsonLogger } from './logger.js';
+import { MerchantConfigError } from './merchant.js';
 import { explainStartupError, StartupError } from './startup-errors.js';
 import type { OpenStoreOptions } from './store/open-store.js';
 import type { Store } from './store/store.js';
@@ -48,8 +49,13 @@ function dbOption(): Option {
   ).env('AUTH_DATABASE_URL');
 }
 
+type MailFlags = Partial<Record<'catalogConfig' | 'smtpUrl' | 'mailFrom' | 'mail' | 'outboxDir', string>> & {
+  allowSignup?: boolean;
+};
+
 function configFrom(
   flags: DbFlags &
+    MailFlags &
     Partial<
       Record<
         'port' | 'host' | 'issuer' | 'rateLimit' | 'trustProxy' | 'registrationLimit' | 'reapUnusedClients',
@@ -68,6 +74,13 @@ function configFrom(
   if (flags.trustProxy !== undefined) input.trustProxy = flags.trustProxy;
   if (flags.registrationLimit !== undefined) input.registrationLimit = flags.registrationLimit;
   if (flags.reapUnusedClients !== undefined) input.unusedClientDays = flags.reapUnusedClients;
+  if (given(flags.catalogConfig)) input.catalogConfig = flags.catalogConfig;
+  if (given(flags.smtpUrl)) input.smtpUrl = flags.smtpUrl;
+  if (given(flags.mailFrom)) input.mailFrom = flags.mailFrom;
+  if (given(flags.outboxDir)) input.outboxDir = flags.outboxDir;
+  if (flags.mail === 'outbox' || flags.mail === 'smtp') input.mail = flags.mail;
+  else if (given(flags.mail)) throw new ConfigError(`--mail: expected outbox or smtp, got ${flags.mail}`);
+  if (flags.allowSignup) input.allowSignup = true;
   return resolveConfig(input);
 }
 
@@ -146,6 +159,44 @@ async function runMigrate(flags: DbFlags): Promise<void> {
   });
 }
 
+/** The mail flags shared by `serve`, `customers invite` and `customers import`. */
+function mailOptions(): Option[] {
+  return [
+    new Option(
+      '--issuer <url>',
+      'issuer identifier, used in mailed links (default http://127.0.0.1:<port>)',
+    ).env('AUTH_ISSUER'),
+    new Option(
+      '--catalog-config <path>',
+      "the catalog's config file: the merchant's name, logo, store link and support contact",
+    ).env('AUTH_CATALOG_CONFIG'),
+    new Option('--smtp-url <url>', 'send mail over SMTP: smtp://… (STARTTLS) or smtps://… (TLS)').env(
+      'AUTH_SMTP_URL',
+    ),
+    new Option('--mail-from <address>', 'From address of mail (default no-reply at the issuer host)').env(
+      'AUTH_MAIL_FROM',
+    ),
+    new Option(
+      '--mail <transport>',
+      'outbox: write .eml files instead of sending (default without --smtp-url)',
+    ),
+    new Option('--outbox-dir <dir>', 'where the outbox writes (default data/outbox)').env('AUTH_OUTBOX_DIR'),
+  ];
+}
+
+async function runCustomersInvite(flags: DbFlags & MailFlags & { email: string; name: string }) {
+  const { runInvite } = await import('./customer-commands.js');
+  process.stdout.write(await runInvite(configFrom(flags), stderrLogger(), flags));
+}
+
+async function runCustomersImport(file: string, flags: DbFlags & MailFlags) {
+  const { runImport } = await import('./customer-commands.js');
+  process.stdout.write(await runImport(configFrom(flags), stderrLogger(), file));
+}
+
+// The maintenance commands keep stdout for their result; their log lines go to stderr.
+const stderrLogger = () => createJsonLogger((line) => process.stderr.write(line));
+
 function describeError(error: unknown): string {
   const parts: string[] = [];
   let current: unknown = error;
@@ -161,7 +212,10 @@ function fail(error: unknown): void {
   const message = error instanceof StartupError ? error.message : describeError(error);
   process.stderr.write(`agent-auth: ${message}\n`);
   const badInput =
-    error instanceof ConfigError || error instanceof CustomerInputError || error instanceof DevModeError;
+    error instanceof ConfigError ||
+    error instanceof CustomerInputError ||
+    error instanceof DevModeError ||
+    error instanceof MerchantConfigError;
   process.exitCode = badInput ? 2 : 1;
 }
 
@@ -169,16 +223,13 @@ function buildProgram(): Command {
   const program = new Command('agent-auth').description(
     'OAuth 2.0 / OpenID Connect issuer for agent-catalog',
   );
-  program
+  const serve = program
     .command('serve', { isDefault: true })
     .description('run the issuer')
     .addOption(
       new Option('--port <port>', 'port to listen on (0 = any free port)').env('PORT').default('4000'),
     )
     .addOption(new Option('--host <host>', 'interface to bind').default('127.0.0.1'))
-    .addOption(
-      new Option('--issuer <url>', 'issuer identifier (default http://127.0.0.1:<port>)').env('AUTH_ISSUER'),
-    )
     .addOption(dbOption())
     .addOption(
       new Option('--rate-limit <per-minute>', 'requests a minute per client; 0 = off')
@@ -205,9 +256,11 @@ function buildProgram(): Command {
         .default('30'),
     )
     .option('--dev', 'local development: rate limits and registration throttle off unless set; loopback only')
-    .action((flags, command: Command) =>
-      runServe(flags, (option) => command.getOptionValueSource(option)).catch(fail),
-    );
+    .addOption(new Option('--allow-signup', 'let people open an account themselves (verified by mail)'));
+  for (const option of mailOptions()) serve.addOption(option);
+  serve.action((flags, command: Command) =>
+    runServe(flags, (option) => command.getOptionValueSource(option)).catch(fail),
+  );
   const customers = program.command('customers').description('manage customer accounts');
   customers
     .command('add')
@@ -217,6 +270,21 @@ function buildProgram(): Command {
     .option('--password-stdin', 'read the password from stdin (one trailing newline dropped)')
     .addOption(dbOption())
     .action((flags) => runCustomersAdd(flags).catch(fail));
+  const invite = customers
+    .command('invite')
+    .description('create an account without a password and mail a link to choose one')
+    .requiredOption('--email <email>', 'email address (sign-in name)')
+    .requiredOption('--name <name>', 'display name')
+    .addOption(dbOption());
+  for (const option of mailOptions()) invite.addOption(option);
+  invite.action((flags) => runCustomersInvite(flags).catch(fail));
+  const importCommand = customers
+    .command('import')
+    .description("invite every customer of a store's customer export (Shopify or WooCommerce CSV)")
+    .argument('<file.csv>', 'the export')
+    .addOption(dbOption());
+  for (const option of mailOptions()) importCommand.addOption(option);
+  importCommand.action((file: string, flags) => runCustomersImport(file, flags).catch(fail));
   const keys = program.command('keys').description('manage signing keys');
   keys
     .command('rotate')

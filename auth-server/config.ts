@@ -6,6 +6,7 @@
  * derived from a request's Host header (RFC 8414 §2, CONTRACT "Public URLs").
  */
 import { z } from 'zod';
+import { checkMailConfig, MAIL_CONFIG_SOURCES, mailConfigShape } from './mail/mail-config.js';
 import { trustProxySchema } from './middleware/trust-proxy.js';
 
 const DEFAULT_PORT = 4000;
@@ -75,6 +76,7 @@ export const issuerConfigSchema = z.object({
   registrationLimit: z.coerce.number().int().min(0).max(1_000_000).default(10),
   /** Days after which a client that never obtained a token is deleted; 0 keeps every client. */
   unusedClientDays: z.coerce.number().int().min(0).max(36_500).default(30),
+  ...mailConfigShape,
 });
 
 // How each key is set from outside, so a refused value names the flag or variable to fix.
@@ -87,6 +89,7 @@ const CONFIG_SOURCES: Readonly<Record<string, string>> = {
   trustProxy: '--trust-proxy (AUTH_TRUST_PROXY)',
   registrationLimit: '--registration-limit (AUTH_REGISTRATION_LIMIT)',
   unusedClientDays: '--reap-unused-clients (AUTH_REAP_UNUSED_CLIENTS)',
+  ...MAIL_CONFIG_SOURCES,
 };
 
 export type IssuerConfigInput = z.input<typeof issuerConfigSchema>;
@@ -120,6 +123,8 @@ export function resolveConfig(input: IssuerConfigInput): IssuerConfig {
   }
   const value = parsed.data;
   const issuer = value.issuer ?? `http://127.0.0.1:${value.port}`;
+  const mailProblem = checkMailConfig(value, issuer);
+  if (mailProblem) throw new ConfigError(`invalid issuer configuration: ${mailProblem}`);
   return {
     ...value,
     issuer,

@@ -6,6 +6,7 @@
 import type { IssuerConfig } from './config.js';
 import { type Clock, type KeyRing, unixSeconds } from './key-ring.js';
 import type { Logger } from './logger.js';
+import type { AccountMail } from './mail/account-mail.js';
 import type { Store } from './store/store.js';
 import type { Views } from './views.js';
 
@@ -16,6 +17,8 @@ export interface IssuerContext {
   logger: Logger;
   views: Views;
   clock: Clock;
+  /** The merchant's identity and the mail transport (account links, notices). */
+  mail: AccountMail;
 }
 
 export function nowSeconds(ctx: Pick<IssuerContext, 'clock'>): number {

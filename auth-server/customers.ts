@@ -3,6 +3,7 @@
  * that sign-in uses too, so an address matches however it was typed.
  */
 import { z } from 'zod';
+import { checkNewPassword, describePasswordProblem } from './password-policy.js';
 import { hashPassword } from './passwords.js';
 import { generateId } from './secrets.js';
 import type { Store } from './store/store.js';
@@ -10,7 +11,10 @@ import type { Store } from './store/store.js';
 const customerInput = z.object({
   email: z.email().max(254),
   name: z.string().trim().min(1).max(200),
-  password: z.string().min(8, 'the password must have at least 8 characters').max(1024),
+  password: z.string().superRefine((password, check) => {
+    const problem = checkNewPassword(password);
+    if (problem) check.addIssue({ code: 'custom', message: describePasswordProblem(problem) });
+  }),
 });
 
 export type NewCustomer = z.input<typeof customerInput>;
@@ -38,6 +42,7 @@ export async function addCustomer(store: Store, input: NewCustomer, now: number)
     name: parsed.data.name,
     passwordHash: await hashPassword(parsed.data.password),
     createdAt: now,
+    emailVerifiedAt: null,
   });
   if (!created) throw new CustomerInputError(`a customer with email ${parsed.data.email} already exists`);
   return id;

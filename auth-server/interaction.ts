@@ -15,7 +15,7 @@ import { generateId, generateSecret, hashSecret } from './secrets.js';
 import type { ClientRow, InteractionRow } from './store/store.js';
 import { formActionSource } from './views.js';
 
-const SCOPE_WORDS: Readonly<Record<string, string>> = {
+export const SCOPE_WORDS: Readonly<Record<string, string>> = {
   openid: 'Confirm that it is you (your account identifier)',
   profile: 'See your name',
   email: 'See your email address',

@@ -26,7 +26,15 @@ export interface VerifiedAccessToken extends AccessTokenClaims {
 }
 
 /** An ID token's own claims (OpenID Connect Core §2); the ring adds `iss`, `iat` and `exp`. */
-export type IdTokenClaims = { sub: string; aud: string; auth_time: number; at_hash: string; nonce?: string };
+export type IdTokenClaims = {
+  sub: string;
+  aud: string;
+  auth_time: number;
+  at_hash: string;
+  nonce?: string;
+  /** Standard claims of the granted scopes (OpenID Connect Core §5.1, §5.4): name, email, email_verified. */
+  [claim: string]: unknown;
+};
 
 /** A public key as published in the JWKS (RFC 7517 §4), never holding private members. */
 export type PublicJwk = Record<string, unknown>;

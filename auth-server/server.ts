@@ -13,6 +13,7 @@ import { bindIssuerToPort, type IssuerConfig } from './config.js';
 import type { Clock } from './key-ring.js';
 import { createKeyRing, ensureSigningKeys } from './keys.js';
 import type { Logger } from './logger.js';
+import { createAccountMail } from './mail/account-mail.js';
 import { closeGracefully } from './middleware/drain.js';
 import { startReaper } from './reaper.js';
 import { openStore } from './store/open-store.js';
@@ -62,7 +63,11 @@ export async function startIssuer(options: StartIssuerOptions): Promise<RunningI
   const address = await listen(server, options.config.port, options.config.host);
   const config = bindIssuerToPort(options.config, address.port);
   const keys = createKeyRing(store, config, clock);
-  server.on('request', createApp({ config, store, keys, logger, clock }));
+  const mail = await createAccountMail(config, logger).catch((error: unknown) => {
+    server.close();
+    throw error;
+  });
+  server.on('request', createApp({ config, store, keys, logger, clock, mail }));
   const stopCleanup = startCleanup({ store, logger, clock, intervalSeconds: config.cleanupInterval });
   const stopReaper = startReaper({
     store,
@@ -81,6 +86,7 @@ export async function startIssuer(options: StartIssuerOptions): Promise<RunningI
     async close() {
       stopCleanup();
       stopReaper();
+      mail.mailer.close();
       await closeGracefully(server, SHUTDOWN_TIMEOUT_MS);
       if (!options.store) await store.close();
     },

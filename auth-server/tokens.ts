@@ -67,6 +67,23 @@ export function newRefreshToken(
   return { token, row };
 }
 
+/**
+ * The profile and email claims of an ID token (OpenID Connect Core §5.4), read once at code
+ * exchange; `email_verified` is true once the customer followed a link mailed to the address.
+ */
+async function identityClaims(ctx: IssuerContext, grant: GrantRow): Promise<Record<string, unknown>> {
+  const scopes = parseScope(grant.scope);
+  if (!scopes.includes('email') && !scopes.includes('profile')) return {};
+  const customer = await ctx.store.findCustomerById(grant.customerId);
+  if (!customer) return {};
+  return {
+    ...(scopes.includes('profile') ? { name: customer.name } : {}),
+    ...(scopes.includes('email')
+      ? { email: customer.email, email_verified: (customer.emailVerifiedAt ?? null) !== null }
+      : {}),
+  };
+}
+
 export async function issueTokens(ctx: IssuerContext, input: IssueInput): Promise<TokenResponse> {
   const { grant, client, scope } = input;
   const access = await ctx.keys.signAccessToken({
@@ -91,6 +108,7 @@ export async function issueTokens(ctx: IssuerContext, input: IssueInput): Promis
       auth_time: grant.authTime,
       at_hash: computeAtHash(access.token),
       ...(input.idToken.nonce ? { nonce: input.idToken.nonce } : {}),
+      ...(await identityClaims(ctx, grant)),
     });
   }
   return response;

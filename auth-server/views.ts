@@ -13,8 +13,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Response } from 'express';
 import Handlebars from 'handlebars';
+import { type MerchantIdentity, NEUTRAL_MERCHANT, supportHref } from './merchant.js';
 
-const PAGE_NAMES = ['signin', 'consent', 'account', 'logout', 'message'] as const;
+const PAGE_NAMES = [
+  'signin',
+  'consent',
+  'account',
+  'logout',
+  'message',
+  'forgot',
+  'set-password',
+  'signup',
+] as const;
 export type PageName = (typeof PAGE_NAMES)[number];
 
 export interface PageOptions {
@@ -30,15 +40,22 @@ export interface Views {
   sendMessage(res: Response, status: number, heading: string, text: string, code?: string): void;
 }
 
-/** The templates live in templates/auth at the package root, above both auth-server/ and lib/auth-server/. */
-function findTemplateDir(): string {
+/**
+ * A folder of files shipped at the package root (templates/auth, templates/mail,
+ * auth-server/data), found above both auth-server/ and lib/auth-server/ by a file in it.
+ */
+export function findPackageDir(folder: string, marker: string): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let depth = 0; depth < 4; depth++) {
-    const candidate = join(dir, 'templates', 'auth');
-    if (existsSync(join(candidate, 'layout.hbs'))) return candidate;
+    const candidate = join(dir, folder);
+    if (existsSync(join(candidate, marker))) return candidate;
     dir = dirname(dir);
   }
-  throw new Error('templates/auth not found above the issuer module');
+  throw new Error(`${folder} not found above the issuer module`);
+}
+
+function findTemplateDir(): string {
+  return findPackageDir(join('templates', 'auth'), 'layout.hbs');
 }
 
 /** A CSP source for a redirect URI: its origin for http(s), its scheme for private-use URIs. */
@@ -52,13 +69,28 @@ export function formActionSource(uri: string): string | undefined {
   }
 }
 
-export function loadViews(templateDir: string = findTemplateDir()): Views {
+/** Every page's title names the merchant; the sign-in page's says what it is for. */
+function pageTitle(name: PageName, title: string, merchant: MerchantIdentity): string {
+  if (name === 'signin') return `Sign in to ${merchant.name}`;
+  return title.includes(merchant.name) ? title : `${title} – ${merchant.name}`;
+}
+
+export function loadViews(
+  templateDir: string = findTemplateDir(),
+  merchant: MerchantIdentity = NEUTRAL_MERCHANT,
+  allowSignup = false,
+): Views {
   const hbs = Handlebars.create();
   const read = (file: string) => readFileSync(join(templateDir, file), 'utf8');
   const layout = hbs.compile(read('layout.hbs'), { strict: false });
   const pages = new Map(PAGE_NAMES.map((name) => [name, hbs.compile(read(`${name}.hbs`))]));
-  const style = read('style.css');
+  // The accent colour was checked to be #rrggbb, so it can join the hashed stylesheet.
+  const style = `${read('style.css')}:root { --accent: ${merchant.accentColor}; }\n`;
   const styleHash = `'sha256-${createHash('sha256').update(style, 'utf8').digest('base64')}'`;
+  const imgSrc = ["'self'", merchant.logoUrl ? formActionSource(merchant.logoUrl) : undefined]
+    .filter((s): s is string => s !== undefined)
+    .join(' ');
+  const brand = { merchant, supportHref: supportHref(merchant), allowSignup };
 
   function sendPage(
     res: Response,
@@ -72,14 +104,21 @@ export function loadViews(templateDir: string = findTemplateDir()): Views {
     res
       .status(options.status ?? 200)
       .set({
-        'Content-Security-Policy': `default-src 'none'; style-src ${styleHash}; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+        'Content-Security-Policy': `default-src 'none'; style-src ${styleHash}; img-src ${imgSrc}; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
         'Referrer-Policy': 'no-referrer',
         'X-Frame-Options': 'DENY',
         'X-Content-Type-Options': 'nosniff',
         'Cache-Control': 'no-store',
       })
       .type('html')
-      .send(layout({ title: options.title, style, body: page(data) }));
+      .send(
+        layout({
+          ...brand,
+          title: pageTitle(name, options.title, merchant),
+          style,
+          body: page({ ...brand, ...data }),
+        }),
+      );
   }
 
   return {

@@ -111,3 +111,27 @@ export const usageSchema = z
     tdm_policy_url: httpUrl.optional().describe('TDMRep policy URL'),
   })
   .strict();
+
+/**
+ * Keys only the issuer (agent-auth) reads, so the merchant is described in one file for
+ * both; the generator validates them and otherwise ignores them.
+ */
+export const issuerPagesSchema = z
+  .object({
+    accent_color: z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/, 'expected a colour such as "#1f5f3a"')
+      .optional()
+      .describe('accent colour of the sign-in and account pages, "#rrggbb"'),
+    support: z
+      .string()
+      .min(3)
+      .max(320)
+      .optional()
+      .describe(
+        'support email address or URL shown on the issuer pages and in mail (default merchant.contact)',
+      ),
+    privacy_url: httpUrl.optional().describe('privacy policy linked from every issuer page'),
+    terms_url: httpUrl.optional().describe('terms of service linked from every issuer page'),
+  })
+  .strict();

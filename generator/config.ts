@@ -6,7 +6,7 @@
  * keys. Reading the file is `loadConfigFile` in `config-file.ts`.
  */
 import { z } from 'zod';
-import { currencyCode, httpUrl, upstreamSchema, usageSchema } from './config-sections.js';
+import { currencyCode, httpUrl, issuerPagesSchema, upstreamSchema, usageSchema } from './config-sections.js';
 import { CatalogError } from './errors.js';
 import { findUnwantedText } from './normalise/clean-text.js';
 import { shippingPolicySchema } from './shipping/policy.js';
@@ -105,6 +105,9 @@ export const configSchema = z
       .strict()
       .default(() => ({ shrink_threshold: 0.5 }))
       .describe('build safety settings'),
+    issuer: issuerPagesSchema
+      .optional()
+      .describe('how the issuer (agent-auth) presents the merchant; read only by agent-auth'),
   })
   .strict();
 

@@ -11,10 +11,17 @@ import express, { type Request, type Response, Router } from 'express';
 import { type IssuerContext, nowSeconds } from '../context.js';
 import { clearSessionCookie, ensureCsrfToken, readSession, verifyCsrf } from '../cookies.js';
 import { OAuthError } from '../errors.js';
+import { SCOPE_WORDS } from '../interaction.js';
 import { readParams } from '../params.js';
 import { formActionSource } from '../views.js';
 
-async function renderAccount(ctx: IssuerContext, req: Request, res: Response): Promise<void> {
+/** The account page; `extra` adds a notice or a problem after an account action. */
+export async function renderAccount(
+  ctx: IssuerContext,
+  req: Request,
+  res: Response,
+  extra: { notice?: string; problem?: string; status?: number } = {},
+): Promise<void> {
   const csrf = ensureCsrfToken(ctx, req, res);
   const active = await readSession(ctx, req);
   if (!active) {
@@ -26,15 +33,16 @@ async function renderAccount(ctx: IssuerContext, req: Request, res: Response): P
   const apps = clients.map((client) => ({
     clientId: client.clientId,
     name: client.clientName ?? 'Unnamed app',
+    // The same plain words as the consent page, not raw scope names.
     scopes: [
       ...new Set(grants.filter((g) => g.clientId === client.clientId).flatMap((g) => g.scope.split(' '))),
-    ].join(', '),
+    ].map((scope) => SCOPE_WORDS[scope] ?? scope),
   }));
   ctx.views.sendPage(
     res,
     'account',
-    { csrf, apps, customerName: active.customer.name, customerEmail: active.customer.email },
-    { title: 'Your account' },
+    { csrf, apps, customerName: active.customer.name, customerEmail: active.customer.email, ...extra },
+    { title: 'Your account', status: extra.status ?? 200 },
   );
 }
 

@@ -24,7 +24,7 @@ import { formActionSource } from '../views.js';
 
 const MAX_FIELD = 1024;
 
-function readForm(body: unknown, names: readonly string[]): Record<string, string | undefined> {
+export function readForm(body: unknown, names: readonly string[]): Record<string, string | undefined> {
   const read = readParams(body, names);
   if (!read.ok)
     throw new OAuthError(400, 'invalid_request', `${read.repeated} must not be repeated`, { render: 'page' });
@@ -37,7 +37,8 @@ function readForm(body: unknown, names: readonly string[]): Record<string, strin
 
 async function checkCredentials(ctx: IssuerContext, email: string, password: string) {
   const customer = await ctx.store.findCustomerByEmail(normaliseEmail(email));
-  if (!customer) return verifyAgainstDummy(password);
+  // An invited or signed-up account has no password until a mailed link sets one.
+  if (!customer || customer.passwordHash === '') return verifyAgainstDummy(password);
   return (await verifyPassword(password, customer.passwordHash)) ? customer : false;
 }
 

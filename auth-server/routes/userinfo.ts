@@ -86,8 +86,8 @@ async function handleUserinfo(ctx: IssuerContext, req: Request, res: Response): 
   res.json({
     sub: customer.id,
     ...(scopes.includes('profile') ? { name: customer.name } : {}),
-    // Addresses are entered by the merchant, not verified by a mailed link.
-    ...(scopes.includes('email') ? { email: customer.email, email_verified: false } : {}),
+    // Verified once the customer followed a link mailed to the address.
+    ...(scopes.includes('email') ? { email: customer.email, email_verified: customer.emailVerified } : {}),
   });
 }
 

@@ -27,6 +27,7 @@ interface BearerRow {
   id: string | null;
   email: string | null;
   name: string | null;
+  emailVerifiedAt: number | null;
 }
 
 function defineHotStatements(dialect: Dialect) {
@@ -70,7 +71,8 @@ function defineHotStatements(dialect: Dialect) {
       dialect,
       'bearer_context',
       `SELECT g.customer_id AS "customerId", g.expires_at AS "expiresAt", g.revoked_at AS "revokedAt",
-        EXISTS (SELECT 1 FROM revoked_access_tokens r WHERE r.jti = ?) AS "jtiRevoked", c.id, c.email, c.name
+        EXISTS (SELECT 1 FROM revoked_access_tokens r WHERE r.jti = ?) AS "jtiRevoked", c.id, c.email, c.name,
+        c.email_verified_at AS "emailVerifiedAt"
        FROM grants g LEFT JOIN customers c ON c.id = g.customer_id WHERE g.id = ?`,
     ),
   };
@@ -107,7 +109,10 @@ function toBearerContext(row: BearerRow): BearerContext {
   return {
     grant: { customerId: row.customerId, expiresAt: row.expiresAt, revokedAt: row.revokedAt },
     accessTokenRevoked: readFlag(row.jtiRevoked),
-    customer: id === null || email === null || name === null ? undefined : { id, email, name },
+    customer:
+      id === null || email === null || name === null
+        ? undefined
+        : { id, email, name, emailVerified: row.emailVerifiedAt !== null },
   };
 }
 

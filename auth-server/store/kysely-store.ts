@@ -10,6 +10,7 @@
 import { type Kysely, Migrator, sql } from 'kysely';
 import { createAccountQueries } from './account-queries.js';
 import { createCounterStore } from './counters.js';
+import { createEmailLinkStore } from './email-link-queries.js';
 import { createGrantQueries } from './grant-queries.js';
 import { issuerMigrations } from './migrations.js';
 import type { IssuerDatabase } from './schema.js';
@@ -89,6 +90,7 @@ export function createKyselyStore(
   return {
     dialect,
     counters: createCounterStore(db),
+    emailLinks: createEmailLinkStore(db),
     ...createAccountQueries(db, runner, dialect),
     ...createGrantQueries(db, runner, dialect),
     migrate: () => migrateToLatest(db, migrationSchema),

@@ -6,6 +6,7 @@
  */
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { counterMigrations } from './counters.js';
+import { emailLinkMigrations } from './email-link-queries.js';
 
 async function createCoreTables(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -156,6 +157,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   ...counterMigrations,
+  ...emailLinkMigrations,
 };
 
 /** Provides the in-code migrations to Kysely's Migrator. */

@@ -9,13 +9,17 @@
  */
 
 import type { CounterStore } from './counters.js';
+import type { EmailLinkStore } from './email-link-queries.js';
 
 export interface CustomerRow {
   id: string;
   email: string;
   name: string;
+  /** Empty until the customer chose a password (an invited or signed-up account). */
   passwordHash: string;
   createdAt: number;
+  /** When a mailed link was first followed (the address is then verified); null before. */
+  emailVerifiedAt?: number | null;
 }
 
 export interface ClientRow {
@@ -129,7 +133,7 @@ export interface BearerContext {
   /** Whether the token's `jti` was revoked on its own (RFC 7009). */
   accessTokenRevoked: boolean;
   /** The grant's customer; undefined when the account no longer exists. */
-  customer: Pick<CustomerRow, 'id' | 'email' | 'name'> | undefined;
+  customer: (Pick<CustomerRow, 'id' | 'email' | 'name'> & { emailVerified: boolean }) | undefined;
 }
 
 /** The outcome of a single-use redemption. */
@@ -152,6 +156,8 @@ export interface Store {
   readonly dialect: 'sqlite' | 'postgres';
   /** Rate-limit and sign-in counters, client use and reaping (counters.ts). */
   readonly counters: CounterStore;
+  /** Mailed links, password changes and account deletion (email-link-queries.ts). */
+  readonly emailLinks: EmailLinkStore;
   /** Brings the schema up to date; safe when several processes call it at once. */
   migrate(): Promise<void>;
   close(): Promise<void>;

@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BROWSER,
@@ -15,7 +14,7 @@ import {
   buildAuthorizationUrl,
   discover,
   exchangeCode,
-  insecure,
+  refreshStatus,
   registerClient,
 } from './helpers/oauth-client.js';
 
@@ -83,14 +82,7 @@ describe(
       await page.goto(`${issuer.issuer}/account`);
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('heading', { name: 'You are signed out' }).waitFor();
-      const refreshed = await oauth.refreshTokenGrantRequest(
-        as,
-        registered.client,
-        registered.auth,
-        tokens.refresh_token ?? '',
-        insecure,
-      );
-      expect(refreshed.status).toBe(400);
+      expect(await refreshStatus(as, registered, tokens.refresh_token ?? '')).toBe(400);
       await page.close();
     });
   },

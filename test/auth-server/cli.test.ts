@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../auth-server/passwords.js';
 import { openStore } from '../../auth-server/store/open-store.js';
+import { type RunResult, runCli } from './helpers/run-cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = join(ROOT, 'lib', 'auth-server', 'cli.js');
@@ -17,27 +18,8 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-interface RunResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function run(args: string[], stdin = ''): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: cleanEnv() });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(stdin);
-  });
+  return runCli(args, { cwd: ROOT, env: cleanEnv(), stdin });
 }
 
 describe('the agent-auth command line', () => {

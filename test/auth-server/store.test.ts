@@ -158,7 +158,7 @@ describeEachDatabase('the %s store', (kind) => {
     expect(await handles.store.findBearerContext('g1', 'jti-live')).toEqual({
       grant: { customerId: 'customer-1', expiresAt: NOW + 3600, revokedAt: null },
       accessTokenRevoked: false,
-      customer: { id: 'customer-1', email: 'ada@example.com', name: 'Ada' },
+      customer: { id: 'customer-1', email: 'ada@example.com', name: 'Ada', emailVerified: false },
     });
     expect((await handles.store.findBearerContext('g1', 'jti-revoked'))?.accessTokenRevoked).toBe(true);
     expect((await handles.store.findBearerContext('g2', 'jti-live'))?.customer).toBeUndefined();

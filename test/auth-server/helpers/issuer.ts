@@ -3,6 +3,11 @@
  * fresh PostgreSQL schema), with one customer, a silent logger and an optional movable
  * clock, and tears it all down again.
  */
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type IssuerConfigInput, resolveConfig } from '../../../auth-server/config.js';
 import { addCustomer } from '../../../auth-server/customers.js';
 import type { Clock } from '../../../auth-server/key-ring.js';
@@ -10,6 +15,11 @@ import { silentLogger } from '../../../auth-server/logger.js';
 import { type RunningIssuer, startIssuer } from '../../../auth-server/server.js';
 import type { Store } from '../../../auth-server/store/store.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
+
+/** The merchant the test issuers present (no logo, so pages load nothing off loopback). */
+export const TEST_CATALOG_CONFIG = fileURLToPath(
+  new URL('../../fixtures/issuer/catalog.config.json', import.meta.url),
+);
 
 export interface TestIssuer {
   issuer: string;
@@ -42,7 +52,16 @@ export async function startTestIssuer(
   const database = await createTestDatabase(options.kind ?? 'sqlite');
   const store = database.openStore();
   await store.migrate();
-  const config = resolveConfig({ port: 0, db: database.db, rateLimit: 0, ...options.config });
+  // Mail the test does not send over SMTP lands here, and goes with the issuer.
+  const outboxDir = join(tmpdir(), `agent-auth-outbox-${randomUUID()}`);
+  const config = resolveConfig({
+    port: 0,
+    db: database.db,
+    rateLimit: 0,
+    catalogConfig: TEST_CATALOG_CONFIG,
+    outboxDir,
+    ...options.config,
+  });
   const running = await startIssuer({
     config,
     logger: silentLogger,
@@ -61,6 +80,7 @@ export async function startTestIssuer(
       await running.close();
       await store.close();
       await database.drop();
+      await rm(outboxDir, { recursive: true, force: true });
     },
   };
 }

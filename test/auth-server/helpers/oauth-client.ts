@@ -148,3 +148,19 @@ export async function postForm(
     body: (body ?? {}) as Record<string, unknown>,
   };
 }
+
+/** The token endpoint's status for a refresh with `refreshToken` (400 once it was revoked). */
+export async function refreshStatus(
+  as: oauth.AuthorizationServer,
+  registered: RegisteredClient,
+  refreshToken: string,
+): Promise<number> {
+  const response = await oauth.refreshTokenGrantRequest(
+    as,
+    registered.client,
+    registered.auth,
+    refreshToken,
+    insecure,
+  );
+  return response.status;
+}

@@ -1,0 +1,53 @@
+/**
+ * The work of `customers invite` and `customers import`, kept out of cli.ts (which parses the
+ * flags, prints and sets the exit status): open the merchant identity and the mail transport,
+ * migrate the database, do the work, and close both whatever happens. Each returns the text
+ * the CLI prints.
+ */
+import type { IssuerConfig } from './config.js';
+import { formatImportReport, importCustomers } from './customer-import.js';
+import { CustomerInputError } from './customers.js';
+import { inviteCustomer } from './invitations.js';
+import type { Logger } from './logger.js';
+import { type AccountMail, createAccountMail } from './mail/account-mail.js';
+import { openStore } from './store/open-store.js';
+import type { Store } from './store/store.js';
+
+async function withAccountMail<T>(
+  config: IssuerConfig,
+  logger: Logger,
+  work: (store: Store, mail: AccountMail) => Promise<T>,
+): Promise<T> {
+  const mail = await createAccountMail(config, logger);
+  const store = openStore({ db: config.db });
+  try {
+    await store.migrate();
+    return await work(store, mail);
+  } finally {
+    mail.mailer.close();
+    await store.close();
+  }
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** `customers invite`: refuses (status 2) an address that already has an account. */
+export function runInvite(
+  config: IssuerConfig,
+  logger: Logger,
+  input: { email: string; name: string },
+): Promise<string> {
+  return withAccountMail(config, logger, async (store, mail) => {
+    const outcome = await inviteCustomer(store, mail, input, nowSeconds());
+    if (outcome === 'exists')
+      throw new CustomerInputError(`a customer with email ${input.email} already exists`);
+    return `invited ${input.email}\n`;
+  });
+}
+
+/** `customers import`: the counts, then one line per skipped or rejected row. */
+export function runImport(config: IssuerConfig, logger: Logger, file: string): Promise<string> {
+  return withAccountMail(config, logger, async (store, mail) =>
+    formatImportReport(await importCustomers(store, mail, file, nowSeconds())),
+  );
+}

@@ -1,0 +1,80 @@
+/**
+ * The mail an account gets, with what makes it safe: each action link carries a fresh
+ * 256-bit token stored only as its hash, single-use, and short-lived (30 minutes for a
+ * password reset, as the issue asks; an invitation waits 7 days for a customer who was not
+ * expecting it; a sign-up confirmation 24 hours). A newer link of the same kind replaces an
+ * older unused one. The issuer's pages and the CLI (`customers invite`, `customers import`)
+ * share this one path.
+ */
+import type { IssuerConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+import { loadMerchantIdentity, type MerchantIdentity } from '../merchant.js';
+import { generateSecret, hashSecret } from '../secrets.js';
+import type { EmailTokenPurpose } from '../store/email-link-queries.js';
+import type { CustomerRow, Store } from '../store/store.js';
+import { mailTransportOf } from './mail-config.js';
+import { createMailer, defaultMailFrom, type Mailer } from './mailer.js';
+import { type ComposeMessage, loadMessages } from './messages.js';
+
+export const LINK_LIFETIMES: Readonly<Record<EmailTokenPurpose, { seconds: number; words: string }>> = {
+  reset: { seconds: 30 * 60, words: '30 minutes' },
+  invite: { seconds: 7 * 24 * 3600, words: '7 days' },
+  signup: { seconds: 24 * 3600, words: '24 hours' },
+};
+
+/** The path of the page every mailed link opens (the token is in its query). */
+export const SET_PASSWORD_PATH = '/password/set';
+
+export interface AccountMail {
+  merchant: MerchantIdentity;
+  mailer: Mailer;
+  compose: ComposeMessage;
+  /** The issuer identifier: links are built from it, never from a request's Host. */
+  issuer: string;
+}
+
+/** Creates a token for `purpose`, mails its link to the customer and resolves once sent. */
+export async function mailAccountLink(
+  mail: AccountMail,
+  store: Store,
+  customer: Pick<CustomerRow, 'id' | 'email' | 'name'>,
+  purpose: EmailTokenPurpose,
+  now: number,
+): Promise<void> {
+  const token = generateSecret();
+  const lifetime = LINK_LIFETIMES[purpose];
+  await store.emailLinks.createToken({
+    tokenHash: hashSecret(token),
+    customerId: customer.id,
+    purpose,
+    createdAt: now,
+    expiresAt: now + lifetime.seconds,
+    usedAt: null,
+  });
+  const link = new URL(`${mail.issuer}${SET_PASSWORD_PATH}`);
+  link.searchParams.set('token', token);
+  const message = mail.compose(purpose, {
+    to: customer.email,
+    name: customer.name,
+    link: link.href,
+    validFor: lifetime.words,
+  });
+  await mail.mailer.send(message);
+}
+
+/** Loads the merchant and opens the mail transport the config names. */
+export async function createAccountMail(config: IssuerConfig, logger: Logger): Promise<AccountMail> {
+  // The default path may be absent on a first run; a path someone gave must exist.
+  const merchant = await loadMerchantIdentity(
+    config.catalogConfig,
+    config.catalogConfig !== './catalog.config.json',
+  );
+  const mailer = createMailer({
+    transport: mailTransportOf(config),
+    from: config.mailFrom ?? defaultMailFrom(config.issuer, merchant.name),
+    ...(config.smtpUrl !== undefined ? { smtpUrl: config.smtpUrl } : {}),
+    outboxDir: config.outboxDir,
+    logger,
+  });
+  return { merchant, mailer, compose: loadMessages(merchant), issuer: config.issuer };
+}

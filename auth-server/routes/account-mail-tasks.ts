@@ -1,0 +1,48 @@
+/**
+ * The mail work behind the forms that must not reveal whether an account exists (forgot
+ * password, sign-up). It runs after the answer has been sent, so a known address and an
+ * unknown one take the same time to answer; a failure is logged (never with the address or
+ * the link) and the person, who was told only that a link may be on its way, can ask again.
+ */
+import { type IssuerContext, nowSeconds } from '../context.js';
+import { mailAccountLink } from '../mail/account-mail.js';
+import { generateId } from '../secrets.js';
+
+/** Runs `work` without holding up the response; logs a failure. */
+export function deliverInBackground(ctx: IssuerContext, what: string, work: () => Promise<void>): void {
+  setImmediate(() => {
+    work().catch((error: unknown) => {
+      ctx.logger.error('mail could not be sent', {
+        what,
+        reason: error instanceof Error ? error.message : String(error),
+      });
+    });
+  });
+}
+
+/** Mails a reset link when the address has an account; does nothing otherwise. */
+export async function mailResetLink(ctx: IssuerContext, email: string): Promise<void> {
+  const customer = await ctx.store.findCustomerByEmail(email);
+  if (!customer) return;
+  await mailAccountLink(ctx.mail, ctx.store, customer, 'reset', nowSeconds(ctx));
+}
+
+/**
+ * Opens an account without a password and mails the link that confirms the address and
+ * sets one; so it cannot sign in before the address is verified. An address that already
+ * has an account gets a reset link instead, which tells its owner and reveals nothing to
+ * whoever filled in the form.
+ */
+export async function openAccountBySignup(ctx: IssuerContext, email: string, name: string): Promise<void> {
+  const now = nowSeconds(ctx);
+  const customer = { id: generateId(), email, name };
+  const created = await ctx.store.createCustomer({
+    ...customer,
+    passwordHash: '',
+    createdAt: now,
+    emailVerifiedAt: null,
+  });
+  if (!created) return mailResetLink(ctx, email);
+  ctx.logger.info('account opened by sign-up', { customerId: customer.id });
+  await mailAccountLink(ctx.mail, ctx.store, customer, 'signup', now);
+}
