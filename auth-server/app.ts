@@ -9,7 +9,7 @@ import type { IssuerContext } from './context.js';
 import { createErrorMiddleware, notFoundHandler } from './errors.js';
 import type { Clock, KeyRing } from './key-ring.js';
 import type { Logger } from './logger.js';
-import { installProductionMiddleware } from './middleware/production.js';
+import { installProductionMiddleware, renderFor } from './middleware/production.js';
 import { createAccountRouter } from './routes/account.js';
 import { createAuthorizeRouter } from './routes/authorize.js';
 import { createJwksRouter } from './routes/jwks.js';
@@ -59,8 +59,11 @@ export function createApp(options: CreateAppOptions): Express {
   app.use(createAccountRouter(ctx));
   app.use(notFoundHandler);
   app.use(
-    createErrorMiddleware(ctx.logger, (res, { status, error, description }) =>
-      ctx.views.sendMessage(res, status, 'This request cannot be completed', description, error),
+    createErrorMiddleware(
+      ctx.logger,
+      (res, { status, error, description }) =>
+        ctx.views.sendMessage(res, status, 'This request cannot be completed', description, error),
+      renderFor,
     ),
   );
   return app;
