@@ -14,7 +14,7 @@ const MAX_CLIENT_ID = 255;
 const KNOWN_TTL_MS = 60_000;
 const KNOWN_MAX = 10_000;
 
-function decodeFormComponent(value: string): string | undefined {
+export function decodeFormComponent(value: string): string | undefined {
   try {
     return decodeURIComponent(value.replace(/\+/g, ' '));
   } catch {
