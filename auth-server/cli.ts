@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `agent-auth`: the issuer's command line (CONTRACT "agent-auth commands"). `serve` is the
- * default; `customers add`, `keys rotate` and `migrate` work on the same database while a
+ * default; `customers add`, `keys rotate`, `keys rewrap` and `migrate` work on the same database while a
  * server runs. This is the only module that imports commander, reads `process.env` or
  * stdin, and sets the exit status: 0 done, 1 failed at run time, 2 bad flags or input.
  */
@@ -35,6 +35,14 @@ async function withMigratedStore(config: IssuerConfig, work: (store: Store) => P
 
 interface DbFlags {
   db?: string;
+  keyEncryptionKeyFile?: string;
+}
+
+function kekFileOption(): Option {
+  return new Option(
+    '--key-encryption-key-file <path>',
+    'file holding the key that encrypts the private signing keys at rest (or set AUTH_KEY_ENCRYPTION_KEY)',
+  ).env('AUTH_KEY_ENCRYPTION_KEY_FILE');
 }
 
 function dbOption(): Option {
@@ -64,6 +72,10 @@ function configFrom(
   if (flags.trustProxy !== undefined) input.trustProxy = flags.trustProxy;
   if (flags.registrationLimit !== undefined) input.registrationLimit = flags.registrationLimit;
   if (flags.reapUnusedClients !== undefined) input.unusedClientDays = flags.reapUnusedClients;
+  if (given(flags.keyEncryptionKeyFile)) input.keyEncryptionKeyFile = flags.keyEncryptionKeyFile;
+  // The key itself only ever comes from the environment: a flag would show it in `ps`.
+  if (given(process.env.AUTH_KEY_ENCRYPTION_KEY))
+    input.keyEncryptionKey = process.env.AUTH_KEY_ENCRYPTION_KEY;
   return resolveConfig(input);
 }
 
@@ -113,12 +125,25 @@ async function runCustomersAdd(flags: DbFlags & { email: string; name: string; p
 
 async function runKeysRotate(flags: DbFlags): Promise<void> {
   const config = configFrom(flags);
+  const { loadKeyEncryptionKey } = await import('./key-protection.js');
+  const kek = await loadKeyEncryptionKey(config);
   await withMigratedStore(config, async (store) => {
     const { rotateSigningKeys } = await import('./keys.js');
-    const added = await rotateSigningKeys(store, config);
+    const added = await rotateSigningKeys(store, config, Date.now, kek);
     process.stdout.write(
       `added signing keys ${added.join(', ')}; they sign from ${config.jwksMaxAge} s from now\n`,
     );
+  });
+}
+
+async function runKeysRewrap(flags: DbFlags & { oldKeyFile?: string; newKeyFile: string }): Promise<void> {
+  const config = configFrom(flags);
+  const { readKeyEncryptionKeyFile, rewrapSigningKeys } = await import('./key-protection.js');
+  const from = flags.oldKeyFile === undefined ? undefined : await readKeyEncryptionKeyFile(flags.oldKeyFile);
+  const to = await readKeyEncryptionKeyFile(flags.newKeyFile);
+  await withMigratedStore(config, async (store) => {
+    const changed = await rewrapSigningKeys(store, from, to);
+    process.stdout.write(`re-encrypted ${changed} signing keys under key-encryption key ${to.id}\n`);
   });
 }
 
@@ -140,7 +165,9 @@ function describeError(error: unknown): string {
 
 function fail(error: unknown): void {
   process.stderr.write(`agent-auth: ${describeError(error)}\n`);
-  process.exitCode = error instanceof ConfigError || error instanceof CustomerInputError ? 2 : 1;
+  const badKey =
+    typeof error === 'object' && error !== null && 'code' in error && error.code === 'KEK_INVALID';
+  process.exitCode = error instanceof ConfigError || error instanceof CustomerInputError || badKey ? 2 : 1;
 }
 
 function buildProgram(): Command {
@@ -182,6 +209,7 @@ function buildProgram(): Command {
         .env('AUTH_REAP_UNUSED_CLIENTS')
         .default('30'),
     )
+    .addOption(kekFileOption())
     .action((flags) => runServe(flags).catch(fail));
   const customers = program.command('customers').description('manage customer accounts');
   customers
@@ -197,7 +225,18 @@ function buildProgram(): Command {
     .command('rotate')
     .description('add new signing keys; the old ones keep verifying until they retire')
     .addOption(dbOption())
+    .addOption(kekFileOption())
     .action((flags) => runKeysRotate(flags).catch(fail));
+  keys
+    .command('rewrap')
+    .description('re-encrypt every private signing key under a new key-encryption key')
+    .option(
+      '--old-key-file <path>',
+      'file with the current key-encryption key (omit if the keys are not encrypted yet)',
+    )
+    .requiredOption('--new-key-file <path>', 'file with the new key-encryption key')
+    .addOption(dbOption())
+    .action((flags) => runKeysRewrap(flags).catch(fail));
   program
     .command('migrate')
     .description('bring the database schema up to date')
