@@ -60,8 +60,8 @@ describe('the SQLite store is private whatever the umask', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it.each([0o022, 0o000])(
-    'under umask %o the data folder is 0700 and the database, -wal and -shm 0600',
+  it.each(['022', '000'])(
+    'under umask %s the data folder is 0700 and the database, -wal and -shm 0600',
     async (mask) => {
       const data = join(dir, `data-${mask}`);
       const db = join(data, 'auth.sqlite');
