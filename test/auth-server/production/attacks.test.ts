@@ -167,6 +167,44 @@ describe.each(DATABASE_KINDS)('the review attacks, now refused, on %s', (kind) =
     );
   });
 
+  describe('finding 2: the trusted sign-out still returns to the app', () => {
+    it.skipIf(skip)(
+      title('a confirmed sign-out with a valid id_token_hint redirects to the registered URI'),
+      async () => {
+        const bye = 'http://127.0.0.1:9/bye';
+        const clientId = await clientIdFor({
+          redirect_uris: [LOOPBACK_CALLBACK],
+          post_logout_redirect_uris: [bye],
+        });
+        const agent = await signedInAgent();
+        const verifier = randomBytes(32).toString('base64url');
+        const challenge = createHash('sha256').update(verifier).digest('base64url');
+        const consent = await agent.follow(
+          await agent.get(authorizePath(clientId, LOOPBACK_CALLBACK, { code_challenge: challenge })),
+        );
+        const callback = new URL((await agent.submit(consent, 'Allow')).location ?? '');
+        const tokens = await postForm(`${issuer.url}/oauth/token`, {
+          grant_type: 'authorization_code',
+          code: callback.searchParams.get('code') ?? '',
+          redirect_uri: LOOPBACK_CALLBACK,
+          code_verifier: verifier,
+          client_id: clientId,
+        });
+        expect(tokens.status).toBe(200);
+        const hint = String(tokens.body.id_token);
+        const query = new URLSearchParams({
+          id_token_hint: hint,
+          post_logout_redirect_uri: bye,
+          state: 's2',
+        });
+        const confirm = await agent.get(`/oauth/logout?${query}`);
+        const done = await agent.submit(confirm, 'Sign out');
+        expect(done.status).toBe(303);
+        expect(done.location).toBe(`${bye}?state=s2`);
+      },
+    );
+  });
+
   describe('finding 6: prompt=login and max_age cannot be skipped', () => {
     async function consentFromSignInPage(extra: Record<string, string>): Promise<Page> {
       const clientId = await clientIdFor({ redirect_uris: [LOOPBACK_CALLBACK] });
