@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compactDecrypt, createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
 import type * as oauth from 'oauth4webapi';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addCustomer } from '../../../auth-server/customers.js';
 import { rewrapSigningKeys } from '../../../auth-server/key-protection.js';
@@ -26,7 +27,7 @@ import {
 } from '../helpers/databases.js';
 import { authorize, discover, registerClient } from '../helpers/oauth-client.js';
 import { CUSTOMER, startProductionIssuer } from './helpers/issuer.js';
-import { compileIssuer, runCli, spawnIssuer } from './helpers/processes.js';
+import { compileIssuer, createFreshPostgres, runCli, spawnIssuer } from './helpers/processes.js';
 
 const newKek = () => randomBytes(32).toString('base64');
 const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
@@ -130,6 +131,49 @@ describe('the SQLite store is private whatever the umask', () => {
     expect(shared.code).toBe(1);
     expect(shared.stderr).toContain(`chmod 600 ${newFile}`);
   }, 90_000);
+});
+
+describe('PostgreSQL roles', () => {
+  const skip = !POSTGRES_URL;
+  it.skipIf(skip)(
+    `serve runs as a role with only USAGE and SELECT, INSERT, UPDATE, DELETE once an owner has migrated${skip ? ` (${POSTGRES_SKIP_REASON})` : ''}`,
+    async () => {
+      await compileIssuer();
+      const base = POSTGRES_URL ?? '';
+      const fresh = await createFreshPostgres(base);
+      const role = `agent_auth_app_${randomBytes(4).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: fresh.url });
+      await admin.connect();
+      try {
+        expect((await runCli(['migrate', '--db', fresh.url])).code).toBe(0);
+        await admin.query(`CREATE ROLE ${role} LOGIN`);
+        await admin.query('REVOKE CREATE ON SCHEMA public FROM PUBLIC');
+        await admin.query(`GRANT USAGE ON SCHEMA public TO ${role}`);
+        await admin.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}`);
+        const asApp = new URL(fresh.url);
+        asApp.username = role;
+        const kek = newKek();
+        const issuer = await spawnIssuer(['--db', asApp.href], { AUTH_KEY_ENCRYPTION_KEY: kek });
+        try {
+          expect((await fetch(`${issuer.url}/.well-known/jwks.json`)).status).toBe(200);
+        } finally {
+          await issuer.stop();
+        }
+        const keys = await admin.query<{ kid: string; private_jwk: string }>(
+          'SELECT kid, private_jwk FROM signing_keys',
+        );
+        expect(keys.rows).toHaveLength(2);
+        for (const row of keys.rows) expect((await opens(row.private_jwk, kek)).kid).toBe(row.kid);
+      } finally {
+        await admin.end();
+        await fresh.drop();
+        const cleanup = new pg.Client({ connectionString: base });
+        await cleanup.connect();
+        await cleanup.query(`DROP ROLE IF EXISTS ${role}`).finally(() => cleanup.end());
+      }
+    },
+    90_000,
+  );
 });
 
 describe.each(DATABASE_KINDS)('private signing keys at rest on %s', (kind) => {
