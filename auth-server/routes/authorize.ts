@@ -4,8 +4,9 @@
  * HTML page (400) and never a redirect (RFC 6749 §4.1.2.1: the server "MUST NOT
  * automatically redirect the user-agent to the invalid redirection URI"); after that,
  * errors go back to the redirect URI only for a signed-in browser (RFC 9700 §4.11.2: a
- * self-registered client is not trusted with automatic redirects), else the same page. A valid request becomes a stored interaction bound
- * to this browser, and the next step (sign-in, consent or code) follows at once.
+ * self-registered client is not trusted with automatic redirects), else the same page. A
+ * valid request becomes a stored interaction bound to this browser, and the next step
+ * (sign-in, consent or code) follows at once.
  */
 import express, { type Request, type Response, Router } from 'express';
 import { type IssuerContext, nowSeconds } from '../context.js';
