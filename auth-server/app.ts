@@ -10,7 +10,7 @@ import { createErrorMiddleware, notFoundHandler } from './errors.js';
 import type { Clock, KeyRing } from './key-ring.js';
 import type { Logger } from './logger.js';
 import type { AccountMail } from './mail/account-mail.js';
-import { installProductionMiddleware } from './middleware/production.js';
+import { installProductionMiddleware, renderFor } from './middleware/production.js';
 import { createAccountRouter } from './routes/account.js';
 import { createAccountControlsRouter } from './routes/account-controls.js';
 import { createAuthorizeRouter } from './routes/authorize.js';
@@ -66,8 +66,11 @@ export function createApp(options: CreateAppOptions): Express {
   app.use(createPasswordRouter(ctx));
   app.use(notFoundHandler);
   app.use(
-    createErrorMiddleware(ctx.logger, (res, { status, error, description }) =>
-      ctx.views.sendMessage(res, status, 'This request cannot be completed', description, error),
+    createErrorMiddleware(
+      ctx.logger,
+      (res, { status, error, description }) =>
+        ctx.views.sendMessage(res, status, 'This request cannot be completed', description, error),
+      renderFor,
     ),
   );
   return app;

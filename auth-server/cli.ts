@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `agent-auth`: the issuer's command line (CONTRACT "agent-auth commands"). `serve` is the
- * default; `customers add`, `keys rotate` and `migrate` work on the same database while a
+ * default; `customers add`, `keys rotate`, `keys rewrap` and `migrate` work on the same database while a
  * server runs. This is the only module that imports commander, reads `process.env` or
  * stdin, and sets the exit status: 0 done, 1 failed at run time, 2 bad flags or input.
  */
@@ -40,6 +40,14 @@ async function withMigratedStore(config: IssuerConfig, work: (store: Store) => P
 
 interface DbFlags {
   db?: string;
+  keyEncryptionKeyFile?: string;
+}
+
+function kekFileOption(): Option {
+  return new Option(
+    '--key-encryption-key-file <path>',
+    'file holding the key that encrypts the private signing keys at rest (or set AUTH_KEY_ENCRYPTION_KEY)',
+  ).env('AUTH_KEY_ENCRYPTION_KEY_FILE');
 }
 
 function dbOption(): Option {
@@ -81,6 +89,10 @@ function configFrom(
   if (flags.mail === 'outbox' || flags.mail === 'smtp') input.mail = flags.mail;
   else if (given(flags.mail)) throw new ConfigError(`--mail: expected outbox or smtp, got ${flags.mail}`);
   if (flags.allowSignup) input.allowSignup = true;
+  if (given(flags.keyEncryptionKeyFile)) input.keyEncryptionKeyFile = flags.keyEncryptionKeyFile;
+  // The key itself only ever comes from the environment: a flag would show it in `ps`.
+  if (given(process.env.AUTH_KEY_ENCRYPTION_KEY))
+    input.keyEncryptionKey = process.env.AUTH_KEY_ENCRYPTION_KEY;
   return resolveConfig(input);
 }
 
@@ -144,12 +156,25 @@ async function runCustomersAdd(flags: DbFlags & { email: string; name: string; p
 
 async function runKeysRotate(flags: DbFlags): Promise<void> {
   const config = configFrom(flags);
+  const { loadKeyEncryptionKey } = await import('./key-protection.js');
+  const kek = await loadKeyEncryptionKey(config);
   await withMigratedStore(config, async (store) => {
     const { rotateSigningKeys } = await import('./keys.js');
-    const added = await rotateSigningKeys(store, config);
+    const added = await rotateSigningKeys(store, config, Date.now, kek);
     process.stdout.write(
       `added signing keys ${added.join(', ')}; they sign from ${config.jwksMaxAge} s from now\n`,
     );
+  });
+}
+
+async function runKeysRewrap(flags: DbFlags & { oldKeyFile?: string; newKeyFile: string }): Promise<void> {
+  const config = configFrom(flags);
+  const { readKeyEncryptionKeyFile, rewrapSigningKeys } = await import('./key-protection.js');
+  const from = flags.oldKeyFile === undefined ? undefined : await readKeyEncryptionKeyFile(flags.oldKeyFile);
+  const to = await readKeyEncryptionKeyFile(flags.newKeyFile);
+  await withMigratedStore(config, async (store) => {
+    const changed = await rewrapSigningKeys(store, from, to);
+    process.stdout.write(`re-encrypted ${changed} signing keys under key-encryption key ${to.id}\n`);
   });
 }
 
@@ -211,11 +236,14 @@ function fail(error: unknown): void {
   // A start-up error already says what to fix; its cause chain would only bury that.
   const message = error instanceof StartupError ? error.message : describeError(error);
   process.stderr.write(`agent-auth: ${message}\n`);
+  const badKey =
+    typeof error === 'object' && error !== null && 'code' in error && error.code === 'KEK_INVALID';
   const badInput =
     error instanceof ConfigError ||
     error instanceof CustomerInputError ||
     error instanceof DevModeError ||
-    error instanceof MerchantConfigError;
+    error instanceof MerchantConfigError ||
+    badKey;
   process.exitCode = badInput ? 2 : 1;
 }
 
@@ -256,6 +284,7 @@ function buildProgram(): Command {
         .default('30'),
     )
     .option('--dev', 'local development: rate limits and registration throttle off unless set; loopback only')
+    .addOption(kekFileOption())
     .addOption(new Option('--allow-signup', 'let people open an account themselves (verified by mail)'));
   for (const option of mailOptions()) serve.addOption(option);
   serve.action((flags, command: Command) =>
@@ -290,7 +319,18 @@ function buildProgram(): Command {
     .command('rotate')
     .description('add new signing keys; the old ones keep verifying until they retire')
     .addOption(dbOption())
+    .addOption(kekFileOption())
     .action((flags) => runKeysRotate(flags).catch(fail));
+  keys
+    .command('rewrap')
+    .description('re-encrypt every private signing key under a new key-encryption key')
+    .option(
+      '--old-key-file <path>',
+      'file with the current key-encryption key (omit if the keys are not encrypted yet)',
+    )
+    .requiredOption('--new-key-file <path>', 'file with the new key-encryption key')
+    .addOption(dbOption())
+    .action((flags) => runKeysRewrap(flags).catch(fail));
   program
     .command('migrate')
     .description('bring the database schema up to date')

@@ -9,7 +9,7 @@
 import type { Request } from 'express';
 import type { IssuerContext } from './context.js';
 import { OAuthError } from './errors.js';
-import { readParam } from './params.js';
+import { nulRefused, readParam } from './params.js';
 import { hashSecret, secretsEqual } from './secrets.js';
 import type { ClientRow } from './store/store.js';
 
@@ -47,6 +47,8 @@ function readBasic(ctx: IssuerContext, header: string): Credentials {
   const clientId = formDecode(decoded.slice(0, colon));
   const secret = formDecode(decoded.slice(colon + 1));
   if (!clientId || secret === undefined) throw invalidClient(ctx, true);
+  // The form fields are checked by readParam; the header is the other way a NUL could reach the store.
+  if (clientId.includes('\u0000')) throw nulRefused('client_id');
   return { method: 'client_secret_basic', clientId, secret };
 }
 

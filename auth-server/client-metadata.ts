@@ -7,6 +7,7 @@
  * (RFC 7591 §2: "the authorization server MUST ignore any client metadata sent by the
  * client that it does not understand").
  */
+import { findUnsafeCharacter } from './display-text.js';
 import { ISSUER_CAPABILITIES } from './metadata.js';
 import { isSupportedScope, parseScope } from './params.js';
 
@@ -59,6 +60,10 @@ export function checkRedirectUri(uri: string): string | undefined {
     return 'must be an absolute URI';
   }
   if (uri.includes('#')) return 'must not contain a fragment';
+  // The URL parser drops tabs and newlines and encodes the rest, so the stored string would not be what was parsed.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (/[\u0000-\u0020\u007F]/.test(uri)) return 'must not contain spaces or control characters';
+  if (url.port === '0') return 'must not name port 0';
   if (REFUSED_SCHEMES.has(url.protocol)) return `the ${url.protocol} scheme is not allowed`;
   if (url.username || url.password) return 'must not contain credentials';
   if (url.protocol === 'https:') return undefined;
@@ -88,6 +93,9 @@ function readString(body: Record<string, unknown>, name: string, max = 2000): st
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || value.length > max)
     throw metadataError(`${name} must be a string of at most ${max} characters`);
+  // RFC 7591 §5: the text is unverified and shown to people, so it must not be able to lie.
+  const unsafe = findUnsafeCharacter(value);
+  if (unsafe !== undefined) throw metadataError(`${name} must not contain ${unsafe}`);
   return value;
 }
 
@@ -172,6 +180,8 @@ export function validateClientMetadata(input: unknown): ValidClientMetadata {
     checkAllowed([idTokenAlg], ISSUER_CAPABILITIES.idTokenSigningAlgs, 'id_token_signed_response_alg');
   const clientName = readString(body, 'client_name', 200)?.trim() || null;
   const contacts = readStringArray(body, 'contacts');
+  const unsafeContact = contacts?.map(findUnsafeCharacter).find((u) => u !== undefined);
+  if (unsafeContact !== undefined) throw metadataError(`contacts must not contain ${unsafeContact}`);
   const applicationType = readString(body, 'application_type');
   if (applicationType !== undefined) checkAllowed([applicationType], ['web', 'native'], 'application_type');
   const echo: Record<string, unknown> = {

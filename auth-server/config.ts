@@ -77,6 +77,20 @@ export const issuerConfigSchema = z.object({
   /** Days after which a client that never obtained a token is deleted; 0 keeps every client. */
   unusedClientDays: z.coerce.number().int().min(0).max(36_500).default(30),
   ...mailConfigShape,
+  keyEncryptionKey: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'The key-encryption key that seals the private signing keys at rest: 32 random bytes in base64 (openssl rand -base64 32). Set through AUTH_KEY_ENCRYPTION_KEY, never as a flag. An https issuer refuses to start without it (or keyEncryptionKeyFile).',
+    ),
+  keyEncryptionKeyFile: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'A file holding the key-encryption key instead (readable by its owner only): --key-encryption-key-file (AUTH_KEY_ENCRYPTION_KEY_FILE).',
+    ),
 });
 
 // How each key is set from outside, so a refused value names the flag or variable to fix.
@@ -90,6 +104,8 @@ const CONFIG_SOURCES: Readonly<Record<string, string>> = {
   registrationLimit: '--registration-limit (AUTH_REGISTRATION_LIMIT)',
   unusedClientDays: '--reap-unused-clients (AUTH_REAP_UNUSED_CLIENTS)',
   ...MAIL_CONFIG_SOURCES,
+  keyEncryptionKey: 'AUTH_KEY_ENCRYPTION_KEY',
+  keyEncryptionKeyFile: '--key-encryption-key-file (AUTH_KEY_ENCRYPTION_KEY_FILE)',
 };
 
 export type IssuerConfigInput = z.input<typeof issuerConfigSchema>;
@@ -122,6 +138,11 @@ export function resolveConfig(input: IssuerConfigInput): IssuerConfig {
     throw new ConfigError(`invalid issuer configuration: ${detail}`);
   }
   const value = parsed.data;
+  if (value.keyEncryptionKey !== undefined && value.keyEncryptionKeyFile !== undefined) {
+    throw new ConfigError(
+      `invalid issuer configuration: set ${CONFIG_SOURCES.keyEncryptionKey} or ${CONFIG_SOURCES.keyEncryptionKeyFile}, not both`,
+    );
+  }
   const issuer = value.issuer ?? `http://127.0.0.1:${value.port}`;
   const mailProblem = checkMailConfig(value, issuer);
   if (mailProblem) throw new ConfigError(`invalid issuer configuration: ${mailProblem}`);

@@ -7,13 +7,16 @@
  * instead (`render: 'page'`), because RFC 6749 §4.1.2.1 forbids redirecting then.
  */
 import { isBoom } from '@hapi/boom';
-import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from './logger.js';
 
 export interface OAuthErrorOptions {
   headers?: Readonly<Record<string, string>>;
-  /** 'page' renders the HTML error page (browser-facing endpoints); default JSON. */
-  render?: 'json' | 'page';
+  /**
+   * 'page' renders the HTML error page (browser-facing endpoints); default JSON. 'auto'
+   * lets the error middleware choose by the request's path (for checks shared by both kinds).
+   */
+  render?: 'json' | 'page' | 'auto';
   /** RFC 6750 §3.1: a request without credentials gets no error information at all. */
   withoutBody?: boolean;
   cause?: unknown;
@@ -23,7 +26,7 @@ export class OAuthError extends Error {
   readonly status: number;
   readonly error: string;
   readonly headers: Readonly<Record<string, string>>;
-  readonly render: 'json' | 'page';
+  readonly render: 'json' | 'page' | 'auto';
   readonly withoutBody: boolean;
 
   constructor(status: number, error: string, description: string, options: OAuthErrorOptions = {}) {
@@ -64,16 +67,25 @@ function fromBoom(err: unknown): OAuthError | undefined {
   return new OAuthError(status, code, err.message, { headers });
 }
 
-/** body-parser errors (malformed JSON, wrong charset, too large) carry `status` and `type`. */
+/**
+ * body-parser errors (malformed JSON, wrong charset, too large) carry `status` and `type`;
+ * the router's URIError for a path parameter that is not valid percent-encoding
+ * (`/interaction/%ZZ`) carries `status` 400.
+ */
 function fromBodyParser(err: unknown): OAuthError | undefined {
-  if (typeof err !== 'object' || err === null || !('type' in err) || !('status' in err)) return undefined;
+  if (typeof err !== 'object' || err === null || !('status' in err)) return undefined;
+  if (!('type' in err) && !(err instanceof URIError)) return undefined;
   const status = err.status;
   if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
   return new OAuthError(status, 'invalid_request', 'the request body could not be read');
 }
 
 /** The issuer's single error middleware: `{ error, error_description }` or the error page. */
-export function createErrorMiddleware(logger: Logger, renderPage: ErrorPageRenderer): ErrorRequestHandler {
+export function createErrorMiddleware(
+  logger: Logger,
+  renderPage: ErrorPageRenderer,
+  renderFor: (req: Request) => 'json' | 'page' = () => 'json',
+): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) {
       next(err);
@@ -96,7 +108,7 @@ export function createErrorMiddleware(logger: Logger, renderPage: ErrorPageRende
       error: known.error,
     });
     res.set(known.headers);
-    if (known.render === 'page') {
+    if (known.render === 'page' || (known.render === 'auto' && renderFor(req) === 'page')) {
       renderPage(res, { status: known.status, error: known.error, description: known.message });
       return;
     }

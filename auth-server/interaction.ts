@@ -41,7 +41,8 @@ export function isConfidential(client: ClientRow): boolean {
   return client.tokenEndpointAuthMethod !== 'none';
 }
 
-function needsSignIn(
+/** True when the interaction still wants a sign-in: none yet, or prompt=login / max_age demand a fresh one. */
+export function needsSignIn(
   ctx: IssuerContext,
   interaction: InteractionRow,
   active: ActiveSession | undefined,

@@ -1,6 +1,6 @@
 /**
  * What the rest of the issuer may ask of the signing keys, apart from their implementation:
- * keys.ts is the one module that imports jose (even its types), and route, cache and test
+ * keys.ts (with key-sealing.ts, its encryption at rest) is the one module that imports jose (even its types), and route, cache and test
  * modules depend on these types without loading it. The clock every time-dependent part
  * takes lives here too (milliseconds, like `Date.now`; tests inject their own to move time).
  */

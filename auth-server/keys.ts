@@ -5,8 +5,10 @@
  * every few seconds. Rotation pre-publishes: a new key appears in the JWKS `jwksMaxAge`
  * seconds before it signs, and the old one stays published until every token it signed
  * has expired. First-start generation is a race-safe insert on (alg, generation). Verified
- * access tokens are remembered until they expire (verified-tokens.ts). The contract the
- * routes see is in key-ring.ts, which imports nothing.
+ * access tokens are remembered until they expire (verified-tokens.ts). Private keys are
+ * sealed at rest under the operator's key-encryption key when one is given (key-sealing.ts,
+ * the one other module that imports jose). The contract the routes see is in key-ring.ts,
+ * which imports nothing.
  */
 import {
   type CryptoKey,
@@ -22,6 +24,7 @@ import {
 } from 'jose';
 import type { IssuerConfig } from './config.js';
 import { type Clock, type KeyRing, unixSeconds, type VerifiedAccessToken } from './key-ring.js';
+import { isSealed, type KeyEncryptionKey, openPrivateJwk, sealPrivateJwk } from './key-sealing.js';
 import type { KeyAlg, KeyRow, Store } from './store/store.js';
 import { createVerifiedTokenCache } from './verified-tokens.js';
 
@@ -36,17 +39,19 @@ async function generateKeyRow(
   generation: number,
   now: number,
   activatesAt: number,
+  kek: KeyEncryptionKey | undefined,
 ): Promise<KeyRow> {
   const options = alg === 'RS256' ? { extractable: true, modulusLength: 2048 } : { extractable: true };
   const { privateKey, publicKey } = await generateKeyPair(alg, options);
   const publicJwk = await exportJWK(publicKey);
   const kid = await calculateJwkThumbprint(publicJwk);
-  const privateJwk = await exportJWK(privateKey);
+  const privateJwk = JSON.stringify({ ...(await exportJWK(privateKey)), kid, alg });
   return {
     kid,
     alg,
     generation,
-    privateJwk: JSON.stringify({ ...privateJwk, kid, alg }),
+    // Sealed before it ever reaches the store when a key-encryption key is configured.
+    privateJwk: kek ? await sealPrivateJwk(privateJwk, kek) : privateJwk,
     publicJwk: JSON.stringify({ ...publicJwk, kid, alg, use: 'sig' }),
     createdAt: now,
     activatesAt,
@@ -55,12 +60,16 @@ async function generateKeyRow(
 }
 
 /** Creates the first key of each algorithm unless one exists; safe when processes race. */
-export async function ensureSigningKeys(store: Store, clock: Clock = Date.now): Promise<void> {
+export async function ensureSigningKeys(
+  store: Store,
+  clock: Clock = Date.now,
+  kek?: KeyEncryptionKey,
+): Promise<void> {
   const existing = await store.listKeys();
   for (const alg of ALGS) {
     if (existing.some((k) => k.alg === alg)) continue;
     const now = unixSeconds(clock);
-    await store.insertKey(await generateKeyRow(alg, 1, now, now));
+    await store.insertKey(await generateKeyRow(alg, 1, now, now, kek));
   }
 }
 
@@ -72,15 +81,19 @@ export async function rotateSigningKeys(
   store: Store,
   config: IssuerConfig,
   clock: Clock = Date.now,
+  kek?: KeyEncryptionKey,
 ): Promise<string[]> {
   const existing = await store.listKeys();
+  // A clear key must not join sealed ones: without the key-encryption key, refuse.
+  const sealed = kek ? undefined : existing.find((k) => isSealed(k.privateJwk));
+  if (sealed) await openPrivateJwk(sealed.privateJwk, undefined, sealed.kid);
   const added: string[] = [];
   const longestToken = Math.max(config.accessTokenTtl, config.idTokenTtl);
   for (const alg of ALGS) {
     const generation = Math.max(0, ...existing.filter((k) => k.alg === alg).map((k) => k.generation)) + 1;
     const now = unixSeconds(clock);
     const activatesAt = now + config.jwksMaxAge;
-    const row = await generateKeyRow(alg, generation, now, activatesAt);
+    const row = await generateKeyRow(alg, generation, now, activatesAt, kek);
     if (!(await store.insertKey(row))) continue;
     await store.retireKeysBefore(alg, generation, activatesAt + longestToken + CLOCK_SKEW);
     added.push(row.kid);
@@ -94,7 +107,12 @@ function readString(payload: JWTPayload, name: string): string {
   return value;
 }
 
-export function createKeyRing(store: Store, config: IssuerConfig, clock: Clock = Date.now): KeyRing {
+export function createKeyRing(
+  store: Store,
+  config: IssuerConfig,
+  clock: Clock = Date.now,
+  kek?: KeyEncryptionKey,
+): KeyRing {
   let rows: KeyRow[] = [];
   let loadedAt = Number.NEGATIVE_INFINITY;
   const imported = new Map<string, CryptoKey>();
@@ -113,7 +131,8 @@ export function createKeyRing(store: Store, config: IssuerConfig, clock: Clock =
     const cacheKey = `${which}:${row.kid}`;
     const cached = imported.get(cacheKey);
     if (cached) return cached;
-    const jwk: unknown = JSON.parse(which === 'private' ? row.privateJwk : row.publicJwk);
+    const text = which === 'private' ? await openPrivateJwk(row.privateJwk, kek, row.kid) : row.publicJwk;
+    const jwk: unknown = JSON.parse(text);
     const key = await importJWK(jwk as JWK, row.alg);
     if (!('type' in key)) throw new TypeError('expected an asymmetric key');
     imported.set(cacheKey, key);

@@ -3,18 +3,31 @@
  * and response parameters "MUST NOT be included more than once", so a repeated parameter
  * is reported (never silently resolved to its first value). Also the scope helpers.
  */
-import { invalidRequest } from './errors.js';
+import { invalidRequest, OAuthError } from './errors.js';
 import { ISSUER_CAPABILITIES } from './metadata.js';
 
 export type ParamSource = unknown;
 
+/** `400 invalid_request` for a NUL character, as a page or JSON as the endpoint answers. */
+export function nulRefused(name: string): OAuthError {
+  return new OAuthError(400, 'invalid_request', `${name} must not contain a NUL character`, {
+    render: 'auto',
+  });
+}
+
 export type ParamResult = { ok: true; value: string | undefined } | { ok: false; repeated: string };
 
-/** One parameter; empty strings count as absent (RFC 6749 §3.1). */
+/**
+ * One parameter; empty strings count as absent (RFC 6749 §3.1). A NUL character is refused
+ * here, at the one door every query and form parameter passes: no OAuth parameter may hold
+ * one (RFC 6749 Appendix A allows only visible ASCII in most), and PostgreSQL cannot store
+ * one in text, so letting it through turned a client's mistake into a 500 there.
+ */
 export function readParam(source: ParamSource, name: string): ParamResult {
   if (typeof source !== 'object' || source === null) return { ok: true, value: undefined };
   const value: unknown = (source as Record<string, unknown>)[name];
   if (value === undefined || value === '') return { ok: true, value: undefined };
+  if (typeof value === 'string' && value.includes('\u0000')) throw nulRefused(name);
   if (typeof value === 'string') return { ok: true, value };
   return { ok: false, repeated: name };
 }

@@ -5,11 +5,18 @@
  * any port to be specified at the time of the request", so only the port may differ.
  */
 
-const LOOPBACK_PREFIX = /^http:\/\/(127\.0\.0\.1|\[::1\])(:\d{1,5})?(?=[/?]|$)/;
+const LOOPBACK_PREFIX = /^http:\/\/(127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?(?=[/?]|$)/;
+
+/** A TCP port a redirect may name: 1–65535 (port 0 and 99999 are no port at all). */
+export function isValidPort(port: string): boolean {
+  const value = Number(port);
+  return Number.isInteger(value) && value >= 1 && value <= 65535;
+}
 
 function withoutLoopbackPort(uri: string): string | undefined {
   const match = LOOPBACK_PREFIX.exec(uri);
-  return match ? `http://${match[1]}${uri.slice(match[0].length)}` : undefined;
+  if (!match || (match[2] !== undefined && !isValidPort(match[2]))) return undefined;
+  return `http://${match[1]}${uri.slice(match[0].length)}`;
 }
 
 /** The requested URI when it matches a registered one, otherwise undefined. */

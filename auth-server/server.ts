@@ -1,5 +1,6 @@
 /**
- * Runs the issuer: opens the store, migrates, makes sure signing keys exist, binds the
+ * Runs the issuer: opens the store, migrates, seals the private keys (or refuses to start
+ * without the key-encryption key, key-protection.ts), makes sure signing keys exist, binds the
  * socket, builds the app (once the port is known, so `--port 0` still yields a correct
  * default issuer) and starts the periodic clean-up. The CLI prints `listening on <url>`
  * when this resolves; `close()` stops accepting, finishes in-flight requests and closes
@@ -10,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { startCleanup } from './cleanup.js';
 import { bindIssuerToPort, type IssuerConfig } from './config.js';
+import { loadKeyEncryptionKey, protectSigningKeys } from './key-protection.js';
 import type { Clock } from './key-ring.js';
 import { createKeyRing, ensureSigningKeys } from './keys.js';
 import type { Logger } from './logger.js';
@@ -55,14 +57,21 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 export async function startIssuer(options: StartIssuerOptions): Promise<RunningIssuer> {
   const { logger } = options;
   const clock = options.clock ?? Date.now;
+  const kek = await loadKeyEncryptionKey(options.config);
   const store = options.store ?? openStore({ db: options.config.db });
-  await store.migrate();
-  await ensureSigningKeys(store, clock);
+  try {
+    await store.migrate();
+    await protectSigningKeys(store, { kek, requireEncryption: options.config.secureCookies, logger });
+    await ensureSigningKeys(store, clock, kek);
+  } catch (error) {
+    if (!options.store) await store.close();
+    throw error;
+  }
 
   const server = createServer();
   const address = await listen(server, options.config.port, options.config.host);
   const config = bindIssuerToPort(options.config, address.port);
-  const keys = createKeyRing(store, config, clock);
+  const keys = createKeyRing(store, config, clock, kek);
   const mail = await createAccountMail(config, logger).catch((error: unknown) => {
     server.close();
     throw error;

@@ -3,12 +3,13 @@
  * makes each one work: the trusted proxies (so `req.ip` is right for everything after), the
  * request id and access log, the shutdown drain, the security headers, CORS (preflights
  * answered before anything counts them), `/healthz` (never limited), the body limits, then
- * the rate limits (60 a minute per client or, for anonymous requests, per address, and the
+ * the rate limits (60 a minute per authenticated client or, for everything else, per address, and the
  * tighter per-address registration throttle) and the tracker that records a client's use
  * for the reaper. `createApp` calls this once, before mounting the endpoint routers.
  */
 import type { Express, Request } from 'express';
 import type { IssuerContext } from '../context.js';
+import { createAuthenticatedClientResolver } from '../rate-limit/authenticated-client.js';
 import { createClientResolver } from '../rate-limit/client-key.js';
 import { createRateLimiter } from '../rate-limit/limiter.js';
 import { createClientUsageTracker } from '../reaper.js';
@@ -47,6 +48,7 @@ export function installProductionMiddleware(app: Express, ctx: IssuerContext): v
   app.use(createBodyGuard());
   app.use([...EARLY_FORM_PATHS], createEarlyFormParser());
   const resolver = createClientResolver(store, clock);
+  const authenticated = createAuthenticatedClientResolver(store, clock);
   if (config.rateLimit > 0) {
     app.use(
       createRateLimiter({
@@ -56,12 +58,14 @@ export function installProductionMiddleware(app: Express, ctx: IssuerContext): v
         logger,
         renderFor,
         setting: '--rate-limit (AUTH_RATE_LIMIT); --dev turns it off on a local issuer',
-        // A client id is only claimed here (the route authenticates it), so it is paired with
-        // the address: agents behind one egress IP keep their own budgets, and nobody can spend
-        // another client's budget by sending its public client_id from elsewhere.
+        // A budget is a client's only once the client authenticated with its secret; a bare
+        // client_id is public and buys nothing. Browser pages always count against the address.
+        // The client budget is still paired with the address, so nobody can spend another
+        // client's budget from elsewhere.
         async keyFor(req) {
-          const clientId = await resolver.resolve(req);
           const ip = clientIp(req);
+          if (renderFor(req) === 'page') return `ip:${ip}`;
+          const clientId = await authenticated.resolve(req);
           return clientId === undefined ? `ip:${ip}` : `client:${clientId}:ip:${ip}`;
         },
       }),

@@ -1,11 +1,11 @@
 /**
- * Who a request counts against. Agents often share one egress IP (a cloud, a NAT), so a
- * request that names a registered client counts against that client, and only anonymous
- * requests count against their IP. A client names itself the two ways RFC 6749 §2.3.1
+ * Which registered client a request claims to come from (the usage tracker records it for
+ * the reaper). Rate-limit budgets do not trust this claim: they follow only a client that
+ * authenticated (authenticated-client.ts). A client names itself the two ways RFC 6749 §2.3.1
  * allows: HTTP Basic (whose user part is form-urlencoded before base64) or a `client_id`
  * form field. The claim is not authenticated here (the route does that), but it must name
- * a registered client: otherwise anyone could escape the per-IP limit by inventing a fresh
- * `client_id` for every request. Known ids are remembered for a minute to spare the store.
+ * a registered client, so invented ids are never recorded. Known ids are remembered for a
+ * minute to spare the store.
  */
 import type { Request } from 'express';
 import type { Store } from '../store/store.js';
@@ -14,7 +14,7 @@ const MAX_CLIENT_ID = 255;
 const KNOWN_TTL_MS = 60_000;
 const KNOWN_MAX = 10_000;
 
-function decodeFormComponent(value: string): string | undefined {
+export function decodeFormComponent(value: string): string | undefined {
   try {
     return decodeURIComponent(value.replace(/\+/g, ' '));
   } catch {

@@ -5,7 +5,8 @@
  * refresh token"); that binds refresh tokens to the session, unlike OpenID's usual
  * offline_access. `/oauth/logout` is the RP-initiated end-session endpoint (OpenID
  * Connect RP-Initiated Logout 1.0): it asks the customer to confirm, so a cross-site link
- * cannot sign anyone out, and returns only to a registered post_logout_redirect_uri.
+ * cannot sign anyone out, and returns only to a registered post_logout_redirect_uri: by a
+ * redirect after a confirmed sign-out with a valid id_token_hint, otherwise by a link.
  */
 import express, { type Request, type Response, Router } from 'express';
 import { type IssuerContext, nowSeconds } from '../context.js';
@@ -46,12 +47,14 @@ export async function renderAccount(
   );
 }
 
-async function signOut(ctx: IssuerContext, req: Request, res: Response): Promise<void> {
+/** Ends this browser's session, if any; true when there was one to end. */
+async function signOut(ctx: IssuerContext, req: Request, res: Response): Promise<boolean> {
   const active = await readSession(ctx, req);
   clearSessionCookie(ctx, res);
-  if (!active) return;
+  if (!active) return false;
   await ctx.store.endSession(active.session.idHash, nowSeconds(ctx));
   ctx.logger.info('signed out', { customerId: active.customer.id });
+  return true;
 }
 
 interface LogoutRequest {
@@ -59,6 +62,8 @@ interface LogoutRequest {
   clientName?: string | null;
   postLogoutRedirectUri?: string;
   state?: string;
+  /** A valid id_token_hint (carried through the confirmation form): only then may the end be a redirect. */
+  idTokenHint?: string;
 }
 
 async function readLogoutRequest(ctx: IssuerContext, source: unknown): Promise<LogoutRequest> {
@@ -79,22 +84,37 @@ async function readLogoutRequest(ctx: IssuerContext, source: unknown): Promise<L
   if (redirectUri && !client?.postLogoutRedirectUris.includes(redirectUri)) {
     throw fail('post_logout_redirect_uri is not registered for this app');
   }
-  return { clientId, clientName: client?.clientName, postLogoutRedirectUri: redirectUri, state };
+  return {
+    clientId,
+    clientName: client?.clientName,
+    postLogoutRedirectUri: redirectUri,
+    state,
+    idTokenHint: hint,
+  };
 }
 
-function finishLogout(ctx: IssuerContext, res: Response, request: LogoutRequest): void {
+/**
+ * The end of a sign-out. A redirect to the app's post_logout_redirect_uri only follows a
+ * confirmed sign-out of a real session whose request carried a valid id_token_hint; any
+ * other request cannot be trusted (RP-Initiated Logout 1.0 §3), and a registered URI alone
+ * proves nothing when anyone may register, so the page offers a link instead of bouncing.
+ */
+function finishLogout(ctx: IssuerContext, res: Response, request: LogoutRequest, trusted: boolean): void {
+  const heading = 'You are signed out';
+  const text = 'Apps you connected while signed in can no longer refresh their access.';
   if (!request.postLogoutRedirectUri) {
-    ctx.views.sendMessage(
-      res,
-      200,
-      'You are signed out',
-      'Apps you connected while signed in can no longer refresh their access.',
-    );
+    ctx.views.sendMessage(res, 200, heading, text);
     return;
   }
   const url = new URL(request.postLogoutRedirectUri);
   if (request.state) url.searchParams.set('state', request.state);
-  res.redirect(303, url.href);
+  if (trusted) {
+    res.redirect(303, url.href);
+    return;
+  }
+  const app = request.clientName ?? 'the app';
+  const link = { href: url.href, text: `Return to ${app} at ${url.host || url.protocol}` };
+  ctx.views.sendPage(res, 'message', { heading, text, link }, { title: heading });
 }
 
 export function createAccountRouter(ctx: IssuerContext): Router {
@@ -114,11 +134,11 @@ export function createAccountRouter(ctx: IssuerContext): Router {
   router.post('/account/signout', form, async (req, res) => {
     verifyCsrf(ctx, req);
     await signOut(ctx, req, res);
-    finishLogout(ctx, res, {});
+    finishLogout(ctx, res, {}, false);
   });
   router.get('/oauth/logout', async (req, res) => {
     const request = await readLogoutRequest(ctx, req.query);
-    if (!(await readSession(ctx, req))) return finishLogout(ctx, res, request);
+    if (!(await readSession(ctx, req))) return finishLogout(ctx, res, request, false);
     const csrf = ensureCsrfToken(ctx, req, res);
     const formActions = [
       request.postLogoutRedirectUri && formActionSource(request.postLogoutRedirectUri),
@@ -128,8 +148,8 @@ export function createAccountRouter(ctx: IssuerContext): Router {
   router.post('/oauth/logout', form, async (req, res) => {
     verifyCsrf(ctx, req);
     const request = await readLogoutRequest(ctx, req.body);
-    await signOut(ctx, req, res);
-    finishLogout(ctx, res, request);
+    const ended = await signOut(ctx, req, res);
+    finishLogout(ctx, res, request, ended && request.idTokenHint !== undefined);
   });
   return router;
 }

@@ -3,12 +3,14 @@
  * PKCE S256 only. Until the client and its redirect URI are known to match, errors are an
  * HTML page (400) and never a redirect (RFC 6749 §4.1.2.1: the server "MUST NOT
  * automatically redirect the user-agent to the invalid redirection URI"); after that,
- * errors go back to the redirect URI. A valid request becomes a stored interaction bound
- * to this browser, and the next step (sign-in, consent or code) follows at once.
+ * errors go back to the redirect URI only for a signed-in browser (RFC 9700 §4.11.2: a
+ * self-registered client is not trusted with automatic redirects), else the same page. A
+ * valid request becomes a stored interaction bound to this browser, and the next step
+ * (sign-in, consent or code) follows at once.
  */
 import express, { type Request, type Response, Router } from 'express';
 import { type IssuerContext, nowSeconds } from '../context.js';
-import { ensureCsrfToken } from '../cookies.js';
+import { ensureCsrfToken, readSession } from '../cookies.js';
 import { OAuthError } from '../errors.js';
 import { continueInteraction, redirectToClient } from '../interaction.js';
 import { ISSUER_CAPABILITIES } from '../metadata.js';
@@ -166,8 +168,23 @@ async function handleAuthorize(ctx: IssuerContext, req: Request, res: Response):
     await continueInteraction(ctx, req, res, rawId, interaction, client);
   } catch (error) {
     if (!(error instanceof RedirectableError)) throw error;
+    // RFC 9700 §4.11.2: every client here registered itself, so none is trusted to receive an
+    // automatic redirect from a browser that has not signed in; anyone could otherwise use the
+    // issuer's domain as a bouncer to any site they registered. A signed-in customer is sent back.
+    if (!(await readSession(ctx, req))) throw unredirectedError(client, redirectUri, error);
     redirectToClient(ctx, res, redirectUri, { error: error.error, error_description: error.message, state });
   }
+}
+
+/** The error page shown instead of a redirect: what went wrong, which app, which host it named. */
+function unredirectedError(client: ClientRow, redirectUri: string, error: RedirectableError): OAuthError {
+  const url = new URL(redirectUri);
+  const host = url.host || url.protocol;
+  const app = client.clientName ?? 'An unnamed app';
+  return pageError(
+    `${app} sent a request this server cannot complete (${error.message}). It asked to return to ${host}; you were not sent there.`,
+    error.error,
+  );
 }
 
 export function createAuthorizeRouter(ctx: IssuerContext): Router {

@@ -15,6 +15,7 @@ import {
   continueInteraction,
   isConfidential,
   loadInteraction,
+  needsSignIn,
   refuseInteraction,
 } from '../interaction.js';
 import { readParams } from '../params.js';
@@ -87,7 +88,9 @@ async function handleConsent(ctx: IssuerContext, req: Request, res: Response): P
   const form = readForm(req.body, ['interaction', 'decision']);
   const { interaction, client } = await loadInteraction(ctx, form.interaction, browserBinding(ctx, req));
   const active = await readSession(ctx, req);
-  if (!active) {
+  // OpenID Connect Core §3.1.2.1: prompt=login and max_age demand a sign-in within this
+  // interaction; the sign-in page's own hidden fields must not reach consent without one.
+  if (!active || needsSignIn(ctx, interaction, active)) {
     res.redirect(303, `/interaction/${encodeURIComponent(form.interaction ?? '')}`);
     return;
   }

@@ -21,6 +21,7 @@ type AccountQueries = Pick<
   | 'listKeys'
   | 'insertKey'
   | 'retireKeysBefore'
+  | 'replacePrivateJwk'
   | 'createInteraction'
   | 'findInteraction'
   | 'markInteractionSignedIn'
@@ -152,6 +153,16 @@ function createKeyQueries(db: Kysely<IssuerDatabase>) {
         .where('generation', '<', generation)
         .where('retiresAt', 'is', null)
         .execute();
+    },
+
+    async replacePrivateJwk(kid: string, expected: string, replacement: string): Promise<boolean> {
+      const result = await db
+        .updateTable('signingKeys')
+        .set({ privateJwk: replacement })
+        .where('kid', '=', kid)
+        .where('privateJwk', '=', expected)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
   };
 }

@@ -26,6 +26,8 @@ type CounterDatabase = IssuerDatabase & { counters: CountersTable };
 export interface CounterStore {
   /** Adds one to the counter of `key` in the window starting at `windowStart`; returns the new count. */
   hit(key: string, windowStart: number, expiresAt: number): Promise<number>;
+  /** Takes one back from the counter of `key` in that window (an attempt reserved, then not spent). */
+  release(key: string, windowStart: number): Promise<void>;
   /** The current count without adding to it (0 when there is none). */
   peek(key: string, windowStart: number): Promise<number>;
   /** Forgets every window of `key` (e.g. an account's failures after a good sign-in). */
@@ -80,6 +82,16 @@ export function createCounterStore(issuerDb: Kysely<IssuerDatabase>): CounterSto
         .returning('hits')
         .executeTakeFirstOrThrow();
       return Number(row.hits);
+    },
+
+    async release(key, windowStart) {
+      await db
+        .updateTable('counters')
+        .set((eb) => ({ hits: eb('counters.hits', '-', 1) }))
+        .where('key', '=', key)
+        .where('windowStart', '=', windowStart)
+        .where('hits', '>', 0)
+        .execute();
     },
 
     async peek(key, windowStart) {

@@ -1,15 +1,16 @@
 /**
  * Opens the store named by `--db`: a file path means embedded SQLite (WAL journal and a
- * busy timeout, so `customers add` can write while `serve` runs), a `postgres://` URL
+ * busy timeout, so `customers add` can write while `serve` runs; the folder 0700 and the
+ * files 0600, see file-modes.ts), a `postgres://` URL
  * means a pg Pool. `schema` (PostgreSQL only) puts every table in that schema via the
  * connections' search_path, so parallel test files or tenants never collide.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { isPostgresUrl } from '../config.js';
+import { preparePrivateSqliteFile } from './file-modes.js';
 import { createKyselyStore } from './kysely-store.js';
 import type { IssuerDatabase } from './schema.js';
 import { createPreparingRunner } from './statements.js';
@@ -79,7 +80,7 @@ function cacheStatements(database: Database.Database): SqliteDatabase {
 
 function openSqlite(path: string): Kysely<IssuerDatabase> {
   const file = resolve(path);
-  mkdirSync(dirname(file), { recursive: true });
+  preparePrivateSqliteFile(file);
   const database = new Database(file);
   // WAL lets readers and one writer work at once across processes; the busy timeout makes
   // a second writer (another process) wait instead of failing at once.

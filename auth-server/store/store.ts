@@ -178,6 +178,11 @@ export interface Store {
   insertKey(row: KeyRow): Promise<boolean>;
   /** Sets retires_at on every older key of `alg` that has none yet. */
   retireKeysBefore(alg: KeyAlg, generation: number, retiresAt: number): Promise<void>;
+  /**
+   * Replaces a key's stored private JWK (sealing it, or re-sealing it under a new
+   * key-encryption key) only if it still holds `expected`; false when another process won.
+   */
+  replacePrivateJwk(kid: string, expected: string, replacement: string): Promise<boolean>;
 
   createInteraction(row: InteractionRow): Promise<void>;
   findInteraction(idHash: string): Promise<InteractionRow | undefined>;

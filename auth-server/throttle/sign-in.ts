@@ -8,6 +8,8 @@
  * share one address), 50 in 15 minutes. A locked sign-in is refused with one clear page
  * (429 and `Retry-After`) without checking the password, and the page and the counting are
  * the same whether or not the account exists, so neither reveals which emails have accounts.
+ * Both counts are reserved atomically before the password is checked, so concurrent
+ * attempts cannot all read the same count; a good sign-in gives its address reservation back.
  */
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
@@ -72,11 +74,10 @@ export async function throttleSignIn<T>(
   const rules = countedRules(req, email, now);
   const counters = ctx.store.counters;
   let retryAfter = 0;
+  // Every rule reserves its attempt with one atomic increment before the slow password
+  // check; reading the count and adding after the check let 58 parallel attempts all pass.
   for (const { rule, key, window } of rules) {
-    const count =
-      rule.scope === 'account'
-        ? await counters.hit(key, window.start, window.end)
-        : (await counters.peek(key, window.start)) + 1;
+    const count = await counters.hit(key, window.start, window.end);
     if (count > rule.limit) retryAfter = Math.max(retryAfter, window.end - now);
   }
   if (retryAfter > 0) {
@@ -84,11 +85,12 @@ export async function throttleSignIn<T>(
     throw lockedError(retryAfter);
   }
   const result = await attempt();
-  if (result === false) {
-    for (const { rule, key, window } of rules)
-      if (rule.scope === 'ip') await counters.hit(key, window.start, window.end);
-  } else {
-    for (const { rule, key } of rules) if (rule.scope === 'account') await counters.clear(key);
+  if (result !== false) {
+    // Only failures count per address (many customers may share one): give the reservation back.
+    for (const { rule, key, window } of rules) {
+      if (rule.scope === 'account') await counters.clear(key);
+      else await counters.release(key, window.start);
+    }
   }
   return result;
 }

@@ -114,13 +114,22 @@ describe('the issuer refuses what it must', () => {
   });
 
   describe('authorization endpoint', () => {
-    async function authorizeWith(params: Record<string, string | undefined>) {
+    async function authorizeWith(params: Record<string, string | undefined>, agent?: FormAgent) {
       const { url } = await buildAuthorizationUrl(as, publicClient, 'openid');
       for (const [k, v] of Object.entries(params)) {
         if (v === undefined) url.searchParams.delete(k);
         else url.searchParams.set(k, v);
       }
-      return new FormAgent(new URL(issuer.issuer).origin).get(url.href);
+      return (agent ?? new FormAgent(new URL(issuer.issuer).origin)).get(url.href);
+    }
+
+    async function signedInAgent(): Promise<FormAgent> {
+      const agent = new FormAgent(new URL(issuer.issuer).origin);
+      await agent.submit(await agent.get('/account'), 'Sign in', {
+        Email: credentials.email,
+        Password: credentials.password,
+      });
+      return agent;
     }
 
     it('shows an error page and never redirects for an unknown client', async () => {
@@ -151,16 +160,40 @@ describe('the issuer refuses what it must', () => {
       [{ response_type: undefined }, 'invalid_request'],
       [{ scope: 'openid admin' }, 'invalid_scope'],
       [{ scope: undefined }, 'invalid_scope'],
-      [{ prompt: 'none' }, 'login_required'],
+      [{ prompt: 'none', nonce: 'n' }, 'consent_required'],
       [{ request: 'eyJ.e30.' }, 'request_not_supported'],
-    ])('sends %j back to the client as %s with state and iss', async (params, error) => {
-      const page = await authorizeWith({ ...params, state: 'xyz' });
+    ])(
+      'for a signed-in browser, sends %j back to the client as %s with state and iss',
+      async (params, error) => {
+        const page = await authorizeWith({ ...params, state: 'xyz' }, await signedInAgent());
+        expect(page.status).toBe(303);
+        const location = new URL(page.location ?? '');
+        expect(location.origin + location.pathname).toBe(publicClient.redirectUri);
+        expect(location.searchParams.get('error')).toBe(error);
+        expect(location.searchParams.get('state')).toBe('xyz');
+        expect(location.searchParams.get('iss')).toBe(issuer.issuer);
+      },
+    );
+
+    it.each([
+      [{ code_challenge: undefined }, 'invalid_request'],
+      [{ response_type: 'token' }, 'unsupported_response_type'],
+      [{ scope: 'openid admin' }, 'invalid_scope'],
+      [{ request: 'eyJ.e30.' }, 'request_not_supported'],
+    ])(
+      'for a browser that has not signed in, shows %j as a %s page and does not redirect',
+      async (params, error) => {
+        const page = await authorizeWith({ ...params, state: 'xyz' });
+        expect(page.status).toBe(400);
+        expect(page.location).toBeUndefined();
+        expect(page.html).toContain(error);
+      },
+    );
+
+    it('a valid prompt=none request from a browser that has not signed in gets login_required', async () => {
+      const page = await authorizeWith({ prompt: 'none', state: 'xyz' });
       expect(page.status).toBe(303);
-      const location = new URL(page.location ?? '');
-      expect(location.origin + location.pathname).toBe(publicClient.redirectUri);
-      expect(location.searchParams.get('error')).toBe(error);
-      expect(location.searchParams.get('state')).toBe('xyz');
-      expect(location.searchParams.get('iss')).toBe(issuer.issuer);
+      expect(new URL(page.location ?? '').searchParams.get('error')).toBe('login_required');
     });
 
     it('Deny sends access_denied to the client', async () => {

@@ -1,13 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { hashSecret } from '../../../auth-server/secrets.js';
 import { frozenClock } from './helpers/clock.js';
 import { getJson, postForm, register } from './helpers/http.js';
 import { type ProductionIssuer, startProductionIssuer } from './helpers/issuer.js';
 
-function publicClient(clientId: string, createdAt: number) {
+// A confidential client (client_secret_post) whose secret is its id reversed.
+function confidentialClient(clientId: string, createdAt: number) {
   return {
     clientId,
-    secretHash: null,
-    tokenEndpointAuthMethod: 'none',
+    secretHash: hashSecret(secretOf(clientId)),
+    tokenEndpointAuthMethod: 'client_secret_post',
     redirectUris: ['http://127.0.0.1:9/callback'],
     postLogoutRedirectUris: [],
     grantTypes: ['authorization_code', 'refresh_token'],
@@ -18,9 +20,19 @@ function publicClient(clientId: string, createdAt: number) {
   };
 }
 
-function tokenRequest(url: string, clientId?: string, headers: Record<string, string> = {}) {
+function secretOf(clientId: string): string {
+  return [...clientId].reverse().join('');
+}
+
+function tokenRequest(
+  url: string,
+  clientId?: string,
+  headers: Record<string, string> = {},
+  secret = clientId && secretOf(clientId),
+) {
   const form: Record<string, string> = { grant_type: 'authorization_code', code: 'nope', redirect_uri: 'x' };
   if (clientId) form.client_id = clientId;
+  if (clientId && secret) form.client_secret = secret;
   return postForm(`${url}/oauth/token`, form, headers);
 }
 
@@ -64,18 +76,18 @@ describe('the request rate limit', () => {
     expect(refused.headers.get('ratelimit-policy')).toBe('"default";q=5;w=60');
   });
 
-  it('a registered client has its own budget, apart from its address and from other clients', async () => {
+  it('an authenticated client has its own budget, apart from its address and from other clients', async () => {
     const clock = frozenClock();
     issuer = await startProductionIssuer({ clock: clock.now, config: { rateLimit: 5 } });
     const now = Math.floor(clock.now() / 1000);
-    await issuer.store.createClient(publicClient('agent-one', now));
-    await issuer.store.createClient(publicClient('agent-two', now));
+    await issuer.store.createClient(confidentialClient('agent-one', now));
+    await issuer.store.createClient(confidentialClient('agent-two', now));
     for (let i = 0; i < 5; i++) expect((await tokenRequest(issuer.url, 'agent-one')).status).toBe(400);
     expect((await tokenRequest(issuer.url, 'agent-one')).status).toBe(429);
     // Same IP, other client: its own budget; and the same client via HTTP Basic shares agent-one's.
     expect((await tokenRequest(issuer.url, 'agent-two')).status).toBe(400);
-    const basic = `Basic ${Buffer.from('agent-one:whatever').toString('base64')}`;
-    expect((await tokenRequest(issuer.url, undefined, { authorization: basic })).status).toBe(429);
+    // agent-one's id with a wrong secret is no agent-one: it counts against the address (401: bad secret).
+    expect((await tokenRequest(issuer.url, 'agent-one', {}, 'whatever')).status).toBe(401);
     // Anonymous requests from this address are still within the address's budget (401: no client).
     expect((await tokenRequest(issuer.url)).status).toBe(401);
   });
@@ -86,7 +98,7 @@ describe('the request rate limit', () => {
       clock: clock.now,
       config: { rateLimit: 3, trustProxy: 'loopback' },
     });
-    await issuer.store.createClient(publicClient('agent-one', Math.floor(clock.now() / 1000)));
+    await issuer.store.createClient(confidentialClient('agent-one', Math.floor(clock.now() / 1000)));
     const from = (ip: string) => ({ 'x-forwarded-for': ip });
     for (let i = 0; i < 3; i++) {
       expect((await tokenRequest(issuer.url, 'agent-one', from('203.0.113.66'))).status).toBe(400);

@@ -46,6 +46,11 @@ export async function startProductionIssuer(options: StartOptions = {}): Promise
     logger,
     store,
     ...(options.clock ? { clock: options.clock } : {}),
+  }).catch(async (error: unknown) => {
+    // A refused start (the tests of refusals) must not leave the store open.
+    await store.close();
+    if (owned) await database.drop();
+    throw error;
   });
   if (owned) await addCustomer(store, CUSTOMER, Math.floor(Date.now() / 1000));
   return {
