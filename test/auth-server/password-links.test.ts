@@ -5,15 +5,15 @@
  * so no timing tells them apart); its throttle; the password rules; sign-up that cannot
  * sign in before the address is verified. Over real SMTP on loopback, on both databases.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS, POSTGRES_SKIP_REASON, POSTGRES_URL } from './helpers/databases.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase, POSTGRES_SKIP_REASON, POSTGRES_URL } from './helpers/databases.js';
 import { FormAgent, type Page, parseForms } from './helpers/form-agent.js';
 import { createMovableClock, type MovableClock, startTestIssuer, type TestIssuer } from './helpers/issuer.js';
 import { linkIn, type SmtpSink, startSmtpSink } from './helpers/smtp-sink.js';
 
 const errorCode = (page: Page) => /Error code: ([a-z_]+)/.exec(page.html)?.[1];
 
-describe.each(DATABASE_KINDS)('mailed links on %s', (kind) => {
+describeEachDatabase('mailed links on %s', (kind) => {
   const skip = kind === 'postgres' && !POSTGRES_URL;
   const note = skip ? ` (${POSTGRES_SKIP_REASON})` : '';
   let sink: SmtpSink;

@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS, POSTGRES_SKIP_REASON, POSTGRES_URL } from '../helpers/databases.js';
+import { describeEachDatabase, POSTGRES_SKIP_REASON, POSTGRES_URL } from '../helpers/databases.js';
 import { decodeEntities, FormAgent, type Page, parseForms } from '../helpers/form-agent.js';
 import { postForm, postJson } from './helpers/http.js';
 import { CUSTOMER, type ProductionIssuer, startProductionIssuer } from './helpers/issuer.js';
@@ -48,7 +48,7 @@ function linksOf(page: Page): string[] {
   return [...page.html.matchAll(/<a\b[^>]*href="([^"]*)"/g)].map((m) => decodeEntities(m[1] ?? ''));
 }
 
-describe.each(DATABASE_KINDS)('the review attacks, now refused, on %s', (kind) => {
+describeEachDatabase('the review attacks, now refused, on %s', (kind) => {
   const skip = kind === 'postgres' && !POSTGRES_URL;
   const title = (name: string) => `${name}${skip ? ` (${POSTGRES_SKIP_REASON})` : ''}`;
   let issuer: ProductionIssuer;

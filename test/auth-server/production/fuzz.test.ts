@@ -14,8 +14,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_KINDS, POSTGRES_SKIP_REASON, POSTGRES_URL } from '../helpers/databases.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachDatabase, POSTGRES_SKIP_REASON, POSTGRES_URL } from '../helpers/databases.js';
 import { REDIRECT_URI, register } from './helpers/http.js';
 import {
   compileIssuer,
@@ -450,7 +450,7 @@ function rawExchange(base: string, payload: string): Promise<string> {
   });
 }
 
-describe.each(DATABASE_KINDS)('malformed input at every endpoint on %s', (kind) => {
+describeEachDatabase('malformed input at every endpoint on %s', (kind) => {
   const skip = kind === 'postgres' && !POSTGRES_URL;
   const title = (name: string) => `${name}${skip ? ` (${POSTGRES_SKIP_REASON})` : ''}`;
   let dir: string;

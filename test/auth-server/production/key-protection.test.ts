@@ -20,7 +20,7 @@ import { parseKeyEncryptionKey } from '../../../auth-server/key-sealing.js';
 import { openStore } from '../../../auth-server/store/open-store.js';
 import {
   createTestDatabase,
-  DATABASE_KINDS,
+  describeEachDatabase,
   POSTGRES_SKIP_REASON,
   POSTGRES_URL,
   type TestDatabase,
@@ -176,7 +176,7 @@ describe('PostgreSQL roles', () => {
   );
 });
 
-describe.each(DATABASE_KINDS)('private signing keys at rest on %s', (kind) => {
+describeEachDatabase('private signing keys at rest on %s', (kind) => {
   const skip = kind === 'postgres' && !POSTGRES_URL;
   const title = (name: string) => `${name}${skip ? ` (${POSTGRES_SKIP_REASON})` : ''}`;
   let database: TestDatabase | undefined;
@@ -266,7 +266,7 @@ describe.each(DATABASE_KINDS)('private signing keys at rest on %s', (kind) => {
     await expect(
       startProductionIssuer({
         database: await freshDatabase(),
-        config: { issuer: 'https://auth.shop.test' },
+        config: { issuer: 'https://auth.shop.test', mail: 'outbox' },
       }),
     ).rejects.toMatchObject({ code: 'KEYS_UNPROTECTED' });
   });

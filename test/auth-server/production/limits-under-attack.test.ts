@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_RULES } from '../../../auth-server/throttle/sign-in.js';
-import { DATABASE_KINDS, POSTGRES_SKIP_REASON, POSTGRES_URL } from '../helpers/databases.js';
+import { describeEachDatabase, POSTGRES_SKIP_REASON, POSTGRES_URL } from '../helpers/databases.js';
 import { FormAgent, parseForms } from '../helpers/form-agent.js';
 import { frozenClock } from './helpers/clock.js';
 import { postForm, register } from './helpers/http.js';
@@ -18,7 +18,7 @@ function basic(id: string, secret: string): Record<string, string> {
   return { authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` };
 }
 
-describe.each(DATABASE_KINDS)('limits under concurrent attack on %s', (kind) => {
+describeEachDatabase('limits under concurrent attack on %s', (kind) => {
   const skip = kind === 'postgres' && !POSTGRES_URL;
   const title = (name: string) => `${name}${skip ? ` (${POSTGRES_SKIP_REASON})` : ''}`;
 
