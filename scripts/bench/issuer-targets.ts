@@ -19,6 +19,8 @@ export type DatabaseKind = 'sqlite' | 'postgres';
 export interface StartedIssuer {
   url: string;
   credentials: Credentials;
+  /** The server process's CPU time so far (ms; user + system), from /proc. */
+  cpuMs(): Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -108,6 +110,7 @@ export async function startIssuerTarget(
     return {
       url: server.url,
       credentials: CUSTOMER,
+      cpuMs: () => server.cpuMs(),
       async stop() {
         await server.stop();
         await store.drop();

@@ -16,6 +16,8 @@ export interface BenchOptions {
   connections: number;
   /** Repetitions of each process timing (the median is reported). */
   repeats: number;
+  /** Load runs per issuer endpoint and issuer, ours and the peer's taking turns. */
+  rounds: number;
   /** Where the JSON report goes. */
   out: string;
   /** Wait up to this many seconds for the 1-minute load average to fall under `quietLoad`. */
@@ -28,7 +30,7 @@ export interface BenchOptions {
 }
 
 export const USAGE = `usage: npm run bench -- [--only generator|fetch|issuer[,…]] [--sizes 100,1000] [--quick]
-  [--duration <s>] [--connections <n>] [--repeats <n>] [--out <file>]
+  [--duration <s>] [--connections <n>] [--repeats <n>] [--rounds <n>] [--out <file>]
   [--wait-quiet <s>] [--quiet-load <load>] [--no-peer]
 PostgreSQL rows run when BENCH_DATABASE_URL or TEST_DATABASE_URL is set.`;
 
@@ -65,6 +67,7 @@ export function parseBenchOptions(
       duration: { type: 'string' },
       connections: { type: 'string', default: '16' },
       repeats: { type: 'string' },
+      rounds: { type: 'string' },
       out: { type: 'string', default: 'bench-results/latest.json' },
       'wait-quiet': { type: 'string', default: '0' },
       'quiet-load': { type: 'string', default: '1.0' },
@@ -87,6 +90,7 @@ export function parseBenchOptions(
     durationSeconds: values.duration ? parsePositive('duration', values.duration, false) : quick ? 2 : 10,
     connections: parsePositive('connections', values.connections ?? '16'),
     repeats: values.repeats ? Math.max(1, parsePositive('repeats', values.repeats)) : quick ? 3 : 7,
+    rounds: values.rounds ? Math.max(1, parsePositive('rounds', values.rounds)) : quick ? 1 : 2,
     out: values.out ?? 'bench-results/latest.json',
     waitQuietSeconds: parsePositive('wait-quiet', values['wait-quiet'] ?? '0'),
     quietLoad: parsePositive('quiet-load', values['quiet-load'] ?? '1.0', false),
