@@ -3,7 +3,7 @@
  * One router per endpoint family; one error middleware at the end turns every failure
  * into `{ error, error_description }` (or the HTML error page for browser-facing routes).
  */
-import express, { type Express } from 'express';
+import express from 'express';
 import type { IssuerConfig } from './config.js';
 import type { IssuerContext } from './context.js';
 import { createErrorMiddleware, notFoundHandler } from './errors.js';
@@ -19,6 +19,7 @@ import { createRevokeRouter } from './routes/revoke.js';
 import { createSessionRouter } from './routes/session.js';
 import { createTokenRouter } from './routes/token.js';
 import { createUserinfoRouter } from './routes/userinfo.js';
+import { type RequestListener, withStaticDocuments } from './static-documents.js';
 import type { Store } from './store/store.js';
 import { loadViews, type Views } from './views.js';
 
@@ -30,9 +31,12 @@ export interface CreateAppOptions {
   /** Milliseconds since the epoch; tests inject one to move time. */
   clock?: Clock;
   views?: Views;
+  /** Serve the fixed documents through Express too (false), as the equivalence test compares. */
+  staticDocuments?: boolean;
 }
 
-export function createApp(options: CreateAppOptions): Express {
+/** The issuer's request listener: Express, behind the fast path for the fixed documents. */
+export function createApp(options: CreateAppOptions): RequestListener {
   const ctx: IssuerContext = {
     config: options.config,
     store: options.store,
@@ -63,5 +67,5 @@ export function createApp(options: CreateAppOptions): Express {
       ctx.views.sendMessage(res, status, 'This request cannot be completed', description, error),
     ),
   );
-  return app;
+  return options.staticDocuments === false ? app : withStaticDocuments(ctx, app);
 }
