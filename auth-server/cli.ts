@@ -8,7 +8,7 @@
 import { Command, Option } from 'commander';
 import { ConfigError, type IssuerConfig, type IssuerConfigInput, resolveConfig } from './config.js';
 import { addCustomer, CustomerInputError } from './customers.js';
-import { createJsonLogger } from './logger.js';
+import { coalescedWrite, createJsonLogger } from './logger.js';
 import type { OpenStoreOptions } from './store/open-store.js';
 import type { Store } from './store/store.js';
 
@@ -79,7 +79,7 @@ async function readStdin(): Promise<string> {
 
 async function runServe(flags: DbFlags & Record<string, string | undefined>): Promise<void> {
   const config = configFrom(flags);
-  const logger = createJsonLogger((line) => process.stdout.write(line));
+  const logger = createJsonLogger(coalescedWrite(process.stdout));
   const { startIssuer } = await import('./server.js');
   const running = await startIssuer({ config, logger });
   const stop = () => {

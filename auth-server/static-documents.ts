@@ -23,7 +23,7 @@ import { withRequestId } from './logger.js';
 import { buildAuthorizationServerMetadata, buildOpenIdConfiguration } from './metadata.js';
 import { CORS_RESPONSE_HEADERS, isCorsPath } from './middleware/cors.js';
 import { isServerClosing } from './middleware/drain.js';
-import { chooseRequestId, logAccess } from './middleware/request-id.js';
+import { chooseRequestId, clientAddress, logAccess } from './middleware/request-id.js';
 import { type HeaderEntry, overlayHeaders, securityHeaderList } from './middleware/security-headers.js';
 import { jwksCacheControl } from './routes/jwks.js';
 import { METADATA_CACHE_CONTROL } from './routes/metadata.js';
@@ -98,14 +98,15 @@ function isPlainRead(req: IncomingMessage): boolean {
   );
 }
 
-/** The client address exactly as Express works it out, trusted proxies included. */
+/** The client address for the access line, by the same rule as every other route's (request-id.ts). */
 function addressResolver(ctx: IssuerContext, app: Express): (req: IncomingMessage) => string | undefined {
-  // With no trusted proxy Express's `req.ip` is the TCP peer; with some, its own `ip` getter
-  // (proxy-addr and the compiled `trust proxy` rule) reads X-Forwarded-For.
-  if (ctx.config.trustProxy.length === 0) return (req) => req.socket.remoteAddress;
+  const trustsProxies = ctx.config.trustProxy.length > 0;
+  // Express's `ip` getter (proxy-addr and the compiled `trust proxy` rule) needs the request
+  // it would have built: the same object with Express's request prototype.
+  if (!trustsProxies) return (req) => clientAddress(req, false);
   return (req) => {
     const expressRequest: Request = Object.setPrototypeOf(req, app.request);
-    return expressRequest.ip;
+    return clientAddress(expressRequest, true);
   };
 }
 

@@ -124,13 +124,21 @@ function specFor(
   }
 }
 
+function selected(options: BenchOptions): Endpoint[] {
+  const wanted = options.endpoints;
+  if (!wanted) return [...ENDPOINTS];
+  const unknown = wanted.filter((name) => !(ENDPOINTS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new TypeError(`--endpoints: unknown endpoint "${unknown.join(', ')}"`);
+  return ENDPOINTS.filter((endpoint) => wanted.includes(endpoint));
+}
+
 async function startTarget(
   kind: IssuerKind,
   database: DatabaseKind,
   options: BenchOptions,
   log: (line: string) => void,
 ): Promise<Target> {
-  const issuer = await startIssuerTarget(kind, database, options.databaseUrl);
+  const issuer = await startIssuerTarget(kind, database, options.databaseUrl, options.profileDir);
   try {
     // Each round's refresh load spends two sets of chains (warm-up and measured run).
     const prepared = await prepare(issuer.url, options.connections * 2 * options.rounds, issuer.credentials);
@@ -178,7 +186,7 @@ async function measurePair(
   let peer: Target | undefined;
   try {
     peer = options.noPeer ? undefined : await startTarget('peer', database, options, log);
-    for (const endpoint of ENDPOINTS) {
+    for (const endpoint of selected(options)) {
       for (let round = 0; round < options.rounds; round++) {
         await measureTurn(ours, endpoint, round, database, options, log);
         if (peer) await measureTurn(peer, endpoint, round, database, options, log);
@@ -298,7 +306,7 @@ export async function benchIssuers(options: BenchOptions, log: (line: string) =>
   );
   for (const database of databases) {
     const { ours, peer } = await measurePair(database, options, log);
-    for (const endpoint of ENDPOINTS) rows.push(issuerRow(endpoint, database, ours, peer));
+    for (const endpoint of selected(options)) rows.push(issuerRow(endpoint, database, ours, peer));
   }
   if (!options.databaseUrl) {
     rows.push({

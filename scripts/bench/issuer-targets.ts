@@ -86,6 +86,7 @@ export async function startIssuerTarget(
   kind: IssuerKind,
   database: DatabaseKind,
   databaseUrl: string | undefined,
+  profileDir?: string,
 ): Promise<StartedIssuer> {
   if (database === 'postgres' && !databaseUrl) throw new TypeError('PostgreSQL needs a database URL');
   const store =
@@ -94,9 +95,14 @@ export async function startIssuerTarget(
       : await createSqlite(kind);
   try {
     if (kind === 'ours') await addCustomer(store.db);
+    // The profile is written when the server exits (stop() ends it with SIGTERM).
+    const profile = profileDir
+      ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${kind}-${database}.cpuprofile`]
+      : [];
     const server =
       kind === 'ours'
         ? await startServer(process.execPath, [
+            ...profile,
             AUTH_CLI,
             'serve',
             '--port',
@@ -106,7 +112,12 @@ export async function startIssuerTarget(
             '--db',
             store.db,
           ])
-        : await startServer(process.execPath, [benchScript('peer-oidc-provider.js'), '--db', store.db]);
+        : await startServer(process.execPath, [
+            ...profile,
+            benchScript('peer-oidc-provider.js'),
+            '--db',
+            store.db,
+          ]);
     return {
       url: server.url,
       credentials: CUSTOMER,

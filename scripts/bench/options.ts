@@ -27,11 +27,16 @@ export interface BenchOptions {
   databaseUrl: string | undefined;
   /** Skip the peer (oidc-provider) runs. */
   noPeer: boolean;
+  /** Start both issuers under `node --cpu-prof`, writing their profiles here. */
+  profileDir: string | undefined;
+  /** Only these issuer endpoints (default: all). */
+  endpoints: string[] | undefined;
 }
 
 export const USAGE = `usage: npm run bench -- [--only generator|fetch|issuer[,…]] [--sizes 100,1000] [--quick]
   [--duration <s>] [--connections <n>] [--repeats <n>] [--rounds <n>] [--out <file>]
-  [--wait-quiet <s>] [--quiet-load <load>] [--no-peer]
+  [--wait-quiet <s>] [--quiet-load <load>] [--no-peer] [--profile-dir <dir>]
+  [--endpoints discovery,jwks,userinfo,refresh,registration]
 PostgreSQL rows run when BENCH_DATABASE_URL or TEST_DATABASE_URL is set.`;
 
 const PARTS: readonly BenchPart[] = ['generator', 'fetch', 'issuer'];
@@ -72,6 +77,8 @@ export function parseBenchOptions(
       'wait-quiet': { type: 'string', default: '0' },
       'quiet-load': { type: 'string', default: '1.0' },
       'no-peer': { type: 'boolean', default: false },
+      'profile-dir': { type: 'string' },
+      endpoints: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -96,5 +103,7 @@ export function parseBenchOptions(
     quietLoad: parsePositive('quiet-load', values['quiet-load'] ?? '1.0', false),
     databaseUrl: env.BENCH_DATABASE_URL || env.TEST_DATABASE_URL || undefined,
     noPeer: values['no-peer'] ?? false,
+    profileDir: values['profile-dir'],
+    endpoints: values.endpoints?.split(',').map((name) => name.trim()),
   };
 }
