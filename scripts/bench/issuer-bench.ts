@@ -17,22 +17,17 @@ import {
   type TokenSet,
 } from './authorize-flow.js';
 import { median, runMeasured } from './child-process.js';
+import { ENDPOINTS, type Endpoint, issuerRow, type Outcome } from './issuer-rows.js';
 import {
   type DatabaseKind,
   type IssuerKind,
   type StartedIssuer,
   startIssuerTarget,
 } from './issuer-targets.js';
-import { type LoadFigures, type LoadSpec, runLoad } from './load.js';
+import { type LoadSpec, runLoad } from './load.js';
 import type { BenchOptions } from './options.js';
 import { AUTH_CLI } from './paths.js';
-import { type BenchRow, judge, type Verdict } from './results.js';
-
-const ENDPOINTS = ['discovery', 'jwks', 'userinfo', 'refresh', 'registration'] as const;
-type Endpoint = (typeof ENDPOINTS)[number];
-
-/** A measured figure, or why there is none. */
-type Outcome = LoadFigures | { skipped: string };
+import { type BenchRow, judge } from './results.js';
 
 interface Prepared {
   endpoints: IssuerEndpoints;
@@ -47,9 +42,6 @@ interface Target {
   prepared: Prepared;
   outcomes: Map<Endpoint, Outcome[]>;
 }
-
-/** Issue 14: CPU per request at or below the peer's everywhere, and the fixed documents ≤ 100 µs. */
-const CPU_CEILING_US: Partial<Record<Endpoint, number>> = { discovery: 100, jwks: 100 };
 
 function pathOf(url: string): string {
   const parsed = new URL(url);
@@ -199,87 +191,6 @@ async function measurePair(
   return { ours, peer };
 }
 
-interface Pooled {
-  /** CPU µs per request over every round (total CPU ÷ total requests). */
-  cpuUs: number | null;
-  /** The lowest and highest round's µs per request, as text ("301–308"). */
-  cpuRange: string | null;
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  non2xx: number;
-  errors: number;
-}
-
-function pool(outcomes: readonly Outcome[] | undefined): Pooled | { skipped: string } | undefined {
-  if (!outcomes || outcomes.length === 0) return undefined;
-  const measured = outcomes.filter((o): o is LoadFigures => !('skipped' in o));
-  const skipped = outcomes.find((o): o is { skipped: string } => 'skipped' in o);
-  if (measured.length === 0) return skipped ?? { skipped: 'not run' };
-  const sum = (pick: (o: LoadFigures) => number) => measured.reduce((total, o) => total + pick(o), 0);
-  const requests = sum((o) => o.requests);
-  const perRound = measured.map((o) => o.cpuUsPerRequest);
-  const known = perRound.filter((value): value is number => value !== null);
-  const allKnown = known.length === perRound.length;
-  const cpuMs = sum((o) => o.cpuMs ?? 0);
-  const round = (value: number) => Math.round(value).toLocaleString('en-US');
-  return {
-    cpuUs: allKnown && requests > 0 ? (cpuMs * 1000) / requests : null,
-    cpuRange: allKnown ? `${round(Math.min(...known))}–${round(Math.max(...known))}` : null,
-    rps: sum((o) => o.rps) / measured.length,
-    p50: median(measured.map((o) => o.p50)),
-    p99: Math.max(...measured.map((o) => o.p99)),
-    requests,
-    non2xx: sum((o) => o.non2xx),
-    errors: sum((o) => o.errors),
-  };
-}
-
-function judgeCpu(endpoint: Endpoint, ours: Pooled, peer: Pooled | undefined): Verdict {
-  if (ours.non2xx > ours.requests * 0.01 || ours.errors > 0 || ours.cpuUs === null) return 'miss';
-  const ceiling = CPU_CEILING_US[endpoint];
-  if (ceiling !== undefined && ours.cpuUs > ceiling) return 'miss';
-  if (!peer || peer.cpuUs === null) return ceiling === undefined ? 'info' : 'pass';
-  return judge(ours.cpuUs, peer.cpuUs, false);
-}
-
-function issuerRow(
-  endpoint: Endpoint,
-  database: DatabaseKind,
-  ours: Target,
-  peer: Target | undefined,
-): BenchRow {
-  const a = pool(ours.outcomes.get(endpoint)) ?? { skipped: 'not run' };
-  const b = peer ? pool(peer.outcomes.get(endpoint)) : undefined;
-  const measured = (o: Pooled | { skipped: string } | undefined) => (o && !('skipped' in o) ? o : undefined);
-  const mine = measured(a);
-  const theirs = measured(b);
-  const notes = [a, b].flatMap((o) => (o && 'skipped' in o ? [o.skipped] : []));
-  if (mine && mine.non2xx > 0) notes.push(`ours answered ${mine.non2xx} non-2xx of ${mine.requests}`);
-  if (theirs && theirs.non2xx > 0) notes.push(`peer answered ${theirs.non2xx} non-2xx of ${theirs.requests}`);
-  const ceiling = CPU_CEILING_US[endpoint];
-  return {
-    section: 'issuer',
-    name: `${endpoint} (${database})`,
-    figures: {
-      'µs CPU/req': mine?.cpuUs ?? null,
-      rounds: mine?.cpuRange ?? null,
-      'peer µs CPU/req': theirs?.cpuUs ?? null,
-      'peer rounds': theirs?.cpuRange ?? null,
-      'cost ÷ peer': mine?.cpuUs != null && theirs?.cpuUs != null ? mine.cpuUs / theirs.cpuUs : null,
-      'req/s': mine?.rps ?? null,
-      'peer req/s': theirs?.rps ?? null,
-      'p50 ms': mine?.p50 ?? null,
-      'p99 ms': mine?.p99 ?? null,
-      'peer p99': theirs?.p99 ?? null,
-    },
-    target: ceiling === undefined ? '≤ peer µs' : `≤ ${ceiling} µs and ≤ peer`,
-    verdict: mine ? judgeCpu(endpoint, mine, theirs) : 'skipped',
-    ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
-  };
-}
-
 /** `agent-auth --help`: the issuer CLI's start-up, held to the generator CLI's 150 ms. */
 async function measureStartup(options: BenchOptions): Promise<BenchRow> {
   const times: number[] = [];
@@ -306,7 +217,8 @@ export async function benchIssuers(options: BenchOptions, log: (line: string) =>
   );
   for (const database of databases) {
     const { ours, peer } = await measurePair(database, options, log);
-    for (const endpoint of selected(options)) rows.push(issuerRow(endpoint, database, ours, peer));
+    for (const endpoint of selected(options))
+      rows.push(issuerRow(endpoint, database, ours.outcomes.get(endpoint), peer?.outcomes.get(endpoint)));
   }
   if (!options.databaseUrl) {
     rows.push({
