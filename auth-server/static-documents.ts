@@ -101,9 +101,9 @@ function isPlainRead(req: IncomingMessage): boolean {
 /** The client address for the access line, by the same rule as every other route's (request-id.ts). */
 function addressResolver(ctx: IssuerContext, app: Express): (req: IncomingMessage) => string | undefined {
   const trustsProxies = ctx.config.trustProxy.length > 0;
+  if (!trustsProxies) return (req) => clientAddress(req, false);
   // Express's `ip` getter (proxy-addr and the compiled `trust proxy` rule) needs the request
   // it would have built: the same object with Express's request prototype.
-  if (!trustsProxies) return (req) => clientAddress(req, false);
   return (req) => {
     const expressRequest: Request = Object.setPrototypeOf(req, app.request);
     return clientAddress(expressRequest, true);
