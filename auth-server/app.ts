@@ -3,7 +3,7 @@
  * One router per endpoint family; one error middleware at the end turns every failure
  * into `{ error, error_description }` (or the HTML error page for browser-facing routes).
  */
-import express, { type Express } from 'express';
+import express from 'express';
 import type { IssuerConfig } from './config.js';
 import type { IssuerContext } from './context.js';
 import { createErrorMiddleware, notFoundHandler } from './errors.js';
@@ -22,6 +22,7 @@ import { createRevokeRouter } from './routes/revoke.js';
 import { createSessionRouter } from './routes/session.js';
 import { createTokenRouter } from './routes/token.js';
 import { createUserinfoRouter } from './routes/userinfo.js';
+import { type RequestListener, withStaticDocuments } from './static-documents.js';
 import type { Store } from './store/store.js';
 import { loadViews, type Views } from './views.js';
 
@@ -34,9 +35,12 @@ export interface CreateAppOptions {
   clock?: Clock;
   views?: Views;
   mail: AccountMail;
+  /** Serve the fixed documents through Express too (false), as the equivalence test compares. */
+  staticDocuments?: boolean;
 }
 
-export function createApp(options: CreateAppOptions): Express {
+/** The issuer's request listener: Express, behind the fast path for the fixed documents. */
+export function createApp(options: CreateAppOptions): RequestListener {
   const ctx: IssuerContext = {
     config: options.config,
     store: options.store,
@@ -73,5 +77,5 @@ export function createApp(options: CreateAppOptions): Express {
       renderFor,
     ),
   );
-  return app;
+  return options.staticDocuments === false ? app : withStaticDocuments(ctx, app);
 }

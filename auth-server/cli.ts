@@ -9,7 +9,7 @@ import { Command, Option } from 'commander';
 import { ConfigError, type IssuerConfig, type IssuerConfigInput, resolveConfig } from './config.js';
 import { addCustomer, CustomerInputError } from './customers.js';
 import { applyDevDefaults, DevModeError, devModeBanner, type ValueSource } from './dev-mode.js';
-import { createJsonLogger } from './logger.js';
+import { coalescedWrite, createJsonLogger } from './logger.js';
 import { MerchantConfigError } from './merchant.js';
 import { explainStartupError, StartupError } from './startup-errors.js';
 import type { OpenStoreOptions } from './store/open-store.js';
@@ -113,7 +113,7 @@ async function runServe(
   const { dev, ...rest } = given;
   const flags = dev ? applyDevDefaults(rest, sourceOf) : rest;
   const config = configFrom(flags);
-  const logger = createJsonLogger((line) => process.stdout.write(line));
+  const logger = createJsonLogger(coalescedWrite(process.stdout));
   const { startIssuer } = await import('./server.js');
   const running = await startIssuer({ config, logger }).catch((error: unknown) => {
     throw explainStartupError(error, config);

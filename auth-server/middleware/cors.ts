@@ -8,6 +8,7 @@
  * CORS headers at all: they are for top-level navigation, never for another origin's script.
  */
 import type { RequestHandler } from 'express';
+import type { HeaderEntry } from './security-headers.js';
 
 const CORS_METHODS: ReadonlyMap<string, string> = new Map([
   ['/oauth/token', 'POST'],
@@ -22,6 +23,16 @@ const ALLOWED_HEADERS = 'Authorization, Content-Type, DPoP, X-Request-Id';
 // Headers a script needs to react properly: the error scheme, the rate limit, the request id.
 const EXPOSED_HEADERS = 'WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id';
 const PREFLIGHT_MAX_AGE = 600;
+
+/**
+ * The CORS headers of an ordinary (not preflight) response of a CORS endpoint, in the order
+ * they are set; Cross-Origin-Resource-Policy replaces the security headers' same-origin.
+ */
+export const CORS_RESPONSE_HEADERS: readonly HeaderEntry[] = [
+  ['Access-Control-Allow-Origin', '*'],
+  ['Cross-Origin-Resource-Policy', 'cross-origin'],
+  ['Access-Control-Expose-Headers', EXPOSED_HEADERS],
+];
 
 /** True when `path` is one of the endpoints that browsers may call from another origin. */
 export function isCorsPath(path: string): boolean {
@@ -44,7 +55,7 @@ export function createCorsMiddleware(): RequestHandler {
       res.status(204).end();
       return;
     }
-    res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    for (const [name, value] of CORS_RESPONSE_HEADERS) res.setHeader(name, value);
     next();
   };
 }

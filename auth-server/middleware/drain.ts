@@ -8,12 +8,12 @@
  */
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 
 const IDLE_SWEEP_MS = 50;
 
 /** True once the server that accepted this request has stopped listening (shutdown began). */
-export function isServerClosing(req: Request): boolean {
+export function isServerClosing(req: { socket: Socket }): boolean {
   // net.Server sets `socket.server` on every accepted socket; Node's types omit it.
   const socket: Socket & { server?: unknown } = req.socket;
   const server = socket.server;

@@ -40,7 +40,7 @@ function clientIp(req: Request): string {
 export function installProductionMiddleware(app: Express, ctx: IssuerContext): void {
   const { config, store, logger, clock } = ctx;
   app.set('trust proxy', toExpressTrustProxy(config.trustProxy));
-  app.use(createRequestIdMiddleware(logger));
+  app.use(createRequestIdMiddleware(logger, config.trustProxy.length > 0));
   app.use(createDrainMiddleware());
   app.use(createSecurityHeadersMiddleware(config.issuer));
   app.use(createCorsMiddleware());

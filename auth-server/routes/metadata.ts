@@ -7,7 +7,8 @@ import { Router } from 'express';
 import type { IssuerContext } from '../context.js';
 import { buildAuthorizationServerMetadata, buildOpenIdConfiguration } from '../metadata.js';
 
-const METADATA_MAX_AGE = 300;
+/** How long clients may cache either metadata document (static-documents.ts sends it too). */
+export const METADATA_CACHE_CONTROL = 'public, max-age=300';
 
 export function createMetadataRouter(ctx: IssuerContext): Router {
   const router = Router();
@@ -16,10 +17,10 @@ export function createMetadataRouter(ctx: IssuerContext): Router {
   const openIdConfiguration = buildOpenIdConfiguration(input);
 
   router.get('/.well-known/oauth-authorization-server', (_req, res) => {
-    res.set('Cache-Control', `public, max-age=${METADATA_MAX_AGE}`).json(oauthMetadata);
+    res.set('Cache-Control', METADATA_CACHE_CONTROL).json(oauthMetadata);
   });
   router.get('/.well-known/openid-configuration', (_req, res) => {
-    res.set('Cache-Control', `public, max-age=${METADATA_MAX_AGE}`).json(openIdConfiguration);
+    res.set('Cache-Control', METADATA_CACHE_CONTROL).json(openIdConfiguration);
   });
   router.get('/docs', (_req, res) => {
     ctx.views.sendMessage(

@@ -83,6 +83,14 @@ function createCustomerQueries(db: Kysely<IssuerDatabase>, runner: StatementRunn
     'client_by_id',
     `SELECT ${CLIENT_COLUMNS} FROM clients WHERE client_id = ?`,
   );
+  // Registration's one write, fixed at start-up: Kysely rebuilt it on every registration.
+  const insertClient = defineStatement(
+    dialect,
+    'insert_client',
+    `INSERT INTO clients (client_id, secret_hash, token_endpoint_auth_method, redirect_uris,
+      post_logout_redirect_uris, grant_types, scope, client_name, metadata, created_at, last_used_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+  );
   return {
     async createCustomer(row: Parameters<Store['createCustomer']>[0]): Promise<boolean> {
       try {
@@ -103,17 +111,18 @@ function createCustomerQueries(db: Kysely<IssuerDatabase>, runner: StatementRunn
     },
 
     async createClient(row: ClientRow): Promise<void> {
-      await db
-        .insertInto('clients')
-        .values({
-          ...row,
-          redirectUris: JSON.stringify(row.redirectUris),
-          postLogoutRedirectUris: JSON.stringify(row.postLogoutRedirectUris),
-          grantTypes: JSON.stringify(row.grantTypes),
-          metadata: JSON.stringify(row.metadata),
-          lastUsedAt: null,
-        })
-        .execute();
+      await runner.run(insertClient, [
+        row.clientId,
+        row.secretHash,
+        row.tokenEndpointAuthMethod,
+        JSON.stringify(row.redirectUris),
+        JSON.stringify(row.postLogoutRedirectUris),
+        JSON.stringify(row.grantTypes),
+        row.scope,
+        row.clientName,
+        JSON.stringify(row.metadata),
+        row.createdAt,
+      ]);
     },
 
     async findClient(clientId: string): Promise<ClientRow | undefined> {

@@ -1,11 +1,12 @@
 /**
  * The baseline the build is measured against: only the irreducible work of turning a
- * Shopify products.json into the three documents that matter most, with no validation,
- * no templates and no abstractions. Read the file, JSON.parse, map each item to the
- * Product record, then JSON.stringify and write the catalog, and write a Merchant Center
- * feed and a sitemap built with plain strings. Run as its own process
- * (`node lib/scripts/bench/baseline.js <products.json> <out-dir>`) so its wall time and
- * peak RSS compare directly with the CLI's.
+ * Shopify products.json into the seven data-heavy documents of a bundle, with no
+ * validation, no templates and no abstractions (issue 14). Read the file, JSON.parse, map
+ * each item to the Product record, then write the catalog and `kb/products.json` with
+ * JSON.stringify (indented, as the build writes them), and the Markdown knowledge base,
+ * `llms-full.txt`, `llms.txt`, a Merchant Center feed and a sitemap built with plain
+ * strings. Run as its own process (`node lib/scripts/bench/baseline.js <products.json>
+ * <out-dir>`) so its wall time, CPU time and peak RSS compare directly with the CLI's.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -95,6 +96,26 @@ function buildFeed(products: readonly Product[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:g="http://base.google.com/ns/1.0"><channel><title>Pomona</title><link>${SITE}</link><description>Products</description>${items.join('\n')}</channel></rss>\n`;
 }
 
+function markdownSection(p: Product): string {
+  return `### ${p.name}\n\n- ID: ${p.slug}\n- Link: <${p.url}>\n- Price: ${p.price} ${p.currency}\n- Availability: ${p.availability}\n\n${p.description ?? ''}\n`;
+}
+
+function buildKnowledgeBase(products: readonly Product[]): string {
+  const head = `---\ntitle: Pomona knowledge base\nproducts: ${products.length}\n---\n# Pomona knowledge base\n\n## Products\n\n`;
+  return head + products.map(markdownSection).join('\n');
+}
+
+function buildLlmsFull(products: readonly Product[]): string {
+  return `# Pomona\n\n> Products for AI agents.\n\n## Products\n\n${products.map(markdownSection).join('\n')}`;
+}
+
+function buildLlms(products: readonly Product[]): string {
+  const lines = products.map(
+    (p) => `- [${p.name}](${p.url}): ${p.price} ${p.currency}; ${p.availability}; ${p.description ?? ''}`,
+  );
+  return `# Pomona\n\n> Products for AI agents.\n\n## Products\n\n${lines.join('\n')}\n`;
+}
+
 function buildSitemap(products: readonly Product[]): string {
   const urls = products.map((p) => `<url><loc>${escapeXml(p.url)}</loc></url>`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('\n')}</urlset>\n`;
@@ -115,9 +136,16 @@ async function main(source: string, out: string): Promise<void> {
     count: products.length,
     products,
   };
-  await mkdir(out, { recursive: true });
+  await mkdir(join(out, 'kb'), { recursive: true });
   await Promise.all([
-    writeFile(join(out, 'agent-catalog.json'), JSON.stringify(catalog)),
+    writeFile(join(out, 'agent-catalog.json'), JSON.stringify(catalog, null, 2)),
+    writeFile(
+      join(out, 'kb', 'products.json'),
+      JSON.stringify({ merchant: catalog.merchant, generated: catalog.generated, products }, null, 2),
+    ),
+    writeFile(join(out, 'kb', 'pomona-knowledge-base.md'), buildKnowledgeBase(products)),
+    writeFile(join(out, 'llms-full.txt'), buildLlmsFull(products)),
+    writeFile(join(out, 'llms.txt'), buildLlms(products)),
     writeFile(join(out, 'feed.xml'), buildFeed(products)),
     writeFile(join(out, 'sitemap.xml'), buildSitemap(products)),
   ]);

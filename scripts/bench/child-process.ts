@@ -1,18 +1,22 @@
 /**
  * Child processes for the benchmarks: `runMeasured` runs a command to completion and
- * reports its wall time and peak resident memory (through GNU time's %M when
- * /usr/bin/time exists, otherwise by polling VmHWM in /proc), and `startServer` spawns a
- * server that prints `listening on <url>`, waits for that line, and stops it again. Every
- * wait is bounded by a timeout, and every server started here is stopped here.
+ * reports its wall time, its user plus system CPU time and peak resident memory (through
+ * GNU time's %U, %S and %M when /usr/bin/time exists, otherwise VmHWM polled in /proc and
+ * no CPU figure), and `startServer` spawns a server that prints `listening on <url>`,
+ * waits for that line, reads its CPU time on demand (cpu-time.ts) and stops it again.
+ * Every wait is bounded by a timeout, and every server started here is stopped here.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readProcessCpuMs } from './cpu-time.js';
 
 export interface MeasuredRun {
   wallMs: number;
+  /** User plus system CPU time in ms (GNU time's %U + %S), or null without GNU time. */
+  cpuMs: number | null;
   /** Peak resident set size in MiB, or null when it could not be read. */
   peakRssMiB: number | null;
   exitCode: number | null;
@@ -65,7 +69,7 @@ export async function runMeasured(
   const scratch = await mkdtemp(join(tmpdir(), 'bench-time-'));
   const timeFile = join(scratch, 'rss');
   const [file, argv] = useTime
-    ? [GNU_TIME, ['-f', '%M', '-o', timeFile, command, ...args]]
+    ? [GNU_TIME, ['-f', '%M %U %S', '-o', timeFile, command, ...args]]
     : [command, [...args]];
   const started = performance.now();
   const child = spawn(file, argv, { cwd: options.cwd, env: options.env ?? process.env, stdio: 'pipe' });
@@ -92,15 +96,19 @@ export async function runMeasured(
   });
   const wallMs = performance.now() - started;
   let peakKiB: number | null = polledPeakKiB || null;
+  let cpuMs: number | null = null;
   if (useTime) {
     const text = await readFile(timeFile, 'utf8').catch(() => '');
-    // GNU time prints "Command exited with non-zero status N" before the figure on failure.
-    const figure = Number(text.trim().split('\n').at(-1));
-    peakKiB = Number.isFinite(figure) && figure > 0 ? figure : null;
+    // GNU time prints "Command exited with non-zero status N" before the figures on failure.
+    const [rss, user, system] = (text.trim().split('\n').at(-1) ?? '').split(' ').map(Number);
+    peakKiB = rss !== undefined && Number.isFinite(rss) && rss > 0 ? rss : null;
+    const seconds = (user ?? Number.NaN) + (system ?? Number.NaN);
+    cpuMs = Number.isFinite(seconds) ? seconds * 1000 : null;
   }
   await rm(scratch, { recursive: true, force: true });
   return {
     wallMs,
+    cpuMs,
     peakRssMiB: peakKiB === null ? null : peakKiB / 1024,
     exitCode,
     stdout: output.stdout(),
@@ -111,6 +119,8 @@ export async function runMeasured(
 export interface RunningServer {
   url: string;
   pid: number | undefined;
+  /** CPU time (user + system, its waited-for children included) the server has used so far, in ms. */
+  cpuMs(): Promise<number | null>;
   /** Output so far (for error messages). */
   output(): string;
   stop(): Promise<void>;
@@ -157,6 +167,7 @@ export async function startServer(
   return {
     url,
     pid: child.pid,
+    cpuMs: () => readProcessCpuMs(child.pid),
     output: () => `${output.stdout()}${output.stderr()}`,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -1,10 +1,12 @@
 /**
- * The issuer's throughput: requests per second and p50/p99 latency at N connections for
- * discovery, JWKS, registration, the refresh_token grant (N rotation chains) and userinfo
- * with a bearer token, on SQLite and (when a database URL is given) PostgreSQL, with the
- * issuer's rate limit off. Each figure sits beside the same load against the peer
- * (oidc-provider on the same database) as a ratio. Tokens come from real authorizations
- * through each issuer's own forms (authorize-flow.ts).
+ * The issuer under load against the peer (oidc-provider on the same database), both
+ * running at once and taking turns endpoint by endpoint, round by round, so a change in
+ * the machine's load hits both alike: discovery, JWKS, userinfo with a bearer token, the
+ * refresh_token grant (N rotation chains) and registration, on SQLite and (when a
+ * database URL is given) PostgreSQL, with the issuer's rate limit off. The figure that
+ * counts is the server's CPU time per request (cpu-time.ts), with requests per second and
+ * latency beside it. Tokens come from real authorizations through each issuer's own forms
+ * (authorize-flow.ts).
  */
 import {
   authorize,
@@ -15,17 +17,17 @@ import {
   type TokenSet,
 } from './authorize-flow.js';
 import { median, runMeasured } from './child-process.js';
-import { type DatabaseKind, type IssuerKind, startIssuerTarget } from './issuer-targets.js';
-import { type LoadFigures, type LoadSpec, runLoad } from './load.js';
+import { ENDPOINTS, type Endpoint, issuerRow, type Outcome } from './issuer-rows.js';
+import {
+  type DatabaseKind,
+  type IssuerKind,
+  type StartedIssuer,
+  startIssuerTarget,
+} from './issuer-targets.js';
+import { type LoadSpec, runLoad } from './load.js';
 import type { BenchOptions } from './options.js';
 import { AUTH_CLI } from './paths.js';
-import { type BenchRow, judge, type Verdict } from './results.js';
-
-const ENDPOINTS = ['discovery', 'jwks', 'userinfo', 'refresh', 'registration'] as const;
-type Endpoint = (typeof ENDPOINTS)[number];
-
-/** A measured figure, or why there is none. */
-type Outcome = LoadFigures | { skipped: string };
+import { type BenchRow, judge } from './results.js';
 
 interface Prepared {
   endpoints: IssuerEndpoints;
@@ -34,13 +36,12 @@ interface Prepared {
   problem?: string;
 }
 
-const TARGETS: Record<Endpoint, { rps?: number; p99?: number; words: string }> = {
-  discovery: { rps: 5_000, words: '≥ 5,000 req/s' },
-  jwks: { rps: 5_000, words: '≥ 5,000 req/s' },
-  userinfo: { rps: 3_000, words: '≥ 3,000 req/s' },
-  refresh: { rps: 800, p99: 50, words: '≥ 800 req/s, p99 < 50 ms' },
-  registration: { words: '(none; vs peer)' },
-};
+interface Target {
+  kind: IssuerKind;
+  issuer: StartedIssuer;
+  prepared: Prepared;
+  outcomes: Map<Endpoint, Outcome[]>;
+}
 
 function pathOf(url: string): string {
   const parsed = new URL(url);
@@ -64,10 +65,16 @@ async function prepare(
   return prepared;
 }
 
-function specFor(endpoint: Endpoint, prepared: Prepared): LoadSpec | { skipped: string } {
+/** Each round of the refresh load spends its own chains: `connections` to warm up, as many to measure. */
+function specFor(
+  endpoint: Endpoint,
+  prepared: Prepared,
+  round: number,
+  connections: number,
+): LoadSpec | { skipped: string } {
   const { endpoints, clientId, tokens } = prepared;
   const first = tokens[0];
-  const half = Math.floor(tokens.length / 2);
+  const offset = round * connections * 2;
   switch (endpoint) {
     case 'discovery':
       return { method: 'GET', path: '/.well-known/openid-configuration' };
@@ -94,8 +101,10 @@ function specFor(endpoint: Endpoint, prepared: Prepared): LoadSpec | { skipped: 
         method: 'POST',
         path: pathOf(endpoints.token_endpoint),
         refreshChains: {
-          warmupTokens: tokens.slice(0, half).map((set) => set.refresh_token),
-          tokens: tokens.slice(half).map((set) => set.refresh_token),
+          warmupTokens: tokens.slice(offset, offset + connections).map((set) => set.refresh_token),
+          tokens: tokens
+            .slice(offset + connections, offset + connections * 2)
+            .map((set) => set.refresh_token),
           formFor: (token) =>
             new URLSearchParams({
               grant_type: 'refresh_token',
@@ -107,74 +116,79 @@ function specFor(endpoint: Endpoint, prepared: Prepared): LoadSpec | { skipped: 
   }
 }
 
-async function measureIssuer(
+function selected(options: BenchOptions): Endpoint[] {
+  const wanted = options.endpoints;
+  if (!wanted) return [...ENDPOINTS];
+  const unknown = wanted.filter((name) => !(ENDPOINTS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new TypeError(`--endpoints: unknown endpoint "${unknown.join(', ')}"`);
+  return ENDPOINTS.filter((endpoint) => wanted.includes(endpoint));
+}
+
+async function startTarget(
   kind: IssuerKind,
   database: DatabaseKind,
   options: BenchOptions,
   log: (line: string) => void,
-): Promise<Map<Endpoint, Outcome>> {
-  const outcomes = new Map<Endpoint, Outcome>();
-  const issuer = await startIssuerTarget(kind, database, options.databaseUrl);
+): Promise<Target> {
+  const issuer = await startIssuerTarget(kind, database, options.databaseUrl, options.profileDir);
   try {
-    // Two sets of chains: one for the refresh warm-up, one for the measured run.
-    const prepared = await prepare(issuer.url, options.connections * 2, issuer.credentials);
+    // Each round's refresh load spends two sets of chains (warm-up and measured run).
+    const prepared = await prepare(issuer.url, options.connections * 2 * options.rounds, issuer.credentials);
     if (prepared.problem) log(`issuer ${kind}/${database}: set-up incomplete: ${prepared.problem}`);
-    const settings = { connections: options.connections, durationSeconds: options.durationSeconds };
-    for (const endpoint of ENDPOINTS) {
-      const spec = specFor(endpoint, prepared);
-      if ('skipped' in spec) {
-        outcomes.set(endpoint, spec);
-        continue;
+    return { kind, issuer, prepared, outcomes: new Map() };
+  } catch (error) {
+    await issuer.stop();
+    throw error;
+  }
+}
+
+async function measureTurn(
+  target: Target,
+  endpoint: Endpoint,
+  round: number,
+  database: DatabaseKind,
+  options: BenchOptions,
+  log: (line: string) => void,
+): Promise<void> {
+  const spec = specFor(endpoint, target.prepared, round, options.connections);
+  let outcome: Outcome;
+  if ('skipped' in spec) outcome = spec;
+  else {
+    const figures = await runLoad(target.issuer.url, spec, {
+      connections: options.connections,
+      durationSeconds: options.durationSeconds,
+      serverCpuMs: () => target.issuer.cpuMs(),
+    });
+    const cpu = figures.cpuUsPerRequest === null ? '?' : Math.round(figures.cpuUsPerRequest);
+    log(
+      `issuer ${target.kind}/${database} ${endpoint} round ${round + 1}: ${cpu} µs CPU/req, ${Math.round(figures.rps)} req/s, p99 ${figures.p99} ms, ${figures.non2xx} non-2xx`,
+    );
+    outcome = figures;
+  }
+  target.outcomes.set(endpoint, [...(target.outcomes.get(endpoint) ?? []), outcome]);
+}
+
+/** Ours and the peer in turns: every endpoint, every round, ours first then the peer. */
+async function measurePair(
+  database: DatabaseKind,
+  options: BenchOptions,
+  log: (line: string) => void,
+): Promise<{ ours: Target; peer: Target | undefined }> {
+  const ours = await startTarget('ours', database, options, log);
+  let peer: Target | undefined;
+  try {
+    peer = options.noPeer ? undefined : await startTarget('peer', database, options, log);
+    for (const endpoint of selected(options)) {
+      for (let round = 0; round < options.rounds; round++) {
+        await measureTurn(ours, endpoint, round, database, options, log);
+        if (peer) await measureTurn(peer, endpoint, round, database, options, log);
       }
-      const figures = await runLoad(issuer.url, spec, settings);
-      log(
-        `issuer ${kind}/${database} ${endpoint}: ${Math.round(figures.rps)} req/s, p99 ${figures.p99} ms, ${figures.non2xx} non-2xx`,
-      );
-      outcomes.set(endpoint, figures);
     }
   } finally {
-    await issuer.stop();
+    await ours.issuer.stop();
+    await peer?.issuer.stop();
   }
-  return outcomes;
-}
-
-function judgeOutcome(endpoint: Endpoint, outcome: Outcome): Verdict {
-  if ('skipped' in outcome) return 'skipped';
-  const target = TARGETS[endpoint];
-  if (outcome.non2xx > outcome.requests * 0.01 || outcome.errors > 0) return 'miss';
-  if (target.rps === undefined) return 'info';
-  if (outcome.rps < target.rps) return 'miss';
-  return target.p99 !== undefined && outcome.p99 >= target.p99 ? 'miss' : 'pass';
-}
-
-function issuerRow(
-  endpoint: Endpoint,
-  database: DatabaseKind,
-  ours: Outcome,
-  peer: Outcome | undefined,
-): BenchRow {
-  const measured = (o: Outcome | undefined) => (o && !('skipped' in o) ? o : undefined);
-  const a = measured(ours);
-  const b = measured(peer);
-  const notes = [ours, peer].flatMap((o) => (o && 'skipped' in o ? [o.skipped] : []));
-  if (a && a.non2xx > 0) notes.push(`ours answered ${a.non2xx} non-2xx of ${a.requests}`);
-  if (b && b.non2xx > 0) notes.push(`peer answered ${b.non2xx} non-2xx of ${b.requests}`);
-  return {
-    section: 'issuer',
-    name: `${endpoint} (${database})`,
-    figures: {
-      'req/s': a?.rps ?? null,
-      'p50 ms': a?.p50 ?? null,
-      'p99 ms': a?.p99 ?? null,
-      'peer req/s': b?.rps ?? null,
-      'peer p50': b?.p50 ?? null,
-      'peer p99': b?.p99 ?? null,
-      '× peer': a && b ? a.rps / b.rps : null,
-    },
-    target: TARGETS[endpoint].words,
-    verdict: judgeOutcome(endpoint, ours),
-    ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
-  };
+  return { ours, peer };
 }
 
 /** `agent-auth --help`: the issuer CLI's start-up, held to the generator CLI's 150 ms. */
@@ -199,15 +213,12 @@ export async function benchIssuers(options: BenchOptions, log: (line: string) =>
   const rows: BenchRow[] = [await measureStartup(options)];
   const databases: DatabaseKind[] = options.databaseUrl ? ['sqlite', 'postgres'] : ['sqlite'];
   log(
-    `issuer: ${options.connections} connections, ${options.durationSeconds} s each, rate limit off (--rate-limit 0)`,
+    `issuer: ${options.connections} connections, ${options.durationSeconds} s each, ${options.rounds} round(s) in turns with the peer, rate limit off (--rate-limit 0)`,
   );
   for (const database of databases) {
-    const ours = await measureIssuer('ours', database, options, log);
-    const peer = options.noPeer ? undefined : await measureIssuer('peer', database, options, log);
-    for (const endpoint of ENDPOINTS) {
-      const outcome = ours.get(endpoint) ?? { skipped: 'not run' };
-      rows.push(issuerRow(endpoint, database, outcome, peer?.get(endpoint)));
-    }
+    const { ours, peer } = await measurePair(database, options, log);
+    for (const endpoint of selected(options))
+      rows.push(issuerRow(endpoint, database, ours.outcomes.get(endpoint), peer?.outcomes.get(endpoint)));
   }
   if (!options.databaseUrl) {
     rows.push({

@@ -19,6 +19,8 @@ export type DatabaseKind = 'sqlite' | 'postgres';
 export interface StartedIssuer {
   url: string;
   credentials: Credentials;
+  /** The server process's CPU time so far (ms; user + system), from /proc. */
+  cpuMs(): Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -84,6 +86,7 @@ export async function startIssuerTarget(
   kind: IssuerKind,
   database: DatabaseKind,
   databaseUrl: string | undefined,
+  profileDir?: string,
 ): Promise<StartedIssuer> {
   if (database === 'postgres' && !databaseUrl) throw new TypeError('PostgreSQL needs a database URL');
   const store =
@@ -92,9 +95,14 @@ export async function startIssuerTarget(
       : await createSqlite(kind);
   try {
     if (kind === 'ours') await addCustomer(store.db);
+    // The profile is written when the server exits (stop() ends it with SIGTERM).
+    const profile = profileDir
+      ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${kind}-${database}.cpuprofile`]
+      : [];
     const server =
       kind === 'ours'
         ? await startServer(process.execPath, [
+            ...profile,
             AUTH_CLI,
             'serve',
             '--port',
@@ -104,10 +112,16 @@ export async function startIssuerTarget(
             '--db',
             store.db,
           ])
-        : await startServer(process.execPath, [benchScript('peer-oidc-provider.js'), '--db', store.db]);
+        : await startServer(process.execPath, [
+            ...profile,
+            benchScript('peer-oidc-provider.js'),
+            '--db',
+            store.db,
+          ]);
     return {
       url: server.url,
       credentials: CUSTOMER,
+      cpuMs: () => server.cpuMs(),
       async stop() {
         await server.stop();
         await store.drop();

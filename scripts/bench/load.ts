@@ -3,7 +3,9 @@
  * loopback, for a fixed number of connections and seconds after a 1-second warm-up that
  * is thrown away. The refresh case keeps chains of single-use tokens: every request takes
  * a refresh token from a shared queue just before it is written and puts back the one
- * the response rotated in, so N connections drive N independent rotation chains.
+ * the response rotated in, so N connections drive N independent rotation chains. When the
+ * settings can read the server's CPU time, it is read just before and just after the
+ * measured run, so the figure per request leaves out the warm-up and the server's start.
  */
 import autocannon, { type AutocannonRequest } from 'autocannon';
 
@@ -27,11 +29,17 @@ export interface LoadFigures {
   requests: number;
   non2xx: number;
   errors: number;
+  /** Server CPU time (user + system) during the measured run, in ms; null when unreadable. */
+  cpuMs: number | null;
+  /** `cpuMs` per request served, in µs. */
+  cpuUsPerRequest: number | null;
 }
 
 export interface LoadSettings {
   connections: number;
   durationSeconds: number;
+  /** Reads the server process's CPU time so far (ms). */
+  serverCpuMs?: () => Promise<number | null>;
 }
 
 function refreshRequest(spec: LoadSpec, warmup: boolean): AutocannonRequest {
@@ -74,6 +82,7 @@ async function fire(
 export async function runLoad(url: string, spec: LoadSpec, settings: LoadSettings): Promise<LoadFigures> {
   const chains = spec.refreshChains !== undefined;
   await fire(url, spec, chains ? refreshRequest(spec, true) : undefined, settings, 1);
+  const cpuBefore = (await settings.serverCpuMs?.()) ?? null;
   const result = await fire(
     url,
     spec,
@@ -81,8 +90,12 @@ export async function runLoad(url: string, spec: LoadSpec, settings: LoadSetting
     settings,
     settings.durationSeconds,
   );
+  const cpuAfter = (await settings.serverCpuMs?.()) ?? null;
   const requests = result['2xx'] + result.non2xx;
+  const cpuMs = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
   return {
+    cpuMs,
+    cpuUsPerRequest: cpuMs !== null && requests > 0 ? (cpuMs * 1000) / requests : null,
     rps: requests / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,

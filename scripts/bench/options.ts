@@ -16,6 +16,8 @@ export interface BenchOptions {
   connections: number;
   /** Repetitions of each process timing (the median is reported). */
   repeats: number;
+  /** Load runs per issuer endpoint and issuer, ours and the peer's taking turns. */
+  rounds: number;
   /** Where the JSON report goes. */
   out: string;
   /** Wait up to this many seconds for the 1-minute load average to fall under `quietLoad`. */
@@ -25,11 +27,16 @@ export interface BenchOptions {
   databaseUrl: string | undefined;
   /** Skip the peer (oidc-provider) runs. */
   noPeer: boolean;
+  /** Start both issuers under `node --cpu-prof`, writing their profiles here. */
+  profileDir: string | undefined;
+  /** Only these issuer endpoints (default: all). */
+  endpoints: string[] | undefined;
 }
 
 export const USAGE = `usage: npm run bench -- [--only generator|fetch|issuer[,…]] [--sizes 100,1000] [--quick]
-  [--duration <s>] [--connections <n>] [--repeats <n>] [--out <file>]
-  [--wait-quiet <s>] [--quiet-load <load>] [--no-peer]
+  [--duration <s>] [--connections <n>] [--repeats <n>] [--rounds <n>] [--out <file>]
+  [--wait-quiet <s>] [--quiet-load <load>] [--no-peer] [--profile-dir <dir>]
+  [--endpoints discovery,jwks,userinfo,refresh,registration]
 PostgreSQL rows run when BENCH_DATABASE_URL or TEST_DATABASE_URL is set.`;
 
 const PARTS: readonly BenchPart[] = ['generator', 'fetch', 'issuer'];
@@ -65,10 +72,13 @@ export function parseBenchOptions(
       duration: { type: 'string' },
       connections: { type: 'string', default: '16' },
       repeats: { type: 'string' },
+      rounds: { type: 'string' },
       out: { type: 'string', default: 'bench-results/latest.json' },
       'wait-quiet': { type: 'string', default: '0' },
       'quiet-load': { type: 'string', default: '1.0' },
       'no-peer': { type: 'boolean', default: false },
+      'profile-dir': { type: 'string' },
+      endpoints: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -87,10 +97,13 @@ export function parseBenchOptions(
     durationSeconds: values.duration ? parsePositive('duration', values.duration, false) : quick ? 2 : 10,
     connections: parsePositive('connections', values.connections ?? '16'),
     repeats: values.repeats ? Math.max(1, parsePositive('repeats', values.repeats)) : quick ? 3 : 7,
+    rounds: values.rounds ? Math.max(1, parsePositive('rounds', values.rounds)) : quick ? 1 : 2,
     out: values.out ?? 'bench-results/latest.json',
     waitQuietSeconds: parsePositive('wait-quiet', values['wait-quiet'] ?? '0'),
     quietLoad: parsePositive('quiet-load', values['quiet-load'] ?? '1.0', false),
     databaseUrl: env.BENCH_DATABASE_URL || env.TEST_DATABASE_URL || undefined,
     noPeer: values['no-peer'] ?? false,
+    profileDir: values['profile-dir'],
+    endpoints: values.endpoints?.split(',').map((name) => name.trim()),
   };
 }
