@@ -125,7 +125,6 @@ async function buildHostile(root: string): Promise<string> {
       base_url: 'https://agents.hostile-juice.example/api',
       auth_url: 'https://auth.hostile-juice.example',
       upstream: { format: 'shopify', source: upstream },
-      content_dir: join(root, 'no-content'),
     }),
   );
   return buildWith(root, 'hostile', config);

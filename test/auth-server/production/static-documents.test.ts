@@ -123,12 +123,12 @@ describe('the fixed documents sent from their prepared form', () => {
     { name: 'plain http issuer', config: { issuer: 'http://127.0.0.1:4000', rateLimit: 0 }, headers: {} },
     {
       name: 'https issuer (HSTS), from a browser origin',
-      config: { issuer: 'https://auth.shop.test', rateLimit: 0 },
+      config: { issuer: 'https://auth.shop.test', rateLimit: 0, mail: 'outbox' },
       headers: { origin: 'https://spa.shop.test' },
     },
     {
       name: 'behind a trusted proxy',
-      config: { issuer: 'https://auth.shop.test', rateLimit: 0, trustProxy: 'loopback' },
+      config: { issuer: 'https://auth.shop.test', rateLimit: 0, trustProxy: 'loopback', mail: 'outbox' },
       headers: { 'x-forwarded-for': '203.0.113.7' },
     },
   ];
