@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { buildPackagingText, checkPackagingText } from './packaging.js';
 
-/** Documented maxima (README, "Merchant content"). */
+/** Documented maxima (docs/content.md, "Merchant content"). */
 export const CONTENT_LIMITS = {
   shortText: 200,
   packagingText: 300,

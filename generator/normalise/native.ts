@@ -3,7 +3,7 @@
  * shape (spec part 2.4), checking it rather than trusting it: a name and a usable slug
  * are required, the price is re-formatted to the currency's minor digits, the currency
  * must be the merchant's, availability must be one of the three states, url defaults
- * to `{site_url}/products/{slug}` and purchase_url to url, and a purchase_url that
+ * to `{storefront_url}/products/{slug}` and purchase_url to url, and a purchase_url that
  * points at a cart or checkout is refused (the catalog links people to a page where
  * they buy; it never automates a purchase, spec part 1.2). Optional extensions the
  * spec has no field for: `id`, `image_url`, `updated_at`, `tags`.

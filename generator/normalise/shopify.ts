@@ -1,11 +1,13 @@
 /**
  * Maps one product of a Shopify storefront `/products.json` page to the spec's Product.
- * Rules (the README repeats them): name = title; slug = handle; url and purchase_url =
- * `{site_url}/products/{handle}`, the page where a person buys (never a cart or checkout
- * link); price = the lowest price among available variants, or among all variants when
- * none is available, as decimal text with the currency's minor digits; availability =
- * coming_soon when tagged with the coming-soon tag, out_of_stock when no variant is
- * available, else in_stock; description = body_html as clean text; image = first image.
+ * Rules (docs/content.md, "How each adapter maps a product", repeats them): name = title;
+ * slug = handle; url and purchase_url = `{storefront_url}/products/{handle}` (the store,
+ * default merchant.url, never the bundle's own host), the page where a person buys (never a
+ * cart or checkout link); price = the lowest price among available variants, or among all
+ * variants when none is available, as decimal text with the currency's minor digits;
+ * availability = coming_soon when tagged with the coming-soon tag, out_of_stock when no
+ * variant is available, else in_stock; description = body_html as clean text; image = first
+ * image.
  */
 import { z } from 'zod';
 import type { Availability, Product } from '../model.js';

@@ -1,12 +1,13 @@
 /**
  * Maps one product of the WooCommerce Store API (`/wp-json/wc/store/v1/products`) to the
- * spec's Product. Rules (the README repeats them): name = name; slug = slug (decoded
- * when percent-encoded); url and purchase_url = permalink, the product page; price =
- * `prices.price` (or the low end of `prices.price_range` for variable products), a
- * minor-unit integer string scaled by `prices.currency_minor_unit`; availability =
- * coming_soon when tagged with the coming-soon tag (by name or slug), out_of_stock when
- * `is_in_stock` is false, `is_purchasable` is false or the stock class says so, else
- * in_stock; description = description HTML (short_description when empty) as text.
+ * spec's Product. Rules (docs/content.md, "How each adapter maps a product", repeats them):
+ * name = name; slug = slug (decoded when percent-encoded); url and purchase_url =
+ * permalink, the product page; price = `prices.price` (or the low end of
+ * `prices.price_range` for variable products), a minor-unit integer string scaled by
+ * `prices.currency_minor_unit`; availability = coming_soon when tagged with the coming-soon
+ * tag (by name or slug), out_of_stock when `is_in_stock` is false, `is_purchasable` is
+ * false or the stock class says so, else in_stock; description = description HTML
+ * (short_description when empty) as text.
  */
 import { z } from 'zod';
 import type { Availability, Product } from '../model.js';

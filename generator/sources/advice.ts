@@ -1,8 +1,9 @@
 /**
  * The second half of an upstream error message: what the person who ran the build can
- * change. A size refusal names the config key and its current value; a source that
- * answers a web page instead of JSON (a store's home page, the README's store-root
- * example) names the product-list paths and the `--source-format` flag that read them.
+ * change. A size refusal names the config key and its current value; a source that answers
+ * a web page instead of JSON (a store's home page, the store-root example in
+ * docs/content.md) names the product-list paths and the `--source-format` flag that read
+ * them.
  */
 
 /** Appended to every UPSTREAM_TOO_LARGE message. */
