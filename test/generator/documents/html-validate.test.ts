@@ -5,12 +5,12 @@
  * Three rules are adjusted, each for a stated reason, in `RULES` below; everything else in
  * `html-validate:recommended` applies. A broken page must fail, so the set-up is not vacuous.
  */
-import { HtmlValidate, type Message } from 'html-validate';
+import { HtmlValidate, type Message, type RuleConfig } from 'html-validate';
 import { describe, expect, it } from 'vitest';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
 
-const RULES = {
+const RULES: RuleConfig = {
   // A style rule: the HTML Living Standard reads the DOCTYPE case-insensitively, and the
   // templates write the lowercase `<!doctype html>` the standard's own examples use.
   'doctype-style': 'off',
@@ -21,7 +21,7 @@ const RULES = {
   // `<ul aria-label="…">`: ARIA 1.2 lets authors name a list (role "list" supports naming
   // from author); the rule only recommends against it by default.
   'aria-label-misuse': ['error', { allowAnyNamable: true }],
-} as const;
+};
 
 const validator = new HtmlValidate({ extends: ['html-validate:recommended'], rules: RULES });
 
