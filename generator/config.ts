@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { currencyCode, httpUrl, issuerPagesSchema, upstreamSchema, usageSchema } from './config-sections.js';
+import { resolveStorefrontOrigin } from './deployment.js';
 import { CatalogError } from './errors.js';
 import { findUnwantedText } from './normalise/clean-text.js';
 import { shippingPolicySchema } from './shipping/policy.js';
@@ -43,6 +44,11 @@ export const configSchema = z
     storefront_url: httpUrl
       .optional()
       .describe('the store where people read and buy: product pages are built on it (default merchant.url)'),
+    storefront_origin: httpUrl
+      .optional()
+      .describe(
+        'deployment model (b) only: the origin server of the storefront behind the CDN (e.g. https://<store>.myshopify.com); everything that is not a bundle path is proxied to it by the last rule of _redirects (Netlify). Requires storefront_url on the origin of site_url',
+      ),
     base_url: httpUrl
       .optional()
       .describe('where the catalog paths are mounted (default site_url; may carry a path)'),
@@ -124,7 +130,10 @@ export interface ConfigOverrides {
 }
 
 export interface ResolvedConfig
-  extends Omit<ParsedConfig, 'site_url' | 'base_url' | 'storefront_url' | 'merchant' | '$schema'> {
+  extends Omit<
+    ParsedConfig,
+    'site_url' | 'base_url' | 'storefront_url' | 'storefront_origin' | 'merchant' | '$schema'
+  > {
   merchant: ParsedConfig['merchant'] & { slug: string; brand: string };
   /** An origin: no path, no trailing slash. */
   site_url: string;
@@ -132,6 +141,8 @@ export interface ResolvedConfig
   storefront_url: string;
   /** No trailing slash; same origin as site_url. */
   base_url: string;
+  /** Model (b): the storefront's origin server the CDN proxies to (an origin, no trailing slash). */
+  storefront_origin?: string;
   /** Exactly as configured (the issuer identifier; never altered). */
   auth_url: string;
   /** Directory the config file's relative paths resolve against. */
@@ -221,7 +232,12 @@ export function resolveConfig(
       },
     );
   }
-  const { $schema: _schema, ...rest } = config;
+  const storefront_url = stripTrailingSlash(config.storefront_url ?? config.merchant.url);
+  const storefront_origin = resolveStorefrontOrigin(
+    { site_url, storefront_url, storefront_origin: config.storefront_origin },
+    options.file,
+  );
+  const { $schema: _schema, storefront_origin: _origin, ...rest } = config;
   return {
     ...rest,
     merchant: {
@@ -231,7 +247,8 @@ export function resolveConfig(
     },
     site_url,
     base_url,
-    storefront_url: stripTrailingSlash(config.storefront_url ?? config.merchant.url),
+    storefront_url,
+    ...(storefront_origin === undefined ? {} : { storefront_origin }),
     auth_url: config.auth_url,
     config_dir: options.configDir,
   };

@@ -3,7 +3,8 @@
  * refuse a rules file that one of them would drop line by line at deploy time. Netlify reads
  * a superset of Cloudflare Pages' syntax, so Cloudflare's limits are the binding ones:
  * statuses 200, 301, 302, 303, 307 and 308 only (no forced `200!`, no 404 rewrites), a
- * rewrite only to a path of the same site (no proxying to another origin), at most 2,000
+ * rewrite only to a path of the same site (no proxying to another origin, except model (b)'s
+ * storefront proxy, which Netlify serves and Cloudflare drops alone), at most 2,000
  * static and 100 dynamic redirects of at most 1,000 characters each, and at most 100
  * header rules with lines of at most 2,000 characters.
  * Sources: https://developers.cloudflare.com/pages/configuration/redirects/ and
@@ -11,6 +12,7 @@
  * https://docs.netlify.com/manage/routing/redirects/rewrites-proxies/ (shadowing).
  */
 import type { HeaderRule, RedirectRule } from './hosting-rules-format.js';
+import { isStorefrontProxy } from './storefront-proxy.js';
 
 export const PORTABLE_REDIRECT_STATUSES: readonly number[] = [200, 301, 302, 303, 307, 308];
 export const MAX_STATIC_REDIRECTS = 2000;
@@ -34,7 +36,8 @@ function redirectFaults(rule: RedirectRule, isFile: (urlPath: string) => boolean
       `${label}: Cloudflare Pages accepts only the statuses ${PORTABLE_REDIRECT_STATUSES.join(', ')}, without "!"`,
     );
   }
-  if (rule.status === 200 && !rule.to.startsWith('/')) {
+  // Model (b)'s proxy is the one exception: Netlify serves it, Cloudflare drops only that line.
+  if (rule.status === 200 && !rule.to.startsWith('/') && !isStorefrontProxy(rule)) {
     faults.push(`${label}: Cloudflare Pages cannot proxy to another origin from _redirects`);
   }
   if (rule.status === 200 && isFile(rule.from)) {

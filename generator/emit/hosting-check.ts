@@ -1,7 +1,8 @@
 /**
  * Checks a bundle's `_headers` and `_redirects` from the files alone: both parse; both
  * hosts accept every line (`host-limits.ts`); every rewrite lands on a file of the bundle; no rule is a catch-all or carries a
- * splat or placeholder (an unknown path must stay a real 404); no path is listed twice;
+ * splat or placeholder (an unknown path must stay a real 404), except model (b)'s storefront
+ * proxy as the last rule (`storefront-proxy.ts`); no path is listed twice;
  * every header rule names a path that exists; every document has its Content-Type, open
  * CORS and `nosniff`; the catalog keeps the spec's 15-minute cache. A live site exposes
  * neither file, so a bundle with neither is not checked here.
@@ -18,6 +19,7 @@ import {
   type RedirectRule,
 } from './hosting-rules-format.js';
 import { filePathOf } from './sitemap-pages.js';
+import { isStorefrontProxy } from './storefront-proxy.js';
 
 /** Spec part 4: getCatalog is "cached for 15 minutes". */
 const CATALOG_MAX_AGE = 'max-age=900';
@@ -45,17 +47,22 @@ function isPublicDocument(path: string): boolean {
 function checkRedirects(rules: readonly RedirectRule[], files: BundleFiles): string[] {
   const faults: string[] = [];
   const seen = new Set<string>();
-  for (const rule of rules) {
+  rules.forEach((rule, index) => {
     const label = `rule "${rule.from} ${rule.to} ${rule.status}${rule.force ? '!' : ''}"`;
+    if (isStorefrontProxy(rule)) {
+      // Model (b): first match wins, so the proxy must come after every rewrite it would swallow.
+      if (index !== rules.length - 1) faults.push(`${label}: the storefront proxy must be the last rule`);
+      return;
+    }
     if (WILDCARD.test(rule.from) || rule.from === '/')
       faults.push(`${label} is a catch-all or pattern route`);
     if (seen.has(rule.from)) faults.push(`${label}: ${rule.from} is routed twice`);
     seen.add(rule.from);
-    if (rule.status !== 200) continue;
+    if (rule.status !== 200) return;
     if (!rule.to.startsWith('/') || !files.has(filePathOf(rule.to))) {
       faults.push(`${label}: the target is not a file of the bundle`);
     }
-  }
+  });
   return faults;
 }
 
@@ -67,9 +74,11 @@ function headerValue(rule: HeaderRule | undefined, name: string): string[] {
 /** Each document, by file path and by rewritten path, has one Content-Type, open CORS and nosniff. */
 function checkServedHeaders(
   byPath: ReadonlyMap<string, HeaderRule>,
-  redirects: readonly RedirectRule[],
+  allRedirects: readonly RedirectRule[],
   files: BundleFiles,
 ): string[] {
+  // The storefront proxy serves the store's pages, whose headers are the store's own.
+  const redirects = allRedirects.filter((rule) => !isStorefrontProxy(rule));
   const faults: string[] = [];
   const served = [
     ...[...files.keys()].filter(isPublicDocument).map((path) => `/${path}`),

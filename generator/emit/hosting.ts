@@ -21,6 +21,7 @@ import {
   type RedirectRule,
 } from './hosting-rules-format.js';
 import { LANDING_PUBLIC_PATH, landingLinks } from './landing.js';
+import { storefrontProxyRule } from './storefront-proxy.js';
 import { resolveUsagePolicy, type UsagePolicy } from './usage-policy.js';
 import { WELL_KNOWN_DOCUMENTS } from './well-known.js';
 
@@ -110,6 +111,9 @@ export function emitHostingRules(plan: BuildPlan, documents: readonly Artifact[]
       force: false,
     }))
     .sort(byPath((rule) => rule.from));
+  // Model (b): the storefront's origin gets every other path; last, so every rule above wins.
+  if (plan.config.storefront_origin !== undefined)
+    redirects.push(storefrontProxyRule(plan.config.storefront_origin));
   const rules: HeaderRule[] = documents.flatMap((artifact) =>
     urlPathsOf(artifact).map((path) => ({ path, headers: headersFor(artifact, policy, catalogPath) })),
   );

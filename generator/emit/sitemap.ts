@@ -1,6 +1,7 @@
 /**
  * `/sitemap.xml` per the Sitemaps protocol 0.9 (https://www.sitemaps.org/protocol.html):
- * the product pages and the public documents, absolute URLs with `lastmod`. The protocol
+ * the product pages and the public pages and documents (the landing page `/` too in model
+ * (a), where the bundle has its own host), absolute URLs with `lastmod`. The protocol
  * caps one file at 50,000 URLs and 50 MB (52,428,800 bytes) uncompressed; past either,
  * the URLs go to `/sitemap-1.xml`, `/sitemap-2.xml`, … and `/sitemap.xml` becomes the
  * sitemap index. A sitemap may only list URLs of its own host, so product pages hosted
@@ -12,6 +13,7 @@ import type { BuildPlan } from '../plan.js';
 import { isRecord } from '../validate/bundle-layout.js';
 import { type DocumentReader, readOnce } from '../validate/parse-once.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
+import { hasOwnHost, LANDING_PUBLIC_PATH } from './landing.js';
 import {
   API_DOCS_PATH,
   filePathOf,
@@ -50,6 +52,8 @@ function listEntries(plan: BuildPlan): SitemapEntry[] {
   const { config, generated } = plan;
   const origin = new URL(config.site_url).origin;
   const documents = [API_DOCS_PATH, KB_PRODUCTS_PATH, knowledgeBasePath(config), LLMS_PATH, LLMS_FULL_PATH];
+  // Model (a): the landing page is the host's home page, a page for people like /api/.
+  if (hasOwnHost(config)) documents.unshift(LANDING_PUBLIC_PATH);
   const entries: SitemapEntry[] = documents.map((path) => ({
     loc: siteUrl(config, path),
     lastmod: generated,

@@ -8,101 +8,17 @@
  * Link; an unknown path must be 404 everywhere; and wrangler must have accepted every line
  * of both rules files (it drops a line it cannot read with only a warning).
  */
-import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseHeadersFile, parseRedirectsFile } from '../../generator/emit/hosting-rules-format.js';
-import { startPreviewServer } from '../../generator/preview/server.js';
 import { makeShopifyProducts } from '../fixtures/upstream/make-products.js';
-import { ensureCompiled, runCli } from '../generator/cli/run-cli.js';
+import { ensureCompiled } from '../generator/cli/run-cli.js';
 import { REPO_ROOT } from '../generator/pipeline/helpers.js';
 import { contractPaths } from '../helpers/contract-paths.js';
 import { requires } from '../helpers/requirements.js';
-import { ENGINES, type RunningEngine, startNetlify, startWrangler } from './engines.js';
-
-/** Headers compared across the three servers. */
-const COMPARED = [
-  'content-type',
-  'access-control-allow-origin',
-  'access-control-expose-headers',
-  'cache-control',
-  'link',
-  'x-content-type-options',
-  'content-usage',
-] as const;
-type Compared = (typeof COMPARED)[number];
-
-/**
- * Where a local engine is known to differ from its production host, by header name. netlify
- * dev proxies to a static server whose own Content-Type and Cache-Control replace the ones
- * `_headers` sets (netlify/cli#990, "Source headers overwriting user configured headers");
- * Netlify's production edge applies `_headers` over them. Everything else must match.
- */
-const KNOWN_DIFFERENCES: Record<RunningEngine['name'], Partial<Record<Compared, string>>> = {
-  netlify: {
-    'content-type': 'netlify dev: the static server sets Content-Type (netlify/cli#990)',
-    'cache-control': 'netlify dev: the static server sets Cache-Control (netlify/cli#990)',
-  },
-  wrangler: {},
-};
-
-interface Answer {
-  status: number;
-  bodySha256: string;
-  bodyLength: number;
-  headers: Partial<Record<Compared, string | null>>;
-}
-
-async function ask(base: string, path: string, method: 'GET' | 'HEAD'): Promise<Answer> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    redirect: 'manual',
-    signal: AbortSignal.timeout(20_000),
-  });
-  const body = Buffer.from(await res.arrayBuffer());
-  const headers: Answer['headers'] = {};
-  for (const name of COMPARED) headers[name] = res.headers.get(name);
-  return {
-    status: res.status,
-    bodySha256: createHash('sha256').update(body).digest('hex'),
-    bodyLength: body.length,
-    headers,
-  };
-}
-
-/** The answer with the engine's known differences left out, so `toEqual` names any other. */
-function comparable(answer: Answer, engine: RunningEngine['name'] | 'preview'): Answer {
-  if (engine === 'preview') return answer;
-  const headers = { ...answer.headers };
-  for (const name of Object.keys(KNOWN_DIFFERENCES[engine]) as Compared[]) delete headers[name];
-  return { ...answer, headers };
-}
-
-interface Served {
-  dir: string;
-  paths: string[];
-  preview: { url: string; close(): Promise<void> };
-  engines: RunningEngine[];
-}
-
-async function serveEverywhere(dir: string, paths: string[]): Promise<Served> {
-  const preview = await startPreviewServer({ dir, port: 0 });
-  const engines = await Promise.allSettled([startWrangler(dir), startNetlify(dir)]);
-  const started = engines.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-  const failed = engines.find((result) => result.status === 'rejected');
-  if (failed !== undefined) {
-    await Promise.all([preview.close(), ...started.map((engine) => engine.stop())]);
-    throw failed.reason;
-  }
-  return { dir, paths, preview, engines: started };
-}
-
-async function stopAll(served: Served | undefined): Promise<void> {
-  if (served === undefined) return;
-  await Promise.all([served.preview.close(), ...served.engines.map((engine) => engine.stop())]);
-}
+import { ENGINES, startWrangler } from './engines.js';
+import { ask, buildWith, comparable, ruleCounts, type Served, serveEverywhere, stopAll } from './served.js';
 
 const HOSTILE_MERCHANT = {
   name: 'Ünïcode "Quotes" & <Angle> Juice 果汁 🍊',
@@ -130,24 +46,7 @@ async function buildHostile(root: string): Promise<string> {
   return buildWith(root, 'hostile', config);
 }
 
-async function buildWith(root: string, name: string, config: string): Promise<string> {
-  const out = join(root, name);
-  const run = await runCli(['build', '--quiet', '--config', config, '--out', out], {
-    cwd: root,
-    limitMs: 60_000,
-  });
-  if (run.code !== 0) throw new Error(`build ${name} exited ${run.code}: ${run.stderr}`);
-  return out;
-}
-
-function ruleCounts(headersText: string, redirectsText: string): { headers: number; redirects: number } {
-  return {
-    headers: parseHeadersFile(headersText).length,
-    redirects: parseRedirectsFile(redirectsText).length,
-  };
-}
-
-/** The sample is model (b), its root the store's; the hostile bundle is model (a), with a landing page at `/`. */
+/** The sample is model (b) without a proxy (`storefront-proxy.test.ts` adds one), its root the store's; the hostile bundle is model (a), with a landing page at `/`. */
 const CASES = [
   {
     name: 'the sample bundle',

@@ -139,6 +139,30 @@ describe('model (b): the bundle at the store origin', () => {
   });
 });
 
+describe('model (b) keys that contradict each other', () => {
+  it('when storefront_origin is set but --site-url puts the bundle on its own host then the build exits 2 naming the keys', async () => {
+    const config = JSON.parse(await readFile(CONFIG, 'utf8')) as Record<string, unknown>;
+    const file = join(root, 'contradiction.config.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        ...config,
+        storefront_origin: 'https://pomona.myshopify.com',
+        content_dir: join(REPO_ROOT, 'sample/content'),
+        upstream: { format: 'shopify', source: join(REPO_ROOT, 'sample/upstream/products.json') },
+      }),
+    );
+    const out = join(root, 'contradiction');
+    const run = await runCli(['build', '--config', file, '--out', out, '--site-url', AGENTS], {
+      cwd: root,
+      limitMs: 60_000,
+    });
+    expect(run.code).toBe(2);
+    for (const key of ['storefront_origin', 'storefront_url', 'site_url']) expect(run.stderr).toContain(key);
+    await expect(readdir(out)).rejects.toThrow();
+  });
+});
+
 describe('a site_url with a path', () => {
   it('when --site-url carries a path then the build exits 2 pointing at base_url and writes nothing', async () => {
     const out = join(root, 'with-path');
