@@ -56,7 +56,7 @@ describe('convertHtmlToText', () => {
     const html = (index: number) => `<p>Batch ${index} &amp; more</p><ul><li>Glass</li></ul>`;
     for (let round = 0; round < 2; round++) {
       for (let index = 0; index < 1500; index++) {
-        expect(convertHtmlToText(html(index))).toBe(`Batch ${index} & more\n\n * Glass`);
+        expect(convertHtmlToText(html(index))).toBe(`Batch ${index} & more\n\n* Glass`);
       }
     }
     expect(convertHtmlToText('<p> </p>')).toBeNull();
