@@ -164,15 +164,19 @@ export function readKnowledgeBaseProducts(markdown: string): KnowledgeBaseProduc
       facts,
     });
   };
-  for (const line of lines.slice(start + 1)) {
+  for (let index = start + 1; index < lines.length; index++) {
+    const line = lines[index] ?? '';
     if (line.startsWith('## ')) break;
     if (line.startsWith('### ')) {
       finish();
       current = { name: unescapeMarkdown(line.slice(4)), facts: {} };
       continue;
     }
+    // Only a list item inside a section can be a fact: the description's lines (most of
+    // the document) skip the regular expression.
+    if (current === undefined || !line.startsWith('- ')) continue;
     const fact = /^- ([A-Za-z ]+): (.*)$/.exec(line);
-    if (current !== undefined && fact?.[1] !== undefined && fact[2] !== undefined) {
+    if (fact?.[1] !== undefined && fact[2] !== undefined) {
       current.facts[fact[1]] ??= unescapeMarkdown(fact[2]);
     }
   }

@@ -31,14 +31,43 @@ export function hasUnwantedCharacters(text: string): boolean {
   return UNWANTED_ONE.test(text);
 }
 
-/** A deep copy of parsed JSON with every string (and object key) cleaned; other values as they are. */
+/**
+ * Parsed JSON with every string (and object key) cleaned; other values as they are. An
+ * array or object is copied only when something inside it changes: nearly all upstream
+ * text is clean, and copying every product's whole tree was most of this stage's garbage.
+ */
 export function cleanDeep(value: unknown): unknown {
   if (typeof value === 'string') return cleanText(value);
-  if (Array.isArray(value)) return value.map(cleanDeep);
   if (typeof value !== 'object' || value === null) return value;
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) copy[cleanText(key)] = cleanDeep(item);
-  return copy;
+  return Array.isArray(value) ? cleanArray(value) : cleanObject(value as Record<string, unknown>);
+}
+
+function cleanArray(value: readonly unknown[]): readonly unknown[] {
+  let copy: unknown[] | undefined;
+  for (let index = 0; index < value.length; index++) {
+    const item = value[index];
+    const cleaned = cleanDeep(item);
+    if (copy === undefined && cleaned !== item) copy = value.slice(0, index);
+    copy?.push(cleaned);
+  }
+  return copy ?? value;
+}
+
+function cleanObject(value: Record<string, unknown>): Record<string, unknown> {
+  const entries = Object.entries(value);
+  let copy: Record<string, unknown> | undefined;
+  for (const [index, [key, item]] of entries.entries()) {
+    const cleanKey = cleanText(key);
+    const cleaned = cleanDeep(item);
+    // A "__proto__" key is always copied the way it always was (an assignment), so
+    // the result is what the plain copy gave in every case.
+    if (copy === undefined && (cleaned !== item || cleanKey !== key || key === '__proto__')) {
+      copy = {};
+      for (const [earlierKey, earlier] of entries.slice(0, index)) copy[earlierKey] = earlier;
+    }
+    if (copy !== undefined) copy[cleanKey] = cleaned;
+  }
+  return copy ?? value;
 }
 
 /** The path (`merchant.name`) of the first string of parsed JSON holding a character `cleanText` removes. */

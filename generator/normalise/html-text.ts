@@ -4,7 +4,9 @@
  * hand is how catalogs end up with "&amp;amp;"); this module only picks its options
  * (no link URLs in brackets, no images, headings in their own case, no hard wrapping)
  * and normalises whitespace: lines trimmed, runs of spaces collapsed, at most one blank
- * line between paragraphs. The converter is compiled once and reused for every product.
+ * line between paragraphs. The converter is compiled once and reused for every product,
+ * and a description seen before (stores repeat one across sizes, colours and bundles) is
+ * answered from a small bounded memo instead of being parsed again.
  */
 import { compile } from 'html-to-text';
 
@@ -25,9 +27,28 @@ const convert = compile({
   ],
 });
 
+/**
+ * Descriptions already converted in this process. The answer depends on the HTML alone;
+ * only short ones are kept and the memo is emptied when full, so it stays under about
+ * 8 MB however many products a build (or a long-running preview) converts.
+ */
+const converted = new Map<string, string | null>();
+const MEMO_ENTRIES = 1024;
+const MEMO_MAX_LENGTH = 2048;
+
 /** Clean text from an HTML fragment; null when nothing readable is left. */
 export function convertHtmlToText(html: string | null | undefined): string | null {
   if (html === null || html === undefined || html.trim() === '') return null;
+  if (html.length > MEMO_MAX_LENGTH) return convertUncached(html);
+  const known = converted.get(html);
+  if (known !== undefined) return known;
+  if (converted.size >= MEMO_ENTRIES) converted.clear();
+  const text = convertUncached(html);
+  converted.set(html, text);
+  return text;
+}
+
+function convertUncached(html: string): string | null {
   const text = convert(html)
     // No-break and other Unicode spaces are layout, not content.
     .replace(/[\u00a0\u2000-\u200b\u202f\u205f\u3000\t\f\v]/g, ' ')

@@ -57,6 +57,13 @@ function formatScaled(value: bigint, digits: number): string {
 export function compareDecimal(a: string, b: string): number {
   const [aWhole = '', aFraction = ''] = a.split('.');
   const [bWhole = '', bFraction = ''] = b.split('.');
-  const difference = BigInt(`${aWhole}${aFraction}`) - BigInt(`${bWhole}${bFraction}`);
+  const aDigits = `${aWhole}${aFraction}`;
+  const bDigits = `${bWhole}${bFraction}`;
+  // Up to 15 digits a Number holds the value exactly, and is far cheaper than BigInt.
+  if (SAFE_DIGITS.test(aDigits) && SAFE_DIGITS.test(bDigits))
+    return Math.sign(Number(aDigits) - Number(bDigits));
+  const difference = BigInt(aDigits) - BigInt(bDigits);
   return difference < 0n ? -1 : difference > 0n ? 1 : 0;
 }
+
+const SAFE_DIGITS = /^\d{1,15}$/;

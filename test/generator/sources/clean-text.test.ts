@@ -46,6 +46,33 @@ describe('cleanText, by character class', () => {
       a: ['xy', 1, true, null, { k: 'v' }],
     });
   });
+
+  it('when only a deep string or a late key is dirty then the result equals a full clean copy, key order kept', () => {
+    const raw = JSON.parse(
+      '{"id":1,"tags":["a","b"],"variants":[{"p":"1"},{"p":"2\\u0007"}],"z":"ok","late\\u0008":"k"}',
+    ) as Record<string, unknown>;
+    const cleaned = cleanDeep(raw) as Record<string, unknown>;
+    expect(cleaned).toEqual({
+      id: 1,
+      tags: ['a', 'b'],
+      variants: [{ p: '1' }, { p: '2' }],
+      z: 'ok',
+      late: 'k',
+    });
+    expect(Object.keys(cleaned)).toEqual(['id', 'tags', 'variants', 'z', 'late']);
+    // The upstream value itself is never changed.
+    expect((raw.variants as { p: string }[])[1]?.p).toBe('2\u0007');
+  });
+
+  it('when parsed JSON holds a "__proto__" key then it is treated as a plain copy always treated it', () => {
+    const raw = JSON.parse('{"name":"x","__proto__":{"polluted":"yes"}}') as Record<string, unknown>;
+    const cleaned = cleanDeep(raw) as Record<string, unknown>;
+    const plain: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(raw)) plain[key] = value;
+    expect(Object.keys(cleaned)).toEqual(Object.keys(plain));
+    expect(Object.getPrototypeOf(cleaned)).toEqual(Object.getPrototypeOf(plain));
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
 });
 
 describe('normalisation cleans every adapter once', () => {

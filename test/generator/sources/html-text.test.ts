@@ -51,4 +51,15 @@ describe('convertHtmlToText', () => {
   test('when the text is plain then it is returned trimmed', () => {
     expect(convertHtmlToText('  just text  ')).toBe('just text');
   });
+
+  test('when descriptions repeat, past the memo emptying itself, then each answer is still its own', () => {
+    const html = (index: number) => `<p>Batch ${index} &amp; more</p><ul><li>Glass</li></ul>`;
+    for (let round = 0; round < 2; round++) {
+      for (let index = 0; index < 1500; index++) {
+        expect(convertHtmlToText(html(index))).toBe(`Batch ${index} & more\n\n* Glass`);
+      }
+    }
+    expect(convertHtmlToText('<p> </p>')).toBeNull();
+    expect(convertHtmlToText('<p> </p>')).toBeNull();
+  });
 });

@@ -87,4 +87,10 @@ describe('compareDecimal', () => {
       '100.00',
     ]);
   });
+
+  test('when prices have more digits than a double holds exactly then they still compare by value', () => {
+    expect(compareDecimal('12345678901234567.01', '12345678901234567.02')).toBe(-1);
+    expect(compareDecimal('99999999999999999.99', '9.99')).toBe(1);
+    expect(compareDecimal('1234567890123.45', '1234567890123.45')).toBe(0);
+  });
 });
