@@ -8,8 +8,21 @@ import { hashPassword } from './passwords.js';
 import { generateId } from './secrets.js';
 import type { Store } from './store/store.js';
 
+/**
+ * One email address (RFC 5321's 254-character path limit), the one rule every door that
+ * takes an address uses: `customers add`, invitations, sign-up and the forgot-password
+ * form. A display name, a list or any other string never reaches a mail's To: header or an
+ * ID token's `email` claim.
+ */
+export const emailAddress = z.email().max(254);
+
+/** True when the (normalised) string is exactly one email address. */
+export function isEmailAddress(email: string): boolean {
+  return emailAddress.safeParse(email).success;
+}
+
 const customerInput = z.object({
-  email: z.email().max(254),
+  email: emailAddress,
   name: z.string().trim().min(1).max(200),
   password: z.string().superRefine((password, check) => {
     const problem = checkNewPassword(password);

@@ -5,13 +5,13 @@
  * mails nothing, so running an import twice is harmless.
  */
 import { z } from 'zod';
-import { CustomerInputError, normaliseEmail } from './customers.js';
+import { CustomerInputError, emailAddress, normaliseEmail } from './customers.js';
 import { type AccountMail, mailAccountLink } from './mail/account-mail.js';
 import { generateId } from './secrets.js';
 import type { Store } from './store/store.js';
 
 const inviteInput = z.object({
-  email: z.email().max(254),
+  email: emailAddress,
   name: z.string().trim().min(1).max(200),
 });
 

@@ -24,7 +24,13 @@ import {
 } from 'jose';
 import type { IssuerConfig } from './config.js';
 import { type Clock, type KeyRing, unixSeconds, type VerifiedAccessToken } from './key-ring.js';
-import { isSealed, type KeyEncryptionKey, openPrivateJwk, sealPrivateJwk } from './key-sealing.js';
+import {
+  isSealed,
+  type KeyEncryptionKey,
+  KeyProtectionError,
+  openPrivateJwk,
+  sealPrivateJwk,
+} from './key-sealing.js';
 import type { KeyAlg, KeyRow, Store } from './store/store.js';
 import { createVerifiedTokenCache } from './verified-tokens.js';
 
@@ -131,6 +137,10 @@ export function createKeyRing(
     const cacheKey = `${which}:${row.kid}`;
     const cached = imported.get(cacheKey);
     if (cached) return cached;
+    if (which === 'private' && kek && !isSealed(row.privateJwk)) {
+      // Start-up sealed every clear key; a clear one now was written behind the issuer's back.
+      throw new KeyProtectionError('KEYS_DAMAGED', `signing key ${row.kid} is stored in clear text`);
+    }
     const text = which === 'private' ? await openPrivateJwk(row.privateJwk, kek, row.kid) : row.publicJwk;
     const jwk: unknown = JSON.parse(text);
     const key = await importJWK(jwk as JWK, row.alg);

@@ -12,6 +12,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import nodemailer from 'nodemailer';
+import { isEmailAddress } from '../customers.js';
 import type { Logger } from '../logger.js';
 
 export interface MailMessage {
@@ -38,6 +39,8 @@ export interface MailerOptions {
 }
 
 function envelope(from: string, message: MailMessage) {
+  // The last guard before a header: every caller validates, and this makes sure of it.
+  if (!isEmailAddress(message.to)) throw new TypeError('a mail recipient must be exactly one email address');
   return { from, to: message.to, subject: message.subject, text: message.text, html: message.html };
 }
 

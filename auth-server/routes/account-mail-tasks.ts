@@ -8,14 +8,24 @@ import { type IssuerContext, nowSeconds } from '../context.js';
 import { mailAccountLink } from '../mail/account-mail.js';
 import { generateId } from '../secrets.js';
 
+/**
+ * What a failed delivery may log: nodemailer's error code and the SMTP reply code. Not the
+ * message: a refused recipient's message quotes the server's reply, which quotes the address,
+ * and a logged address would tell which forgot-password requests matched an account.
+ */
+function mailFailureOf(error: unknown): { code: string; responseCode: number | null } {
+  const fields = typeof error === 'object' && error !== null ? (error as Record<string, unknown>) : {};
+  return {
+    code: typeof fields.code === 'string' ? fields.code : 'unknown',
+    responseCode: typeof fields.responseCode === 'number' ? fields.responseCode : null,
+  };
+}
+
 /** Runs `work` without holding up the response; logs a failure. */
 export function deliverInBackground(ctx: IssuerContext, what: string, work: () => Promise<void>): void {
   setImmediate(() => {
     work().catch((error: unknown) => {
-      ctx.logger.error('mail could not be sent', {
-        what,
-        reason: error instanceof Error ? error.message : String(error),
-      });
+      ctx.logger.error('mail could not be sent', { what, ...mailFailureOf(error) });
     });
   });
 }

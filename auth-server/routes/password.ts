@@ -10,7 +10,7 @@
 import express, { type Request, type Response, Router } from 'express';
 import { type IssuerContext, nowSeconds } from '../context.js';
 import { clearSessionCookie, ensureCsrfToken, verifyCsrf } from '../cookies.js';
-import { normaliseEmail } from '../customers.js';
+import { isEmailAddress, normaliseEmail } from '../customers.js';
 import { OAuthError } from '../errors.js';
 import { SET_PASSWORD_PATH } from '../mail/account-mail.js';
 import { checkNewPassword, describePasswordProblem } from '../password-policy.js';
@@ -22,7 +22,6 @@ import { deliverInBackground, mailResetLink, openAccountBySignup } from './accou
 import { readForm } from './session.js';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
-const MAX_EMAIL = 254;
 
 const HEADINGS: Readonly<Record<EmailTokenPurpose, { heading: string; intro: string }>> = {
   invite: {
@@ -58,7 +57,8 @@ async function liveToken(ctx: IssuerContext, token: string | undefined): Promise
 
 function readEmail(body: unknown): string {
   const email = normaliseEmail(readForm(body, ['email']).email ?? '');
-  if (email === '' || email.length > MAX_EMAIL)
+  // One address, nothing else: a list or a display name would reach the mail's To: header.
+  if (!isEmailAddress(email))
     throw new OAuthError(400, 'invalid_request', 'Enter the email address of your account.', {
       render: 'page',
     });

@@ -159,6 +159,12 @@ export function createEmailLinkStore(issuerDb: Kysely<IssuerDatabase>): EmailLin
     async changePassword(customerId, passwordHash, keepSessionIdHash, at) {
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('customers').set({ passwordHash }).where('id', '=', customerId).execute();
+        // A reset link already in the mailbox must not undo a change made over it.
+        await trx
+          .deleteFrom('emailTokens')
+          .where('customerId', '=', customerId)
+          .where('usedAt', 'is', null)
+          .execute();
         await endAccess(trx, customerId, at, keepSessionIdHash);
       });
     },

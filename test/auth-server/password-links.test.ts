@@ -6,6 +6,7 @@
  * sign in before the address is verified. Over real SMTP on loopback, on both databases.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { addCustomer } from '../../auth-server/customers.js';
 import { describeEachDatabase, POSTGRES_SKIP_REASON, POSTGRES_URL } from './helpers/databases.js';
 import { FormAgent, type Page, parseForms } from './helpers/form-agent.js';
 import { createMovableClock, type MovableClock, startTestIssuer, type TestIssuer } from './helpers/issuer.js';
@@ -166,4 +167,54 @@ describeEachDatabase('mailed links on %s', (kind) => {
       expect((await tryPassword('sid signs up today')).status).toBe(303);
     },
   );
+
+  it.skipIf(skip)(
+    `sign-up and forgot refuse anything but one address: no list, no display name reaches a mail${note}`,
+    async () => {
+      clock.advance(24 * 3600);
+      const before = sink.messages.length;
+      const hostile = [
+        'mallory@evil.test, victim@example.com',
+        'ann@example.com <mallory@evil.test>',
+        'not-an-address',
+      ];
+      for (const email of hostile) {
+        const agent = new FormAgent(origin);
+        const signup = await agent.submit(await agent.get('/signup'), 'Send link', {
+          'Your name': 'Mallory',
+          Email: email,
+        });
+        expect(signup.status).toBe(400);
+        expect((await forgot(email)).status).toBe(400);
+        expect(await issuer.store.findCustomerByEmail(email.toLowerCase())).toBeUndefined();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(sink.messages.length).toBe(before);
+    },
+  );
+
+  it.skipIf(skip)(`changing the password kills a reset link already in the mailbox${note}`, async () => {
+    clock.advance(24 * 3600);
+    // The shared customer was deleted by an earlier case: this one has its own account.
+    const email = 'cora@example.com';
+    await addCustomer(
+      issuer.store,
+      { email, name: 'Cora Change', password: 'cora picks a password' },
+      Math.floor(clock.now() / 1000),
+    );
+    const seen = sink.messages.filter((m) => m.to.includes(email)).length;
+    expect((await forgot(email)).status).toBe(200);
+    const link = linkIn(await sink.waitForMail(email, seen), `${issuer.issuer}/password/set?`);
+    const customer = await issuer.store.findCustomerByEmail(email);
+    if (!customer) throw new Error('the test customer is missing');
+    await issuer.store.emailLinks.changePassword(
+      customer.id,
+      customer.passwordHash,
+      'no-session-to-keep',
+      Math.floor(clock.now() / 1000),
+    );
+    expect((await setPassword(new FormAgent(origin), link, 'a password set by a stale link')).status).toBe(
+      400,
+    );
+  });
 });

@@ -14,9 +14,11 @@ import { compactDecrypt, createLocalJWKSet, type JSONWebKeySet, jwtVerify } from
 import type * as oauth from 'oauth4webapi';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../../auth-server/config.js';
 import { addCustomer } from '../../../auth-server/customers.js';
 import { rewrapSigningKeys } from '../../../auth-server/key-protection.js';
 import { parseKeyEncryptionKey } from '../../../auth-server/key-sealing.js';
+import { createKeyRing } from '../../../auth-server/keys.js';
 import { openStore } from '../../../auth-server/store/open-store.js';
 import {
   createTestDatabase,
@@ -248,6 +250,39 @@ describeEachDatabase('private signing keys at rest on %s', (kind) => {
         expect(await userinfoStatus(sealed.url, await accessTokenFrom(sealed.issuer))).toBe(200);
       } finally {
         await sealed.close();
+      }
+    },
+  );
+
+  it.skipIf(skip)(
+    title('a clear key written behind an issuer that has a key-encryption key is refused, not used to sign'),
+    async () => {
+      const shared = await freshDatabase();
+      const kekText = newKek();
+      await (
+        await startProductionIssuer({ database: shared, config: { keyEncryptionKey: kekText } })
+      ).close();
+      const store = shared.openStore();
+      try {
+        // Someone with write access to the table swaps in clear keys after start-up sealed them.
+        for (const row of await store.listKeys()) {
+          const clear = JSON.stringify(await opens(row.privateJwk, kekText));
+          expect(await store.replacePrivateJwk(row.kid, row.privateJwk, clear)).toBe(true);
+        }
+        const config = resolveConfig({ port: 0, db: 'unused.sqlite', keyEncryptionKey: kekText });
+        const ring = createKeyRing(store, config, Date.now, parseKeyEncryptionKey(kekText, 'test'));
+        await expect(
+          ring.signAccessToken({
+            sub: 'c1',
+            clientId: 'app',
+            scope: 'openid',
+            authTime: 0,
+            jti: 'j1',
+            grantId: 'g1',
+          }),
+        ).rejects.toMatchObject({ code: 'KEYS_DAMAGED' });
+      } finally {
+        await store.close();
       }
     },
   );
