@@ -26,7 +26,7 @@ export function createMetadataRouter(ctx: IssuerContext): Router {
     ctx.views.sendMessage(
       res,
       200,
-      'How this issuer works',
+      (merchant) => `How signing in to ${merchant} works`,
       'Clients register themselves at /oauth/clients/register and use the authorization code flow with PKCE (S256). ' +
         `Access tokens are ES256 JWTs (typ at+jwt) for the audience ${ctx.config.accessTokenAudience}, valid ${ctx.config.accessTokenTtl} seconds. ` +
         'Refresh tokens are issued with offline_access, rotate on every use, and are bound to the sign-in session in which they were granted: ' +
