@@ -178,6 +178,7 @@ describe('every issuer page names the merchant and keeps the label rules', requi
       ['unverified client, bad response_type', authorizePath({ response_type: 'token' }), 400],
       ['unverified client, no PKCE', authorizePath({ code_challenge: '' }), 400],
       ['unknown interaction', '/interaction/unknown', 400],
+      ['unknown path', '/no-such-page', 404],
       ['docs', '/docs', 200],
     ];
     for (const [name, path, status] of cases) {
