@@ -26,6 +26,9 @@ import { type RequestListener, withStaticDocuments } from './static-documents.js
 import type { Store } from './store/store.js';
 import { loadViews, type Views } from './views.js';
 
+/** The heading of every error page. */
+const cannotComplete = (merchant: string) => `This request to ${merchant} cannot be completed`;
+
 export interface CreateAppOptions {
   config: IssuerConfig;
   store: Store;
@@ -73,7 +76,7 @@ export function createApp(options: CreateAppOptions): RequestListener {
     createErrorMiddleware(
       ctx.logger,
       (res, { status, error, description }) =>
-        ctx.views.sendMessage(res, status, 'This request cannot be completed', description, error),
+        ctx.views.sendMessage(res, status, cannotComplete, description, { code: error }),
       renderFor,
     ),
   );

@@ -118,7 +118,10 @@ export function createErrorMiddleware(
   };
 }
 
-/** The last route: anything unmatched is a 404 in the same wire format. */
+/**
+ * The last route: anything unmatched is a 404, JSON on the API and well-known paths and the
+ * merchant's error page elsewhere (a person who mistyped an address).
+ */
 export const notFoundHandler: RequestHandler = () => {
-  throw new OAuthError(404, 'not_found', 'no such endpoint');
+  throw new OAuthError(404, 'not_found', 'There is nothing at this address.', { render: 'auto' });
 };

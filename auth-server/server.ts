@@ -15,7 +15,7 @@ import { loadKeyEncryptionKey, protectSigningKeys } from './key-protection.js';
 import type { Clock } from './key-ring.js';
 import { createKeyRing, ensureSigningKeys } from './keys.js';
 import type { Logger } from './logger.js';
-import { createAccountMail } from './mail/account-mail.js';
+import { createAccountMail, loadIssuerMerchant } from './mail/account-mail.js';
 import { closeGracefully } from './middleware/drain.js';
 import { startReaper } from './reaper.js';
 import { openStore } from './store/open-store.js';
@@ -57,6 +57,9 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 export async function startIssuer(options: StartIssuerOptions): Promise<RunningIssuer> {
   const { logger } = options;
   const clock = options.clock ?? Date.now;
+  // The merchant first: a wrong --catalog-config is refused before any database file, key or
+  // port is touched.
+  const merchant = await loadIssuerMerchant(options.config);
   const kek = await loadKeyEncryptionKey(options.config);
   const store = options.store ?? openStore({ db: options.config.db });
   try {
@@ -72,8 +75,9 @@ export async function startIssuer(options: StartIssuerOptions): Promise<RunningI
   const address = await listen(server, options.config.port, options.config.host);
   const config = bindIssuerToPort(options.config, address.port);
   const keys = createKeyRing(store, config, clock, kek);
-  const mail = await createAccountMail(config, logger).catch((error: unknown) => {
+  const mail = await createAccountMail(config, logger, merchant).catch(async (error: unknown) => {
     server.close();
+    if (!options.store) await store.close();
     throw error;
   });
   server.on('request', createApp({ config, store, keys, logger, clock, mail }));

@@ -7,9 +7,12 @@
  * laid out once beside it, and a request gets them written in one go. The JWKS is asked of
  * the key ring on every request as before, and rebuilt only when what it returns changes.
  *
+ * Each carries a strong ETag computed with it, and an `If-None-Match` that matches gets a
+ * 304 with the same headers minus the body's own (conditional.ts, shared with the routes).
+ *
  * Only a request nothing else in the stack would touch takes this path: GET or HEAD of the
- * exact path, without a body, without a conditional header (Express would answer those
- * itself), and only when no rate limiter is installed (a limiter counts every request,
+ * exact path, without a body, without `If-Modified-Since` (left to Express, which has no
+ * date to compare and so ignores it), and only when no rate limiter is installed (a limiter counts every request,
  * these included, and adds its own headers). Everything else, and any failure, goes to the
  * Express app unchanged. The request id, the access-log line, the shutdown's
  * `Connection: close` and the client address (trusted proxies included) follow the same
@@ -18,6 +21,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, Request } from 'express';
+import { ifNoneMatchHits, strongEtag } from './conditional.js';
 import type { IssuerContext } from './context.js';
 import { withRequestId } from './logger.js';
 import { buildAuthorizationServerMetadata, buildOpenIdConfiguration } from './metadata.js';
@@ -30,10 +34,12 @@ import { METADATA_CACHE_CONTROL } from './routes/metadata.js';
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** A document ready to send: its body and its headers after the request id, flattened. */
+/** A document ready to send: its body, its tag, and its 200 and 304 headers after the request id, flattened. */
 interface Prepared {
   readonly text: string;
+  readonly etag: string;
   readonly headers: readonly string[];
+  readonly notModifiedHeaders: readonly string[];
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -41,12 +47,21 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 function prepare(fixed: readonly HeaderEntry[], cacheControl: string, body: unknown): Prepared {
   // Kept as a string: Node writes the head and a string body in a single write.
   const text = JSON.stringify(body);
-  const own: HeaderEntry[] = [
+  const etag = strongEtag(text);
+  const validators: HeaderEntry[] = [
     ['Cache-Control', cacheControl],
+    ['ETag', etag],
+  ];
+  const content: HeaderEntry[] = [
     ['Content-Type', JSON_TYPE],
     ['Content-Length', String(Buffer.byteLength(text))],
   ];
-  return { text, headers: [...fixed, ...own].flat() };
+  return {
+    text,
+    etag,
+    headers: [...fixed, ...validators, ...content].flat(),
+    notModifiedHeaders: [...fixed, ...validators].flat(),
+  };
 }
 
 /** The JWKS document, rebuilt only when the published keys differ from the last call's. */
@@ -93,7 +108,6 @@ function isPlainRead(req: IncomingMessage): boolean {
     headers['content-length'] === undefined &&
     headers['transfer-encoding'] === undefined &&
     headers['content-encoding'] === undefined &&
-    headers['if-none-match'] === undefined &&
     headers['if-modified-since'] === undefined
   );
 }
@@ -132,11 +146,13 @@ export function withStaticDocuments(ctx: IssuerContext, app: Express): RequestLi
         const ip = addressOf(req);
         logAccess(ctx.logger, { requestId, method: req.method, path, status: res.statusCode, started, ip });
       });
+      const notModified = ifNoneMatchHits(req.headers['if-none-match'], prepared.etag);
+      const own = notModified ? prepared.notModifiedHeaders : prepared.headers;
       const head = isServerClosing(req)
-        ? ['X-Request-Id', requestId, 'Connection', 'close', ...prepared.headers]
-        : ['X-Request-Id', requestId, ...prepared.headers];
-      res.writeHead(200, head);
-      if (req.method === 'HEAD') res.end();
+        ? ['X-Request-Id', requestId, 'Connection', 'close', ...own]
+        : ['X-Request-Id', requestId, ...own];
+      res.writeHead(notModified ? 304 : 200, head);
+      if (req.method === 'HEAD' || notModified) res.end();
       else res.end(prepared.text);
     };
     withRequestId(requestId, () => {

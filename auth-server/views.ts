@@ -34,10 +34,20 @@ export interface PageOptions {
   formActions?: readonly string[];
 }
 
+/** A message page's heading, worded around the merchant's name (the CONTRACT: every heading names it). */
+export type Heading = (merchantName: string) => string;
+
+export interface MessageExtras {
+  /** The error code shown with the support contact (error pages). */
+  code?: string;
+  /** One link onwards ("Return to <app> at <host>"). */
+  link?: { href: string; text: string };
+}
+
 export interface Views {
   sendPage(res: Response, name: PageName, data: Record<string, unknown>, options: PageOptions): void;
-  /** A plain message page (errors, "signed out"). */
-  sendMessage(res: Response, status: number, heading: string, text: string, code?: string): void;
+  /** A plain message page (errors, "signed out"); its heading and title name the merchant. */
+  sendMessage(res: Response, status: number, heading: Heading, text: string, extras?: MessageExtras): void;
 }
 
 /**
@@ -123,8 +133,9 @@ export function loadViews(
 
   return {
     sendPage,
-    sendMessage(res, status, heading, text, code) {
-      sendPage(res, 'message', { heading, text, code }, { status, title: heading });
+    sendMessage(res, status, heading, text, extras = {}) {
+      const named = heading(merchant.name);
+      sendPage(res, 'message', { heading: named, text, ...extras }, { status, title: named });
     },
   };
 }

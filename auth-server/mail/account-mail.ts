@@ -63,12 +63,18 @@ export async function mailAccountLink(
 }
 
 /** Loads the merchant and opens the mail transport the config names. */
-export async function createAccountMail(config: IssuerConfig, logger: Logger): Promise<AccountMail> {
-  // The default path may be absent on a first run; a path someone gave must exist.
-  const merchant = await loadMerchantIdentity(
-    config.catalogConfig,
-    config.catalogConfig !== './catalog.config.json',
-  );
+/** The merchant from `--catalog-config`: the default path may be absent on a first run; a path someone gave must exist. */
+export function loadIssuerMerchant(config: Pick<IssuerConfig, 'catalogConfig'>): Promise<MerchantIdentity> {
+  return loadMerchantIdentity(config.catalogConfig, config.catalogConfig !== './catalog.config.json');
+}
+
+/** `merchant`: one the caller already loaded (serve reads it before it opens anything). */
+export async function createAccountMail(
+  config: IssuerConfig,
+  logger: Logger,
+  loaded?: MerchantIdentity,
+): Promise<AccountMail> {
+  const merchant = loaded ?? (await loadIssuerMerchant(config));
   const mailer = createMailer({
     transport: mailTransportOf(config),
     from: config.mailFrom ?? defaultMailFrom(config.issuer, merchant.name),

@@ -62,7 +62,7 @@ async function handleDelete(ctx: IssuerContext, req: Request, res: Response): Pr
   ctx.views.sendMessage(
     res,
     200,
-    'Your account is deleted',
+    (merchant) => `Your ${merchant} account is deleted`,
     'Your name, email address and password were erased, and every app you had allowed lost its access. A confirmation is on its way to your mailbox.',
   );
 }

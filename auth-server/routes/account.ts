@@ -100,7 +100,7 @@ async function readLogoutRequest(ctx: IssuerContext, source: unknown): Promise<L
  * proves nothing when anyone may register, so the page offers a link instead of bouncing.
  */
 function finishLogout(ctx: IssuerContext, res: Response, request: LogoutRequest, trusted: boolean): void {
-  const heading = 'You are signed out';
+  const heading = (merchant: string) => `You are signed out of ${merchant}`;
   const text = 'Apps you connected while signed in can no longer refresh their access.';
   if (!request.postLogoutRedirectUri) {
     ctx.views.sendMessage(res, 200, heading, text);
@@ -114,7 +114,7 @@ function finishLogout(ctx: IssuerContext, res: Response, request: LogoutRequest,
   }
   const app = request.clientName ?? 'the app';
   const link = { href: url.href, text: `Return to ${app} at ${url.host || url.protocol}` };
-  ctx.views.sendPage(res, 'message', { heading, text, link }, { title: heading });
+  ctx.views.sendMessage(res, 200, heading, text, { link });
 }
 
 export function createAccountRouter(ctx: IssuerContext): Router {

@@ -1,9 +1,11 @@
 /**
  * Discovery: RFC 8414 authorization server metadata and OpenID Connect Discovery, both
  * built by the shared pure module from the configured issuer (never from the Host header),
- * plus the /docs page the metadata's `service_documentation` points at.
+ * plus the /docs page the metadata's `service_documentation` points at. Each is serialised
+ * once and sent with a strong ETag (conditional.ts).
  */
 import { Router } from 'express';
+import { sendJsonDocument, strongEtag } from '../conditional.js';
 import type { IssuerContext } from '../context.js';
 import { buildAuthorizationServerMetadata, buildOpenIdConfiguration } from '../metadata.js';
 
@@ -13,20 +15,24 @@ export const METADATA_CACHE_CONTROL = 'public, max-age=300';
 export function createMetadataRouter(ctx: IssuerContext): Router {
   const router = Router();
   const input = { issuer: ctx.config.issuer };
-  const oauthMetadata = buildAuthorizationServerMetadata(input);
-  const openIdConfiguration = buildOpenIdConfiguration(input);
+  const prepared = (body: unknown) => {
+    const text = JSON.stringify(body);
+    return { text, etag: strongEtag(text), cacheControl: METADATA_CACHE_CONTROL };
+  };
+  const oauthMetadata = prepared(buildAuthorizationServerMetadata(input));
+  const openIdConfiguration = prepared(buildOpenIdConfiguration(input));
 
-  router.get('/.well-known/oauth-authorization-server', (_req, res) => {
-    res.set('Cache-Control', METADATA_CACHE_CONTROL).json(oauthMetadata);
+  router.get('/.well-known/oauth-authorization-server', (req, res) => {
+    sendJsonDocument(req, res, oauthMetadata);
   });
-  router.get('/.well-known/openid-configuration', (_req, res) => {
-    res.set('Cache-Control', METADATA_CACHE_CONTROL).json(openIdConfiguration);
+  router.get('/.well-known/openid-configuration', (req, res) => {
+    sendJsonDocument(req, res, openIdConfiguration);
   });
   router.get('/docs', (_req, res) => {
     ctx.views.sendMessage(
       res,
       200,
-      'How this issuer works',
+      (merchant) => `How signing in to ${merchant} works`,
       'Clients register themselves at /oauth/clients/register and use the authorization code flow with PKCE (S256). ' +
         `Access tokens are ES256 JWTs (typ at+jwt) for the audience ${ctx.config.accessTokenAudience}, valid ${ctx.config.accessTokenTtl} seconds. ` +
         'Refresh tokens are issued with offline_access, rotate on every use, and are bound to the sign-in session in which they were granted: ' +

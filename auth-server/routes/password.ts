@@ -12,6 +12,7 @@ import { type IssuerContext, nowSeconds } from '../context.js';
 import { clearSessionCookie, ensureCsrfToken, verifyCsrf } from '../cookies.js';
 import { isEmailAddress, normaliseEmail } from '../customers.js';
 import { OAuthError } from '../errors.js';
+import { checkInvite } from '../invitations.js';
 import { SET_PASSWORD_PATH } from '../mail/account-mail.js';
 import { checkNewPassword, describePasswordProblem } from '../password-policy.js';
 import { hashPassword } from '../passwords.js';
@@ -124,8 +125,10 @@ async function handleSignup(ctx: IssuerContext, req: Request, res: Response): Pr
   const form = readForm(req.body, ['name', 'email']);
   const email = readEmail(req.body);
   const name = (form.name ?? '').trim();
-  if (name === '' || name.length > 200)
-    throw new OAuthError(400, 'invalid_request', 'Enter your name (up to 200 characters).', {
+  // The rules `customers invite` applies: a real address, a name fit to show.
+  const problem = checkInvite({ email, name });
+  if (problem)
+    throw new OAuthError(400, 'invalid_request', `Enter your name and email address again (${problem}).`, {
       render: 'page',
     });
   await throttleMailRequest(ctx, req, 'signup', email);

@@ -4,8 +4,8 @@
  * (counters.ts), so the limits hold across instances and parallel requests cannot slip
  * past. Per account (keyed by a hash of the normalised address, so unknown addresses are
  * counted exactly like known ones and the answer reveals nothing): 3 in 15 minutes, 10 a
- * day; per network address: 20 in 15 minutes. Past a limit the form answers 429 with
- * `Retry-After` and sends nothing.
+ * day; per network address: 20 in 15 minutes. The two forms share these budgets. Past a
+ * limit the form answers 429 with `Retry-After` and sends nothing.
  */
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
@@ -40,7 +40,9 @@ export async function throttleMailRequest(
   let retryAfter = 0;
   for (const rule of MAIL_REQUEST_RULES) {
     const window = windowOf(now, rule.windowSeconds);
-    const key = `mail:${form}:${rule.scope}:${rule.windowSeconds}:${subjectOf(rule, req, email)}`;
+    // One budget for both forms: a sign-up for a taken address mails a reset link, so
+    // separate counters let alternating forms double the mail one mailbox receives.
+    const key = `mail:${rule.scope}:${rule.windowSeconds}:${subjectOf(rule, req, email)}`;
     const count = await ctx.store.counters.hit(key, window.start, window.end);
     if (count > rule.limit) retryAfter = Math.max(retryAfter, window.end - now);
   }

@@ -32,18 +32,18 @@ describe('the account page controls', () => {
     const phone = await signedIn();
     const laptop = await signedIn();
     const wrong = await laptop.agent.submit(laptop.account, 'Save change', {
-      'Current password': 'not my password',
+      Password: 'not my password',
       'New password': 'a fresh and long passphrase',
     });
     expect(wrong.status).toBe(400);
     const common = await laptop.agent.submit(laptop.account, 'Save change', {
-      'Current password': issuer.customer.password,
+      Password: issuer.customer.password,
       'New password': 'password1',
     });
     expect(common.status).toBe(400);
     expect(await isSignedIn(phone.agent)).toBe(true);
     const changed = await laptop.agent.submit(laptop.account, 'Save change', {
-      'Current password': issuer.customer.password,
+      Password: issuer.customer.password,
       'New password': 'a fresh and long passphrase',
     });
     expect(changed.status).toBe(200);
@@ -56,12 +56,12 @@ describe('the account page controls', () => {
   it('deleting needs the password: a wrong one keeps the account, the right one erases it', async () => {
     const { agent, account } = await signedIn();
     const wrong = await agent.submit(account, 'Delete account', {
-      'Your password, to confirm': 'nope nope nope',
+      Password: 'nope nope nope',
     });
     expect(wrong.status).toBe(400);
     expect(await issuer.store.findCustomerById(issuer.customer.id)).toBeDefined();
     const deleted = await agent.submit(account, 'Delete account', {
-      'Your password, to confirm': issuer.customer.password,
+      Password: issuer.customer.password,
     });
     expect(deleted.status).toBe(200);
     expect(await issuer.store.findCustomerById(issuer.customer.id)).toBeUndefined();

@@ -182,9 +182,12 @@ describe("a customer's whole journey", requires(BROWSER), () => {
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByRole('heading', { name: `Your ${MERCHANT} account` }).waitFor();
         await page.getByText('Delete your account').click();
-        await page.getByLabel('Your password, to confirm').fill('cold pressed in oakland');
+        await page
+          .locator('form[action="/account/delete"]')
+          .getByLabel('Password', { exact: true })
+          .fill('cold pressed in oakland');
         await page.getByRole('button', { name: 'Delete account' }).click();
-        await page.getByRole('heading', { name: 'Your account is deleted' }).waitFor();
+        await page.getByRole('heading', { name: `Your ${MERCHANT} account is deleted` }).waitFor();
         const notice = await sink.waitForMail(PIA, 2);
         expect(notice.subject).toContain('deleted');
         expect(await issuer.store.findCustomerByEmail(PIA)).toBeUndefined();

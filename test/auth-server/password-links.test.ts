@@ -140,6 +140,21 @@ describeEachDatabase('mailed links on %s', (kind) => {
   });
 
   it.skipIf(skip)(
+    `the forgot and sign-up forms share one mail budget, so alternating them sends no more${note}`,
+    async () => {
+      clock.advance(24 * 3600);
+      for (let i = 0; i < 3; i++) expect((await forgot(issuer.customer.email)).status).toBe(200);
+      // Sign-up mails this address too (a reset link when the account exists): same budget.
+      const agent = new FormAgent(origin);
+      const signup = await agent.submit(await agent.get('/signup'), 'Send link', {
+        'Your name': 'Ann Again',
+        Email: issuer.customer.email,
+      });
+      expect(signup.status).toBe(429);
+    },
+  );
+
+  it.skipIf(skip)(
     `a signed-up account cannot sign in until its address is verified by the link${note}`,
     async () => {
       const agent = new FormAgent(origin);

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -151,6 +152,44 @@ describe('agent-auth start-up errors', () => {
       expect(result.stderr()).toContain(`port ${port} is in use; pass --port`);
     });
   });
+});
+
+describe('agent-auth serve with a wrong --catalog-config', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agent-auth-catalog-'));
+    await writeFile(join(dir, 'broken.json'), '{ "merchant": ');
+    await writeFile(join(dir, 'partial.json'), JSON.stringify({ merchant: { name: 'Shop' } }));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const cases: [string, string, RegExp][] = [
+    ['absent', 'absent.json', /cannot read the catalog config .*absent\.json/],
+    ['not JSON', 'broken.json', /broken\.json is not valid JSON/],
+    ['missing the store link', 'partial.json', /partial\.json.*merchant\.url/],
+    ['a folder', '.', /cannot read the catalog config/],
+  ];
+  for (const [name, file, message] of cases) {
+    it(`when the catalog config is ${name} then serve says which and why, exits 2, and creates no database or key`, async () => {
+      const data = join(dir, `data-${name.replace(/\W/g, '-')}`);
+      const result = await startCli([
+        'serve',
+        '--port',
+        '0',
+        '--db',
+        join(data, 'auth.sqlite'),
+        '--catalog-config',
+        join(dir, file),
+      ]);
+      expect(result.url).toBeUndefined();
+      expect(result.code).toBe(2);
+      expect(result.stderr()).toMatch(message);
+      expect(result.stderr()).not.toMatch(/^\s+at /m);
+      expect(existsSync(data)).toBe(false);
+    });
+  }
 });
 
 describe('agent-auth serve --dev', () => {

@@ -47,15 +47,21 @@ function stripTags(html: string): string {
     .trim();
 }
 
-export function parseForms(html: string): ParsedForm[] {
+/** A form's labels by text, each to the id it is for (a page may reuse a label in two forms). */
+function labelsIn(body: string): Map<string, string> {
   const labels = new Map<string, string>();
-  for (const m of html.matchAll(/<label\b([^>]*)>([\s\S]*?)<\/label>/g)) {
+  for (const m of body.matchAll(/<label\b([^>]*)>([\s\S]*?)<\/label>/g)) {
     const forId = attributes(m[1] ?? '').for;
     if (forId) labels.set(stripTags(m[2] ?? ''), forId);
   }
+  return labels;
+}
+
+export function parseForms(html: string): ParsedForm[] {
   return [...html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)].map((m) => {
     const attrs = attributes(m[1] ?? '');
     const body = m[2] ?? '';
+    const labels = labelsIn(body);
     const inputs = [...body.matchAll(/<input\b([^>]*)>/g)].map((i) => {
       const a = attributes(i[1] ?? '');
       return {

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { type IssuerConfigInput, resolveConfig } from '../../../auth-server/config.js';
 import { addCustomer } from '../../../auth-server/customers.js';
 import type { Clock } from '../../../auth-server/key-ring.js';
-import { silentLogger } from '../../../auth-server/logger.js';
+import { type Logger, silentLogger } from '../../../auth-server/logger.js';
 import { type RunningIssuer, startIssuer } from '../../../auth-server/server.js';
 import type { Store } from '../../../auth-server/store/store.js';
 import { createTestDatabase, type TestDatabase } from './databases.js';
@@ -47,7 +47,7 @@ export function createMovableClock(): MovableClock {
 }
 
 export async function startTestIssuer(
-  options: { kind?: 'sqlite' | 'postgres'; clock?: Clock; config?: IssuerConfigInput } = {},
+  options: { kind?: 'sqlite' | 'postgres'; clock?: Clock; config?: IssuerConfigInput; logger?: Logger } = {},
 ): Promise<TestIssuer> {
   const database = await createTestDatabase(options.kind ?? 'sqlite');
   const store = database.openStore();
@@ -64,7 +64,7 @@ export async function startTestIssuer(
   });
   const running = await startIssuer({
     config,
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
     store,
     ...(options.clock ? { clock: options.clock } : {}),
   });

@@ -16,7 +16,9 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDatabase, POSTGRES_SKIP_REASON, POSTGRES_URL } from '../helpers/databases.js';
+import { FormAgent } from '../helpers/form-agent.js';
 import { REDIRECT_URI, register } from './helpers/http.js';
+import { CUSTOMER, type ProductionIssuer, startProductionIssuer } from './helpers/issuer.js';
 import {
   compileIssuer,
   createFreshPostgres,
@@ -44,6 +46,14 @@ const ENDPOINTS: readonly (readonly [string, string])[] = [
   ['GET', '/account'],
   ['POST', '/account/revoke'],
   ['POST', '/account/signout'],
+  ['GET', '/password/forgot'],
+  ['POST', '/password/forgot'],
+  ['GET', '/password/set'],
+  ['POST', '/password/set'],
+  ['GET', '/signup'],
+  ['POST', '/signup'],
+  ['POST', '/account/password'],
+  ['POST', '/account/delete'],
   ['GET', '/oauth/logout'],
   ['POST', '/oauth/logout'],
   ['GET', '/.well-known/openid-configuration'],
@@ -300,6 +310,9 @@ const PARAMETERS = [
   'id_token_hint',
   'post_logout_redirect_uri',
   'access_token',
+  'new_password',
+  'current_password',
+  'name',
 ] as const;
 const METADATA_FIELDS = [
   'client_name',
@@ -463,7 +476,13 @@ describeEachDatabase('malformed input at every endpoint on %s', (kind) => {
     await compileIssuer();
     dir = await mkdtemp(join(tmpdir(), 'agent-auth-fuzz-'));
     if (kind === 'postgres' && POSTGRES_URL) postgres = await createFreshPostgres(POSTGRES_URL);
-    issuer = await spawnIssuer(['--db', postgres?.url ?? join(dir, 'fuzz.sqlite'), '--rate-limit', '0']);
+    issuer = await spawnIssuer([
+      '--db',
+      postgres?.url ?? join(dir, 'fuzz.sqlite'),
+      '--rate-limit',
+      '0',
+      '--allow-signup',
+    ]);
     const { clientId } = await register(issuer.url, 'client_secret_basic');
     const rand = mulberry32(SEED);
     const jobs: [string, string, FuzzCase][] = [];
@@ -518,6 +537,82 @@ describeEachDatabase('malformed input at every endpoint on %s', (kind) => {
       expect(logLines.join('\n')).not.toContain(MARKER);
       for (const line of logLines) expect(() => JSON.parse(line)).not.toThrow();
       expect(logLines.some((l) => l.includes('"unexpected error"'))).toBe(false);
+    },
+  );
+});
+
+// The forms issue 13 added, each with the fields it reads. The process fuzz above stops at
+// their CSRF check; here every request carries a valid CSRF token and a signed-in session,
+// so the control bytes reach the fields themselves.
+const ACCOUNT_FORMS: readonly (readonly [string, readonly string[]])[] = [
+  ['/password/forgot', ['email']],
+  ['/password/set', ['token', 'new_password']],
+  ['/signup', ['name', 'email']],
+  ['/account/password', ['current_password', 'new_password']],
+  ['/account/delete', ['password']],
+];
+
+describeEachDatabase('control bytes in the account forms past their CSRF check on %s', (kind) => {
+  const skip = kind === 'postgres' && !POSTGRES_URL;
+  const title = (name: string) => `${name}${skip ? ` (${POSTGRES_SKIP_REASON})` : ''}`;
+  let issuer: ProductionIssuer;
+  let agent: FormAgent;
+  let csrf: string;
+
+  beforeAll(async () => {
+    if (skip) return;
+    issuer = await startProductionIssuer({ kind, config: { rateLimit: 0, allowSignup: true } });
+    agent = new FormAgent(issuer.url);
+    const account = await agent.submit(await agent.get('/account'), 'Sign in', {
+      Email: CUSTOMER.email,
+      Password: CUSTOMER.password,
+    });
+    csrf = /name="csrf" value="([^"]+)"/.exec((await agent.follow(account)).html)?.[1] ?? '';
+  });
+  afterAll(async () => {
+    if (!skip) await issuer.close();
+  });
+
+  const post = (path: string, fields: Record<string, string>) =>
+    agent.request(path, {
+      method: 'POST',
+      headers: FORM,
+      body: new URLSearchParams({ csrf, ...fields }).toString(),
+    });
+
+  it.skipIf(skip)(title('no field of theirs turns a control byte into a 5xx; NUL is a 400'), async () => {
+    expect(csrf).not.toBe('');
+    const outcomes: string[] = [];
+    for (const c of CONTROL_BYTES) {
+      for (const [path, fields] of ACCOUNT_FORMS) {
+        const page = await post(path, Object.fromEntries(fields.map((f) => [f, `a${c}b`])));
+        const expected = c === '\u0000' ? page.status === 400 : page.status < 500;
+        if (!expected) outcomes.push(`${page.status} ${path} U+${c.codePointAt(0)?.toString(16)}`);
+      }
+    }
+    expect(outcomes).toEqual([]);
+    expect(issuer.logs.filter((line) => line.includes('"unexpected error"'))).toEqual([]);
+    expect((await agent.get('/account')).html).toContain(`${CUSTOMER.name}`);
+  });
+
+  it.skipIf(skip)(
+    title(
+      'sign-up refuses a control, bidi or zero-width character in the name, and an address that is not one',
+    ),
+    async () => {
+      for (const [index, c] of CONTROL_BYTES.entries()) {
+        const email = `sign.up.${index}@example.com`;
+        const named = await post('/signup', { name: `Sam${c}Signup`, email });
+        expect({ c, status: named.status }).toEqual({ c, status: 400 });
+        expect(await issuer.store.findCustomerByEmail(email)).toBeUndefined();
+        const addressed = await post('/signup', { name: 'Sam Signup', email: `sign${c}up@example.com` });
+        expect({ c, status: addressed.status }).toEqual({ c, status: 400 });
+      }
+      expect((await post('/signup', { name: 'Sam Signup', email: 'not-an-address' })).status).toBe(400);
+      expect(await issuer.store.findCustomerByEmail('not-an-address')).toBeUndefined();
+      expect((await post('/signup', { name: 'Sam Signup', email: 'sam.signup@example.com' })).status).toBe(
+        200,
+      );
     },
   );
 });

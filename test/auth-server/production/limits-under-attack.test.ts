@@ -132,6 +132,38 @@ describeEachDatabase('limits under concurrent attack on %s', (kind) => {
       },
     );
 
+    it.skipIf(skip)(
+      title('the account pages of issue 13 count against the address even with the right secret'),
+      async () => {
+        const statuses: Record<string, number> = {};
+        for (const path of ['/password/forgot', '/password/set?token=x', '/signup']) {
+          const response = await fetch(`${issuer.url}${path}`, { headers: basic(clientId, secret) });
+          await response.arrayBuffer();
+          statuses[`GET ${path}`] = response.status;
+        }
+        for (const path of [
+          '/password/forgot',
+          '/password/set',
+          '/signup',
+          '/account/password',
+          '/account/delete',
+        ]) {
+          // Both ways a client may authenticate (RFC 6749 §2.3.1): Basic, and the form.
+          const inForm = await postForm(`${issuer.url}${path}`, {
+            client_id: clientId,
+            client_secret: secret,
+          });
+          const inBasic = await postForm(
+            `${issuer.url}${path}`,
+            { email: 'a@b.test' },
+            basic(clientId, secret),
+          );
+          statuses[`POST ${path}`] = Math.min(inForm.status, inBasic.status);
+        }
+        expect(Object.entries(statuses).filter(([, status]) => status !== 429)).toEqual([]);
+      },
+    );
+
     it.skipIf(skip)(title('the client that authenticates keeps its own budget'), async () => {
       const token = await postForm(
         `${issuer.url}/oauth/token`,

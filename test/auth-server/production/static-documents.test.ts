@@ -73,6 +73,13 @@ function send(
   });
 }
 
+/** The value of one response header (the first of that name), or '' when absent. */
+function headerOf(response: RawResponse, name: string): string {
+  const prefix = `${name.toLowerCase()}: `;
+  const line = response.headers.find((h) => h.toLowerCase().startsWith(prefix));
+  return line ? line.slice(prefix.length) : '';
+}
+
 /** An access-log line without what differs between any two requests (its time and duration). */
 function comparableLog(line: string | undefined): unknown {
   const { time: _time, ms: _ms, ...rest } = JSON.parse(line ?? '{}') as Record<string, unknown>;
@@ -155,6 +162,37 @@ describe('the fixed documents sent from their prepared form', () => {
     });
   }
 
+  it('answers conditional requests exactly as the Express route does, 304 only for a match', async () => {
+    const { fast, slow } = await startPair(store, { issuer: 'http://127.0.0.1:4000', rateLimit: 0 });
+    try {
+      for (const path of DOCUMENTS) {
+        const etag = headerOf(await send(slow.url, 'GET', path, {}), 'ETag');
+        const conditions: [string, number][] = [
+          [etag, 304],
+          [`W/${etag}`, 304],
+          [`"other", ${etag}`, 304],
+          ['*', 304],
+          ['"other"', 200],
+          [etag.slice(1, -1), 200],
+          [`${etag}, garbage`, 200],
+        ];
+        for (const [condition, status] of conditions) {
+          for (const method of ['GET', 'HEAD']) {
+            const headers = { 'if-none-match': condition, 'x-request-id': 'conditional' };
+            const a = await send(fast.url, method, path, headers);
+            const b = await send(slow.url, method, path, headers);
+            expect(a, `${method} ${path} If-None-Match: ${condition}`).toEqual(b);
+            expect({ condition, status: a.status }).toEqual({ condition, status });
+            expect(comparableLog(fast.logs.at(-1))).toEqual(comparableLog(slow.logs.at(-1)));
+          }
+        }
+      }
+    } finally {
+      await fast.close();
+      await slow.close();
+    }
+  });
+
   it('sends the rotated JWKS as soon as the key ring publishes another key', async () => {
     const input = { issuer: 'http://127.0.0.1:4000', rateLimit: 0 };
     const { fast, slow, keys } = await startPair(store, input);
@@ -170,6 +208,18 @@ describe('the fixed documents sent from their prepared form', () => {
       }
       const fromExpress = await send(slow.url, 'GET', DOCUMENTS[0] ?? '', {});
       expect(after.body).toBe(fromExpress.body);
+      // The tag follows the keys: the old one no longer matches, the new one does.
+      const oldTag = headerOf(before, 'ETag');
+      const newTag = headerOf(after, 'ETag');
+      expect(newTag).not.toBe(oldTag);
+      for (const server of [fast, slow]) {
+        expect((await send(server.url, 'GET', DOCUMENTS[0] ?? '', { 'if-none-match': oldTag })).status).toBe(
+          200,
+        );
+        expect((await send(server.url, 'GET', DOCUMENTS[0] ?? '', { 'if-none-match': newTag })).status).toBe(
+          304,
+        );
+      }
       expect(after.headers.filter((h) => !h.startsWith('X-Request-Id'))).toEqual(
         fromExpress.headers.filter((h) => !h.startsWith('X-Request-Id')),
       );
@@ -224,12 +274,27 @@ describe('which requests take the fast path', () => {
     }
   });
 
+  it('a matching If-None-Match is answered 304 without the app, with no body and the caching headers kept', async () => {
+    for (const path of DOCUMENTS) {
+      const full = await send(teapot.url, 'GET', path, {});
+      const etag = headerOf(full, 'ETag');
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+      const revalidated = await send(teapot.url, 'GET', path, { 'if-none-match': etag });
+      expect(revalidated.status).toBe(304);
+      expect(revalidated.body).toBe('');
+      // RFC 9110 §15.4.5: the 304 carries the Cache-Control and ETag a 200 would have.
+      for (const name of ['Cache-Control', 'ETag', 'X-Content-Type-Options']) {
+        expect({ name, value: headerOf(revalidated, name) }).toEqual({ name, value: headerOf(full, name) });
+      }
+      expect(headerOf(revalidated, 'Content-Type')).toBe('');
+    }
+  });
+
   const handedOn: [string, string, Record<string, string>][] = [
     ['POST', DOCUMENTS[0] ?? '', {}],
     ['OPTIONS', DOCUMENTS[0] ?? '', { origin: 'https://a.test', 'access-control-request-method': 'GET' }],
     ['GET', `${DOCUMENTS[0]}/`, {}],
     ['GET', '/.WELL-KNOWN/JWKS.JSON', {}],
-    ['GET', DOCUMENTS[1] ?? '', { 'if-none-match': '*' }],
     ['GET', DOCUMENTS[1] ?? '', { 'if-modified-since': 'Tue, 24 Nov 2026 00:00:00 GMT' }],
     ['GET', DOCUMENTS[1] ?? '', { 'content-length': '0' }],
     ['GET', DOCUMENTS[1] ?? '', { 'content-encoding': 'gzip' }],
