@@ -11,6 +11,7 @@ import { resolveStorefrontOrigin } from './deployment.js';
 import { CatalogError } from './errors.js';
 import { findUnwantedText } from './normalise/clean-text.js';
 import { shippingPolicySchema } from './shipping/policy.js';
+import { assertShippingPolicy } from './shipping/policy-config.js';
 
 /** Google's limit for g:brand, which the merchant's brand (or name) becomes. */
 const FEED_BRAND_MAX = 70;
@@ -230,6 +231,7 @@ export function resolveConfig(
   }
   const config = parsed.data;
   const brand = resolveBrand(config.merchant, options.file);
+  assertShippingPolicy(config, options.file);
   const site_url = stripTrailingSlash(config.site_url ?? config.merchant.url);
   refusePathInSiteUrl(site_url, options.file);
   const base_url = stripTrailingSlash(config.base_url ?? site_url);

@@ -71,3 +71,30 @@ describe('a merchant name longer than the feed allows for a brand', () => {
     expect(report.error?.message).toContain('merchant.brand');
   });
 });
+
+describe('a shipping amount with more decimals than the currency has', () => {
+  it.each([
+    ['shipping_policy.price', 'price'],
+    ['shipping_policy.free_shipping_threshold', 'free_shipping_threshold'],
+  ])('when %s is "4.999" USD then the build exits 2 naming the file and the key', async (key, field) => {
+    await editConfig((config) => {
+      const policy = config.shipping_policy ?? {};
+      policy[field] = '4.999';
+    });
+    const { code, report } = await buildJson();
+    expect(code).toBe(2);
+    expect(report.error?.code).toBe('CONFIG_INVALID');
+    expect(report.error?.message).toContain(`catalog.config.json: ${key}`);
+  });
+
+  it('when shipping_policy.countries names a country the merchant does not ship to then the message names the config file', async () => {
+    await editConfig((config) => {
+      const policy = config.shipping_policy ?? {};
+      policy.countries = ['CA'];
+    });
+    const { code, report } = await buildJson();
+    expect(code).toBe(2);
+    expect(report.error?.code).toBe('CONFIG_INVALID');
+    expect(report.error?.message).toContain('catalog.config.json: shipping_policy.countries');
+  });
+});
