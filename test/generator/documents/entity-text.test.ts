@@ -15,28 +15,12 @@ import { build } from '../../../generator/build.js';
 import { silentLogger } from '../../../generator/logger.js';
 import { normaliseProducts } from '../../../generator/normalise/index.js';
 import { makeShopifyProducts } from '../../fixtures/upstream/make-products.js';
+import { strippedStringsOf } from '../../helpers/stripped-text.js';
 import { FIXED_NOW, makeWorkspace } from '../pipeline/helpers.js';
-
-// Written here, not taken from the code under test: C0 but tab/LF/CR, DEL and C1, bidi
-// embeddings, overrides and isolates, and the noncharacters U+FFFE and U+FFFF.
-const STRIPPED_SOMEWHERE =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ufffe\uffff]/;
 
 // C1 code points that HTML does not remap to Windows-1252 letters (&#x85; is "…").
 const ENTITY_HTML =
   '<p>Spicy ginger&#8;kick &#8238;evil&#8236; &#x1; &#xFFFE; &#x81;calm&#x9D; &#x2066;mint&#x2069; &#127;end</p>';
-
-function* stringsOf(value: unknown): Generator<string> {
-  if (typeof value === 'string') yield value;
-  else if (Array.isArray(value)) for (const item of value) yield* stringsOf(item);
-  else if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      yield key;
-      yield* stringsOf(item);
-    }
-  }
-}
 
 function bodyOf(artifacts: readonly Artifact[], path: string): string {
   const found = artifacts.find((artifact) => artifact.path === path);
@@ -81,8 +65,7 @@ describe('a description whose control characters are HTML entities', () => {
     const jsonDocuments = result.artifacts.filter((artifact) => artifact.path.endsWith('.json'));
     expect(jsonDocuments.map((artifact) => artifact.path)).toContain('kb/products.json');
     for (const artifact of jsonDocuments) {
-      const dirty = [...stringsOf(JSON.parse(artifact.body))].filter((text) => STRIPPED_SOMEWHERE.test(text));
-      expect(dirty, artifact.path).toEqual([]);
+      expect(strippedStringsOf(artifact.body), artifact.path).toEqual([]);
     }
     const product = result.plan.catalog.products.find((item) => item.description?.includes('Spicy'));
     expect(product?.description).toBe('Spicy gingerkick evil calm mint end');
