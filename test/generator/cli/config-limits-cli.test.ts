@@ -4,21 +4,19 @@
  * naming the config file and the key to set, never exit 1 from a document gate on every
  * run of the 15-minute job.
  */
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BuildReport } from '../../../generator/summary/report.js';
-import { makeWorkspace, REPO_ROOT } from '../pipeline/helpers.js';
 import { ensureCompiled, runCli } from './run-cli.js';
+import { makeSampleWorkspace } from './sample-workspace.js';
 
 let dir = '';
 let cleanup: () => Promise<void> = async () => {};
 
 beforeAll(() => ensureCompiled());
 beforeEach(async () => {
-  ({ dir, cleanup } = await makeWorkspace());
-  await cp(join(REPO_ROOT, 'sample'), join(dir, 'sample'), { recursive: true });
-  await cp(join(REPO_ROOT, 'catalog.config.json'), join(dir, 'catalog.config.json'));
+  ({ dir, cleanup } = await makeSampleWorkspace());
 });
 afterEach(() => cleanup());
 

@@ -4,13 +4,13 @@
  * a copy of the embedded sample, the build publishes, warns FEED_ITEM_EXCLUDED naming the
  * product and the rule, and keeps the product in the catalog.
  */
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../../generator/model.js';
 import type { BuildReport } from '../../../generator/summary/report.js';
-import { makeWorkspace, REPO_ROOT } from '../pipeline/helpers.js';
 import { ensureCompiled, runCli } from './run-cli.js';
+import { makeSampleWorkspace } from './sample-workspace.js';
 
 const LONG = 'green-glow';
 const LONG_ID = `gid-${'x'.repeat(60)}`;
@@ -20,9 +20,7 @@ let cleanup: () => Promise<void> = async () => {};
 
 beforeAll(() => ensureCompiled());
 beforeEach(async () => {
-  ({ dir, cleanup } = await makeWorkspace());
-  await cp(join(REPO_ROOT, 'sample'), join(dir, 'sample'), { recursive: true });
-  await cp(join(REPO_ROOT, 'catalog.config.json'), join(dir, 'catalog.config.json'));
+  ({ dir, cleanup } = await makeSampleWorkspace());
   const file = join(dir, 'sample/upstream/products.json');
   const data = JSON.parse(await readFile(file, 'utf8')) as { products: { handle: string; id: unknown }[] };
   for (const product of data.products) if (product.handle === LONG) product.id = LONG_ID;
