@@ -214,6 +214,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     upstreamCount: merged.products.length + upstream.rejected.length + merged.leftOut.length,
     contentDir: config.content_dir ?? 'content',
     strict: options.strict === true,
+    previousSlugs: previous?.products.map((product) => product.slug),
   });
   const feedExcluded = screenFeedProducts(merged.products).excluded;
   for (const notice of describeBuildNotices(unusedContent, feedExcluded, config)) {

@@ -11,6 +11,10 @@ import { resolveStorefrontOrigin } from './deployment.js';
 import { CatalogError } from './errors.js';
 import { findUnwantedText } from './normalise/clean-text.js';
 import { shippingPolicySchema } from './shipping/policy.js';
+import { assertShippingPolicy } from './shipping/policy-config.js';
+
+/** Google's limit for g:brand, which the merchant's brand (or name) becomes. */
+const FEED_BRAND_MAX = 70;
 
 export const configSchema = z
   .object({
@@ -31,7 +35,14 @@ export const configSchema = z
           .array(z.string().regex(/^[A-Z]{2}$/, 'expected ISO 3166-1 alpha-2 country codes such as "US"'))
           .min(1)
           .describe('countries shipped to'),
-        brand: z.string().min(1).optional().describe('brand in the product feed (default: merchant name)'),
+        brand: z
+          .string()
+          .min(1)
+          .max(FEED_BRAND_MAX)
+          .optional()
+          .describe(
+            `brand in the product feed, at most ${FEED_BRAND_MAX} characters (default: merchant name, which must then fit)`,
+          ),
         logo_url: httpUrl.optional().describe('logo image URL'),
       })
       .strict()
@@ -219,6 +230,8 @@ export function resolveConfig(
     });
   }
   const config = parsed.data;
+  const brand = resolveBrand(config.merchant, options.file);
+  assertShippingPolicy(config, options.file);
   const site_url = stripTrailingSlash(config.site_url ?? config.merchant.url);
   refusePathInSiteUrl(site_url, options.file);
   const base_url = stripTrailingSlash(config.base_url ?? site_url);
@@ -243,7 +256,7 @@ export function resolveConfig(
     merchant: {
       ...config.merchant,
       slug: config.merchant.slug ?? slugify(config.merchant.name),
-      brand: config.merchant.brand ?? config.merchant.name,
+      brand,
     },
     site_url,
     base_url,
@@ -252,6 +265,21 @@ export function resolveConfig(
     auth_url: config.auth_url,
     config_dir: options.configDir,
   };
+}
+
+/**
+ * The feed's g:brand (Google: at most 70 characters) is the merchant's brand, or its name
+ * (up to 200): a long name with no brand would fail every build at the feed gate, so it
+ * is refused here with the key that fixes it.
+ */
+function resolveBrand(merchant: { name: string; brand?: string | undefined }, file: string): string {
+  if (merchant.brand !== undefined) return merchant.brand;
+  if (merchant.name.length <= FEED_BRAND_MAX) return merchant.name;
+  throw new CatalogError(
+    'CONFIG_INVALID',
+    `${file}: merchant.brand: merchant.name is ${merchant.name.length} characters, longer than the feed's brand allows; set merchant.brand (at most ${FEED_BRAND_MAX} characters)`,
+    { file, fields: ['merchant.brand'] },
+  );
 }
 
 /**

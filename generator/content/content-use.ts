@@ -7,7 +7,10 @@
  * configured `content_dir` that does not exist (a typo would silently drop every
  * product's ingredients and nutrition), or a folder where not one product file matches a
  * product of the store (the sample's content read against another store). Both stop the
- * build (CONTENT_INVALID, exit 2) with the keys to fix.
+ * build (CONTENT_INVALID, exit 2) with the keys to fix. "Not one file matches" alone cannot
+ * tell those apart from a store that unpublished the only products it has content for, so
+ * the refusal also needs the last good bundle: when that bundle held a product named by a
+ * content file, the folder is this store's and the build publishes with a warning.
  */
 import { stat } from 'node:fs/promises';
 import { CatalogError } from '../errors.js';
@@ -31,6 +34,8 @@ export interface ContentUseInput {
   /** `content_dir` as written in the config, for messages. */
   contentDir: string;
   strict: boolean;
+  /** Product slugs of the last good bundle in --out; undefined when there is none. */
+  previousSlugs?: readonly string[] | undefined;
 }
 
 const CONFIG_ADVICE =
@@ -63,8 +68,7 @@ export function checkContentUse(input: ContentUseInput): UnusedContent[] {
     .map((item) => ({ file: item.file, slug: item.slug }))
     .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const files = unused.map((item) => item.file);
-  // An empty upstream is the shrink guard's business (exit 1), checked before this.
-  if (input.upstreamCount > 0 && input.content.length > 0 && unused.length === input.content.length) {
+  if (isForeignContent(input, unused)) {
     throw new CatalogError(
       'CONTENT_INVALID',
       `none of the ${input.content.length} product files in content_dir "${input.contentDir}" matches a product of this store (the files are named after product handles); ${CONFIG_ADVICE}`,
@@ -79,6 +83,18 @@ export function checkContentUse(input: ContentUseInput): UnusedContent[] {
     );
   }
   return unused;
+}
+
+/**
+ * True when not one content file matches this store and nothing says the folder was ever
+ * this store's: no previous bundle, or none of its products is named by a content file.
+ */
+function isForeignContent(input: ContentUseInput, unused: readonly UnusedContent[]): boolean {
+  // An empty upstream is the shrink guard's business (exit 1), checked before this.
+  if (input.upstreamCount === 0 || input.content.length === 0) return false;
+  if (unused.length !== input.content.length) return false;
+  const previous = new Set(input.previousSlugs ?? []);
+  return !unused.some((item) => previous.has(item.slug));
 }
 
 /** The warning line for one unused file. */

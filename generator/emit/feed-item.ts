@@ -52,6 +52,16 @@ export function formatFeedPrice(product: Product): string {
   return `${match[1]}.${fraction} ${product.currency}`;
 }
 
+/** The item's g:id: the upstream id as the feed carries it. */
+export function feedIdOf(planned: PlannedProduct): string {
+  return clean(planned.sourceId);
+}
+
+/** Google: g:id is required, "Max 50 characters". */
+export function isUsableFeedId(id: string): boolean {
+  return id !== '' && id.length <= MAX_ID_LENGTH;
+}
+
 function clean(text: string): string {
   return sanitizeXmlText(text).trim();
 }
@@ -86,8 +96,8 @@ export function buildFeedItem(
   if (title === '') {
     throw new CatalogError('PRODUCT_INVALID', `product "${product.slug}": name is empty`, where('name'));
   }
-  const id = clean(planned.sourceId);
-  if (id === '' || id.length > MAX_ID_LENGTH) {
+  const id = feedIdOf(planned);
+  if (!isUsableFeedId(id)) {
     throw new CatalogError(
       'PRODUCT_INVALID',
       `product "${product.slug}": id ${JSON.stringify(id)} must be 1 to ${MAX_ID_LENGTH} characters`,

@@ -5,12 +5,13 @@
  * against the same rules; the docs print the table. Sources: the product data
  * specification (https://support.google.com/merchants/answer/7052112) and the attribute
  * pages it links: image_link 6324350 ("Required"), price 6324371 (a price of zero is
- * disapproved), identifier_exists 6324478 ("Use for products that don't have a GTIN, MPN,
+ * disapproved), id 6324405 ("Max 50 characters"), identifier_exists 6324478 ("Use for products that don't have a GTIN, MPN,
  * or brand"), shipping 6324484, free_shipping_threshold 14768922.
  */
 import type { PlannedProduct } from '../plan.js';
+import { feedIdOf, isUsableFeedId, MAX_ID_LENGTH } from './feed-item.js';
 
-export type FeedRule = 'image_link' | 'price';
+export type FeedRule = 'image_link' | 'price' | 'id';
 
 /** The rules as the docs print them; `leaves` says what the build does when a product breaks one. */
 export const FEED_RULES: readonly { attribute: string; rule: string; leaves: string }[] = [
@@ -20,6 +21,7 @@ export const FEED_RULES: readonly { attribute: string; rule: string; leaves: str
     leaves: 'product left out of the feed',
   },
   { attribute: 'price', rule: 'greater than zero, "12.00 USD" form', leaves: 'product left out of the feed' },
+  { attribute: 'id', rule: `1 to ${MAX_ID_LENGTH} characters`, leaves: 'product left out of the feed' },
   {
     attribute: 'brand / gtin / mpn',
     rule: 'a GTIN, or a brand with an MPN, or identifier_exists "no"',
@@ -52,12 +54,14 @@ function isZeroAmount(amount: string): boolean {
 export function findBrokenFeedRule(product: PlannedProduct): FeedRule | undefined {
   if (product.imageUrl === undefined) return 'image_link';
   if (isZeroAmount(product.record.price)) return 'price';
+  if (!isUsableFeedId(feedIdOf(product))) return 'id';
   return undefined;
 }
 
 const REASONS: Readonly<Record<FeedRule, string>> = {
   image_link: 'has no image, and Google requires image_link',
   price: 'has a price of zero, which Google disapproves',
+  id: `has an upstream id that is empty or longer than the ${MAX_ID_LENGTH} characters Google allows for id`,
 };
 
 /** Splits the planned products into the feed's items and the ones left out with their rule. */

@@ -4,11 +4,13 @@
  * hand is how catalogs end up with "&amp;amp;"); this module only picks its options
  * (no link URLs in brackets, no images, headings in their own case, no hard wrapping)
  * and normalises whitespace: lines trimmed, runs of spaces collapsed, at most one blank
- * line between paragraphs. The converter is compiled once and reused for every product,
+ * line between paragraphs, after removing what `cleanText` removes from decoded entities.
+ * The converter is compiled once and reused for every product,
  * and a description seen before (stores repeat one across sizes, colours and bundles) is
  * answered from a small bounded memo instead of being parsed again.
  */
 import { compile } from 'html-to-text';
+import { cleanText } from './clean-text.js';
 
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({
   selector,
@@ -49,7 +51,9 @@ export function convertHtmlToText(html: string | null | undefined): string | nul
 }
 
 function convertUncached(html: string): string | null {
-  const text = convert(html)
+  // Entities become characters only here (`&#8;` is U+0008), after the raw JSON was
+  // cleaned, so the decoded text gets the same hygiene as every other field.
+  const text = cleanText(convert(html))
     // No-break and other Unicode spaces are layout, not content.
     .replace(/[\u00a0\u2000-\u200b\u202f\u205f\u3000\t\f\v]/g, ' ')
     .replace(/\r\n?/g, '\n')

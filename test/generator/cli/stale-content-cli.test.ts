@@ -5,7 +5,7 @@
  * content. Also the two content folders that are not this store's (a typo in
  * `content_dir`, and the sample's content read against another store): exit 2.
  */
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../../generator/model.js';
@@ -94,6 +94,46 @@ describe('a product that leaves the store and comes back', () => {
     const run = await runCli(['build'], { cwd: dir, limitMs: 30_000 });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(GONE_FILE);
+  });
+});
+
+describe('a store whose only content file belongs to the product that leaves', () => {
+  async function keepOnlyContentOf(slug: string): Promise<void> {
+    const folder = join(dir, 'sample/content/products');
+    for (const name of await readdir(folder)) {
+      if (name !== `${slug}.md`) await rm(join(folder, name));
+    }
+  }
+
+  it('when the store unpublishes the only product with a content file then the build still publishes, warns, and restores it when it returns', async () => {
+    await keepOnlyContentOf(GONE);
+    const first = await buildJson();
+    expect(first.code).toBe(0);
+    const before = (await readCatalog()).products.find((product) => product.slug === GONE);
+    expect(before?.ingredients).toContain('kale');
+
+    await removeUpstream(GONE);
+    const gone = await buildJson();
+    expect(gone.code).toBe(0);
+    expect(gone.report.published).toBe(true);
+    expect(gone.report.unusedContent).toEqual([GONE_FILE]);
+    expect(gone.report.warnings.some((warning) => warning.includes(GONE_FILE))).toBe(true);
+    expect((await readCatalog()).products.map((product) => product.slug)).not.toContain(GONE);
+
+    await writeFile(join(dir, 'sample/upstream/products.json'), original);
+    const back = await buildJson();
+    expect(back.code).toBe(0);
+    expect(back.report.unusedContent).toEqual([]);
+    expect((await readCatalog()).products.find((product) => product.slug === GONE)).toEqual(before);
+  });
+
+  it('when the only content file matches nothing and no bundle was published yet then the build exits 2', async () => {
+    await keepOnlyContentOf(GONE);
+    await removeUpstream(GONE);
+    const { code, report } = await buildJson();
+    expect(code).toBe(2);
+    expect(report.error?.code).toBe('CONTENT_INVALID');
+    expect(report.error?.message).toContain('content_dir');
   });
 });
 

@@ -94,3 +94,29 @@ describe('resolveConfig', () => {
     ).toBe(true);
   });
 });
+
+describe('shipping amounts and the currency', () => {
+  const withPolicy = (currency: string, price: string) => ({
+    ...base,
+    merchant: { ...base.merchant, currency },
+    shipping_policy: { price },
+  });
+
+  it('when a JPY price has only zeros after the point then it is accepted', () => {
+    expect(resolveWith(withPolicy('JPY', '500.00')).shipping_policy?.price).toBe('500.00');
+  });
+
+  it.each([
+    ['JPY', '500.5'],
+    ['USD', '4.999'],
+  ])(
+    'when a %s price is %s then CONFIG_INVALID names the file and shipping_policy.price',
+    (currency, price) => {
+      const error = catchError(() => resolveWith(withPolicy(currency, price)));
+      expect(isCatalogError(error, 'CONFIG_INVALID') && error.details.fields).toEqual([
+        'shipping_policy.price',
+      ]);
+      expect(error instanceof Error && error.message).toContain('catalog.config.json: shipping_policy.price');
+    },
+  );
+});

@@ -93,14 +93,17 @@ describe('the shipping policy', () => {
   });
 
   it('when the policy and a deprecated key are both set then CONFIG_INVALID names the old key', () => {
-    const config = makeSampleConfig({ ...SAMPLE_CONFIG_INPUT, shipping_policy: POLICY });
-    const error = catchError(() => resolveShippingPolicy(config));
+    // Refused when the config is resolved (naming the file), before any policy is read.
+    const error = catchError(() =>
+      resolveShippingPolicy(makeSampleConfig({ ...SAMPLE_CONFIG_INPUT, shipping_policy: POLICY })),
+    );
     expect(isCatalogError(error, 'CONFIG_INVALID') && error.details.fields).toEqual(['shipping']);
   });
 
   it('when the policy ships to a country outside merchant.ships_to then CONFIG_INVALID names shipping_policy.countries', () => {
-    const config = policyConfig({ price: '12', countries: ['US', 'FR'] });
-    const error = catchError(() => resolveShippingPolicy(config));
+    const error = catchError(() =>
+      resolveShippingPolicy(policyConfig({ price: '12', countries: ['US', 'FR'] })),
+    );
     expect(isCatalogError(error, 'CONFIG_INVALID') && error.details.fields).toEqual([
       'shipping_policy.countries',
     ]);

@@ -16,6 +16,7 @@ import type { Artifact } from '../../../generator/artifact.js';
 import { type BuildResult, build } from '../../../generator/build.js';
 import { silentLogger } from '../../../generator/logger.js';
 import { makeShopifyProducts } from '../../fixtures/upstream/make-products.js';
+import { strippedStringsOf } from '../../helpers/stripped-text.js';
 import { FIXED_NOW, makeWorkspace, REPO_ROOT } from '../pipeline/helpers.js';
 
 const parser = new XMLParser({
@@ -84,23 +85,6 @@ function feedItems(result: BuildResult): Item[] {
   return (parser.parse(body) as { rss: { channel: { item?: Item[] } } }).rss.channel.item ?? [];
 }
 
-// Independent of the code under test: C0 but tab/LF/CR, DEL and C1, bidi embeddings,
-// overrides and isolates, and the noncharacters U+FFFE and U+FFFF.
-const STRIPPED_SOMEWHERE =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ufffe\uffff]/;
-
-function* stringsOf(value: unknown): Generator<string> {
-  if (typeof value === 'string') yield value;
-  else if (Array.isArray(value)) for (const item of value) yield* stringsOf(item);
-  else if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      yield key;
-      yield* stringsOf(item);
-    }
-  }
-}
-
 /** The whole pipeline with nothing written. */
 function buildOffline(configPath: string, cwd: string): Promise<BuildResult> {
   return build({ configPath, out: 'dist', cwd, write: false, logger: silentLogger, now: () => FIXED_NOW });
@@ -123,8 +107,7 @@ function expectGoodBundle(result: BuildResult): Item[] {
     }
   }
   for (const artifact of result.artifacts.filter((a) => a.path.endsWith('.json'))) {
-    const dirty = [...stringsOf(JSON.parse(artifact.body))].filter((text) => STRIPPED_SOMEWHERE.test(text));
-    expect(dirty, artifact.path).toEqual([]);
+    expect(strippedStringsOf(artifact.body), artifact.path).toEqual([]);
   }
   return items;
 }
