@@ -53,29 +53,39 @@ async function editConfig(edit: (config: Record<string, unknown>) => void): Prom
   await writeFile(file, JSON.stringify(config));
 }
 
+/**
+ * The 15-minute cron's round trip: build, GONE leaves the store, build, it returns, build.
+ * Asserts what every variant must show (published without it, the file named as unused,
+ * restored identical with its content) and returns the three runs for the variant's own checks.
+ */
+async function expectLeavesAndReturns() {
+  const first = await buildJson();
+  expect(first.code).toBe(0);
+  const before = (await readCatalog()).products.find((product) => product.slug === GONE);
+  expect(before?.ingredients).toContain('kale');
+
+  await removeUpstream(GONE);
+  const gone = await buildJson();
+  expect(gone.code).toBe(0);
+  expect(gone.report.published).toBe(true);
+  expect(gone.report.unusedContent).toEqual([GONE_FILE]);
+  expect(gone.report.warnings.some((warning) => warning.includes(GONE_FILE))).toBe(true);
+  expect((await readCatalog()).products.map((product) => product.slug)).not.toContain(GONE);
+
+  await writeFile(join(dir, 'sample/upstream/products.json'), original);
+  const back = await buildJson();
+  expect(back.code).toBe(0);
+  expect(back.report.unusedContent).toEqual([]);
+  expect((await readCatalog()).products.find((product) => product.slug === GONE)).toEqual(before);
+  return { first, gone, back };
+}
+
 describe('a product that leaves the store and comes back', () => {
   it('when one of 15 products disappears then the build publishes without it, names the unused file, and restores it when it returns', async () => {
-    const first = await buildJson();
-    expect(first.code).toBe(0);
-    const before = (await readCatalog()).products.find((product) => product.slug === GONE);
-    expect(before?.ingredients).toContain('kale');
-
-    await removeUpstream(GONE);
-    const gone = await buildJson();
-    expect(gone.code).toBe(0);
-    expect(gone.report.published).toBe(true);
+    const { first, gone, back } = await expectLeavesAndReturns();
     expect(gone.report.products).toBe(first.report.products === null ? null : first.report.products - 1);
-    expect(gone.report.unusedContent).toEqual([GONE_FILE]);
-    expect(gone.report.warnings.some((warning) => warning.includes(GONE_FILE))).toBe(true);
     expect(gone.report.changes.removed).toEqual([GONE]);
-    expect((await readCatalog()).products.map((product) => product.slug)).not.toContain(GONE);
-
-    await writeFile(join(dir, 'sample/upstream/products.json'), original);
-    const back = await buildJson();
-    expect(back.code).toBe(0);
-    expect(back.report.unusedContent).toEqual([]);
     expect(back.report.changes.added).toEqual([GONE]);
-    expect((await readCatalog()).products.find((product) => product.slug === GONE)).toEqual(before);
   });
 
   it('when a product disappears under --strict then the build exits 2 and the last bundle stays', async () => {
@@ -107,24 +117,7 @@ describe('a store whose only content file belongs to the product that leaves', (
 
   it('when the store unpublishes the only product with a content file then the build still publishes, warns, and restores it when it returns', async () => {
     await keepOnlyContentOf(GONE);
-    const first = await buildJson();
-    expect(first.code).toBe(0);
-    const before = (await readCatalog()).products.find((product) => product.slug === GONE);
-    expect(before?.ingredients).toContain('kale');
-
-    await removeUpstream(GONE);
-    const gone = await buildJson();
-    expect(gone.code).toBe(0);
-    expect(gone.report.published).toBe(true);
-    expect(gone.report.unusedContent).toEqual([GONE_FILE]);
-    expect(gone.report.warnings.some((warning) => warning.includes(GONE_FILE))).toBe(true);
-    expect((await readCatalog()).products.map((product) => product.slug)).not.toContain(GONE);
-
-    await writeFile(join(dir, 'sample/upstream/products.json'), original);
-    const back = await buildJson();
-    expect(back.code).toBe(0);
-    expect(back.report.unusedContent).toEqual([]);
-    expect((await readCatalog()).products.find((product) => product.slug === GONE)).toEqual(before);
+    await expectLeavesAndReturns();
   });
 
   it('when the only content file matches nothing and no bundle was published yet then the build exits 2', async () => {
