@@ -11,33 +11,12 @@ import { addCustomer, CustomerInputError } from './customers.js';
 import { applyDevDefaults, DevModeError, devModeBanner, type ValueSource } from './dev-mode.js';
 import { coalescedWrite, createJsonLogger } from './logger.js';
 import { MerchantConfigError } from './merchant.js';
+import { withMigratedStore } from './migrated-store.js';
 import { explainStartupError, StartupError } from './startup-errors.js';
-import type { OpenStoreOptions } from './store/open-store.js';
-import type { Store } from './store/store.js';
 
 // The server (Express, every route, jose) and the database drivers are imported only by
-// the commands that use them, so `--help` and flag errors start fast (BENCHMARKS.md).
-async function openStore(options: OpenStoreOptions): Promise<Store> {
-  const { openStore: open } = await import('./store/open-store.js');
-  return open(options);
-}
-
-/**
- * The maintenance commands' one way to the database: migrate first (each may be the first
- * command run against a fresh database), then the work, and the store closed either way.
- */
-async function withMigratedStore(config: IssuerConfig, work: (store: Store) => Promise<void>): Promise<void> {
-  const store = await openStore({ db: config.db });
-  try {
-    await store.migrate().catch((error: unknown) => {
-      throw explainStartupError(error, config);
-    });
-    await work(store);
-  } finally {
-    await store.close();
-  }
-}
-
+// the commands that use them, so `--help` and flag errors start fast (BENCHMARKS.md);
+// migrated-store.ts loads the drivers on first use.
 interface DbFlags {
   db?: string;
   keyEncryptionKeyFile?: string;
@@ -195,9 +174,11 @@ function mailOptions(): Option[] {
       '--catalog-config <path>',
       "the catalog's config file: the merchant's name, logo, store link and support contact",
     ).env('AUTH_CATALOG_CONFIG'),
-    new Option('--smtp-url <url>', 'send mail over SMTP: smtp://… (STARTTLS) or smtps://… (TLS)').env(
-      'AUTH_SMTP_URL',
-    ),
+    new Option(
+      '--smtp-url <url>',
+      // A flag shows in `ps` to every user on the machine; a URL with a password belongs in the env.
+      'send mail over SMTP: smtp://… (STARTTLS) or smtps://… (TLS); with a password, set AUTH_SMTP_URL instead',
+    ).env('AUTH_SMTP_URL'),
     new Option('--mail-from <address>', 'From address of mail (default no-reply at the issuer host)').env(
       'AUTH_MAIL_FROM',
     ),

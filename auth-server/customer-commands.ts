@@ -10,7 +10,7 @@ import { CustomerInputError } from './customers.js';
 import { inviteCustomer } from './invitations.js';
 import type { Logger } from './logger.js';
 import { type AccountMail, createAccountMail } from './mail/account-mail.js';
-import { openStore } from './store/open-store.js';
+import { withMigratedStore } from './migrated-store.js';
 import type { Store } from './store/store.js';
 
 async function withAccountMail<T>(
@@ -19,13 +19,10 @@ async function withAccountMail<T>(
   work: (store: Store, mail: AccountMail) => Promise<T>,
 ): Promise<T> {
   const mail = await createAccountMail(config, logger);
-  const store = openStore({ db: config.db });
   try {
-    await store.migrate();
-    return await work(store, mail);
+    return await withMigratedStore(config, (store) => work(store, mail));
   } finally {
     mail.mailer.close();
-    await store.close();
   }
 }
 

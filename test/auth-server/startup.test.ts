@@ -112,6 +112,20 @@ describe('agent-auth start-up errors', () => {
     expect(result.stderr()).not.toContain(`pw-${port}`);
   });
 
+  it('when PostgreSQL is unreachable then customers invite and import say the same', async () => {
+    const port = await closedPort();
+    const db = `postgres://bob:pw-${port}@127.0.0.1:${port}/issuer`;
+    for (const args of [
+      ['customers', 'invite', '--email', 'ann@example.com', '--name', 'Ann', '--db', db],
+      ['customers', 'import', 'no-such-export.csv', '--db', db],
+    ]) {
+      const result = await startCli(args);
+      expect(result.code).toBe(1);
+      expect(result.stderr()).toContain(`cannot connect to the database at 127.0.0.1:${port}`);
+      expect(result.stderr()).not.toContain(`pw-${port}`);
+    }
+  });
+
   describe("on the machine's PostgreSQL", requires(POSTGRES), () => {
     it('when the login is refused then migrate names the address and what to check in --db', async () => {
       const url = new URL(POSTGRES_URL ?? '');
