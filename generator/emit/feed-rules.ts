@@ -13,32 +13,6 @@ import { feedIdOf, isUsableFeedId, MAX_ID_LENGTH } from './feed-item.js';
 
 export type FeedRule = 'image_link' | 'price' | 'id';
 
-/** The rules as the docs print them; `leaves` says what the build does when a product breaks one. */
-export const FEED_RULES: readonly { attribute: string; rule: string; leaves: string }[] = [
-  {
-    attribute: 'image_link',
-    rule: 'required: an absolute http(s) URL',
-    leaves: 'product left out of the feed',
-  },
-  { attribute: 'price', rule: 'greater than zero, "12.00 USD" form', leaves: 'product left out of the feed' },
-  { attribute: 'id', rule: `1 to ${MAX_ID_LENGTH} characters`, leaves: 'product left out of the feed' },
-  {
-    attribute: 'brand / gtin / mpn',
-    rule: 'a GTIN, or a brand with an MPN, or identifier_exists "no"',
-    leaves: 'identifier_exists "no" on every item (no GTIN or MPN is known)',
-  },
-  {
-    attribute: 'shipping',
-    rule: 'country and price in each entry; min ≤ max days',
-    leaves: 'from shipping_policy',
-  },
-  {
-    attribute: 'free_shipping_threshold',
-    rule: 'country and price_threshold in each entry',
-    leaves: 'from shipping_policy',
-  },
-];
-
 /** A product left out of the feed, and the rule it breaks. */
 export interface FeedExclusion {
   product: string;

@@ -13,7 +13,6 @@ import { mapShopifyProduct } from './shopify.js';
 import type { MapContext, MapOutcome, NormalisedProduct, RejectedProduct, UpstreamFormat } from './types.js';
 import { mapWooProduct } from './woocommerce.js';
 
-export { cleanText, hasUnwantedCharacters } from './clean-text.js';
 export { convertHtmlToText } from './html-text.js';
 export { mapNativeProduct } from './native.js';
 export { formatDecimalPrice, formatMinorUnits, minorDigitsFor } from './price.js';
