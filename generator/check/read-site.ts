@@ -19,6 +19,7 @@ import {
 import { findCatalogContext } from '../validate/linkset.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import { expectedMediaType, mediaTypeMatches, SITE_DOCUMENTS, type SiteDocument } from './site-documents.js';
+import { describeFetchFailure, unreachableHint } from './unreachable.js';
 
 export interface ReadSiteOptions {
   /** Time allowed for each request, body included. */
@@ -48,6 +49,8 @@ interface Fetched {
 class SiteReader {
   readonly files = new Map<string, string>();
   readonly problems: Problem[] = [];
+  /** Whether the target has answered once; until then a failed request means nothing listens. */
+  private answered = false;
 
   constructor(
     readonly siteUrl: string,
@@ -65,9 +68,11 @@ class SiteReader {
         headers: { origin: 'https://agent.example', accept: '*/*' },
         signal: AbortSignal.timeout(this.timeoutMs),
       });
+      this.answered = true;
       const body = method === 'HEAD' ? '' : await response.text();
       return { status: response.status, headers: response.headers, body };
     } catch (error) {
+      if (!this.answered) throw unreachableError(this.fetchBase, error);
       const reason = error instanceof Error ? error.message : String(error);
       this.problems.push({
         path: path.slice(1) || '/',
@@ -100,6 +105,22 @@ class SiteReader {
     this.files.set(document.file, fetched.body);
     return fetched.body;
   }
+}
+
+/**
+ * The site did not answer its first request: one problem, said once, with its cause and a
+ * hint, instead of the same `fetch failed` for every document (exit 1, as any failure).
+ */
+function unreachableError(target: string, error: unknown): CatalogError {
+  const cause = describeFetchFailure(error);
+  return new CatalogError(
+    'SITE_UNREACHABLE',
+    `cannot reach ${target}: ${cause}; ${unreachableHint(target)}`,
+    {
+      url: target,
+      cause,
+    },
+  );
 }
 
 // The documents are parsed through the gate's parse-once readers, so the gate that runs
