@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { currencyCode, httpUrl, issuerPagesSchema, upstreamSchema, usageSchema } from './config-sections.js';
-import { knownKeysAt, nearestKey } from './config-suggest.js';
+import { suggestKey } from './config-suggest.js';
 import { resolveStorefrontOrigin } from './deployment.js';
 import { CatalogError } from './errors.js';
 import { findUnwantedText } from './normalise/clean-text.js';
@@ -191,7 +191,7 @@ export function slugify(text: string): string {
 
 /** An unknown key, with the nearest known key at the same place when there is one. */
 function describeUnknownKey(path: readonly PropertyKey[], key: string): string {
-  const suggestion = nearestKey(key, knownKeysAt(configSchema, path));
+  const suggestion = suggestKey(configSchema, path, key);
   return suggestion === undefined ? 'unknown key' : `unknown key; did you mean ${suggestion}?`;
 }
 

@@ -6,6 +6,7 @@
  * subcommands, because commander copies these settings to a subcommand when it is created.
  */
 import { type Command, CommanderError } from 'commander';
+import { nearestName } from './nearest-name.js';
 
 /** The exit status of a bad argument or flag, in both CLIs. */
 export const USAGE_EXIT_STATUS = 2;
@@ -24,7 +25,22 @@ export function usageExitStatus(error: unknown): 0 | 2 | undefined {
   return error.exitCode === 0 ? 0 : USAGE_EXIT_STATUS;
 }
 
-/** Refuses the command with a usage error: the message, the usage, exit 2. */
+/** Refuses the command with a usage error, worded as commander's own: the message, the usage, exit 2. */
 export function refuseUsage(command: Command, message: string): never {
-  command.error(message, { exitCode: USAGE_EXIT_STATUS, code: 'cli.usage' });
+  command.error(`error: ${message}`, { exitCode: USAGE_EXIT_STATUS, code: 'cli.usage' });
+}
+
+/**
+ * For a program with a default command: a first word that names no command would be
+ * passed to the default command as an argument ("too many arguments for 'serve'"); refuse
+ * it as the unknown command it is, with the nearest command's name.
+ */
+export function refuseUnknownCommand(program: Command, args: readonly string[]): void {
+  const first = args[0];
+  if (first === undefined || first.startsWith('-')) return;
+  const names = ['help', ...program.commands.flatMap((command) => [command.name(), ...command.aliases()])];
+  if (names.includes(first)) return;
+  const suggestion = nearestName(first, names);
+  const hint = suggestion === undefined ? '' : `\n(Did you mean ${suggestion}?)`;
+  refuseUsage(program, `unknown command '${first}'${hint}`);
 }
