@@ -38,9 +38,9 @@ describe('a mistyped --source file', () => {
 });
 
 describe('a mistyped config key', () => {
-  async function editConfig(edit: (config: Record<string, Record<string, unknown>>) => void): Promise<void> {
+  async function editConfig(edit: (config: Record<string, unknown>) => void): Promise<void> {
     const file = join(dir, 'catalog.config.json');
-    const config = JSON.parse(await readFile(file, 'utf8')) as Record<string, Record<string, unknown>>;
+    const config = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
     edit(config);
     await writeFile(file, JSON.stringify(config));
   }
@@ -49,8 +49,7 @@ describe('a mistyped config key', () => {
     await editConfig((config) => {
       config.contnet_dir = config.content_dir;
       delete config.content_dir;
-      const upstream = config.upstream ?? {};
-      upstream.requests_per_minut = 30;
+      Object.assign(config.upstream ?? {}, { requests_per_minut: 30 });
     });
     const { code, report } = await buildJson([]);
     expect(code).toBe(2);
