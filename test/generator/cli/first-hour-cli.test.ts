@@ -1,8 +1,9 @@
 /**
- * Issue 24, a newcomer's mistakes at `agent-catalog build`, through the compiled CLI on a
- * copy of the embedded sample: a mistyped `--source` file is a bad argument naming the
- * path it was read as (exit 2), a mistyped config key gets the nearest known key, and each
- * flag that overrides a config key says in `--help` what docs/config.md says of that key.
+ * Issue 24, a newcomer's mistakes at `agent-catalog`, through the compiled CLI on a copy
+ * of the embedded sample: a mistyped `--source` file is a bad argument naming the path it
+ * was read as (exit 2), a mistyped flag, command or config key gets the nearest known
+ * name, and each flag that overrides a config key says in `--help` what docs/config.md
+ * says of that key.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -34,6 +35,19 @@ describe('a mistyped --source file', () => {
     expect(report.error?.code).toBe('FLAG_INVALID');
     expect(report.error?.message).toContain(join(dir, 'sample', 'upstream', 'prodcts.json'));
     expect(report.published).toBe(false);
+  });
+});
+
+describe('a mistyped flag or command', () => {
+  it.each([
+    [['build', '--sorce', 'x.json'], '--source?'],
+    [['buidl'], 'build?'],
+    [['preview', '--prot', '8081'], '--port?'],
+  ])('when %j is run then it exits 2 with the nearest name and the usage', async (args, suggestion) => {
+    const run = await runCli(args, { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`(Did you mean ${suggestion})`);
+    expect(run.stderr).toMatch(/^Usage: agent-catalog/m);
   });
 });
 
