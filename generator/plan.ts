@@ -4,11 +4,11 @@
  * document of the bundle is a pure function of one plan, so they cannot disagree.
  */
 import type { ResolvedConfig } from './config.js';
-import type { Catalog, Health, Product } from './model.js';
+import type { Catalog, Health, ProductRecord } from './model.js';
 
-/** A product with the facts some documents need that the spec's Product record has no field for. */
+/** A product: its canonical record, plus the build facts no document publishes as a field. */
 export interface PlannedProduct {
-  record: Product;
+  record: ProductRecord;
   /** Stable upstream identifier (used as the feed's g:id). */
   sourceId: string;
   /** Absolute URL of the main product image, when the upstream has one. */

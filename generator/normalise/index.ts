@@ -15,7 +15,7 @@ import { mapWooProduct } from './woocommerce.js';
 
 export { convertHtmlToText } from './html-text.js';
 export { mapNativeProduct } from './native.js';
-export { formatDecimalPrice, formatMinorUnits, minorDigitsFor } from './price.js';
+export { formatDecimalPrice, formatMinorUnits, minorDigitsFor } from '../../record/decimal-price.js';
 export { mapShopifyProduct } from './shopify.js';
 export type { MapContext, MapOutcome, NormalisedProduct, RejectedProduct, UpstreamFormat } from './types.js';
 export { mapWooProduct } from './woocommerce.js';

@@ -21,7 +21,7 @@ import {
   reject,
 } from './fields.js';
 import { convertHtmlToText } from './html-text.js';
-import { formatDecimalPrice, minorDigitsFor } from './price.js';
+import { formatDecimalPrice, minorDigitsFor } from '../../record/decimal-price.js';
 import type { MapContext, MapOutcome } from './types.js';
 
 const text = z.string().trim().min(1);

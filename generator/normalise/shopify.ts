@@ -24,7 +24,7 @@ import {
   reject,
 } from './fields.js';
 import { convertHtmlToText } from './html-text.js';
-import { compareDecimal, formatDecimalPrice, minorDigitsFor } from './price.js';
+import { compareDecimal, formatDecimalPrice, minorDigitsFor } from '../../record/decimal-price.js';
 import type { MapContext, MapOutcome } from './types.js';
 
 const variantSchema = z.object({

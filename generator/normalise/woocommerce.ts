@@ -22,7 +22,7 @@ import {
   reject,
 } from './fields.js';
 import { convertHtmlToText } from './html-text.js';
-import { formatMinorUnits, minorDigitsFor } from './price.js';
+import { formatMinorUnits, minorDigitsFor } from '../../record/decimal-price.js';
 import type { MapContext, MapOutcome } from './types.js';
 
 const amount = z.union([z.string(), z.number().int().nonnegative()]);

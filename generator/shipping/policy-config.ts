@@ -7,7 +7,7 @@
  * zeros are allowed: they round to nothing).
  */
 import { CatalogError, isCatalogError } from '../errors.js';
-import { minorDigitsFor } from '../normalise/price.js';
+import { minorDigitsFor } from '../../record/decimal-price.js';
 import { resolveShippingPolicy, type ShippingConfig } from './policy.js';
 
 /** Throws CONFIG_INVALID, prefixed with `file`, when the config's shipping policy is unusable. */
