@@ -13,6 +13,11 @@ export interface PlannedProduct {
   sourceId: string;
   /** Absolute URL of the main product image, when the upstream has one. */
   imageUrl?: string;
+  /**
+   * The description as Markdown when the store wrote it as HTML with structure the plain
+   * `record.description` cannot carry (tables, lists, links); the Markdown documents use it.
+   */
+  descriptionMarkdown?: string;
   /** Upstream last-modified time (ISO 8601), when known; the sitemap's lastmod. */
   updatedAt?: string;
 }

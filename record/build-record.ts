@@ -53,6 +53,7 @@ function orderVariant(variant: ProductVariant): ProductVariant {
   return {
     id: variant.id,
     title: variant.title,
+    ...optional('url', variant.url),
     options: variant.options,
     ...optional('sku', variant.sku),
     ...optional('gtin', variant.gtin),

@@ -50,6 +50,8 @@ export interface ProductVariant {
   /** The store's variant id; unique across the catalog. A product without store variants has one variant, whose id is the product's. */
   id: string;
   title: string;
+  /** The page that opens on this variant (Shopify `?variant=<id>`), when the store has one; else the product's `url` applies. */
+  url?: string;
   /** The option values that define it, in the product's option order; empty for a product without options. */
   options: SelectedOption[];
   sku?: string;
