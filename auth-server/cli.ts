@@ -6,7 +6,7 @@
  * stdin, and sets the exit status: 0 done, 1 failed at run time, 2 bad flags or input.
  */
 import { Command, Option } from 'commander';
-import { applyUsagePolicy, refuseUnknownCommand, refuseUsage, usageExitStatus } from '../shared/cli-usage.js';
+import { applyUsagePolicy, refuseUnknownCommand, refuseUsage, usageExitStatus } from '../cli/cli-usage.js';
 import { ConfigError, type IssuerConfig, type IssuerConfigInput, resolveConfig } from './config.js';
 import { addCustomer, CustomerInputError } from './customers.js';
 import { applyDevDefaults, DevModeError, devModeBanner, type ValueSource } from './dev-mode.js';

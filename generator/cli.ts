@@ -5,7 +5,7 @@
  * flag errors exit 2 as CONTRACT.md says.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { applyUsagePolicy, usageExitStatus } from '../shared/cli-usage.js';
+import { applyUsagePolicy, usageExitStatus } from '../cli/cli-usage.js';
 import { processIo } from './commands/io.js';
 import { overridingFlagHelp } from './override-docs.js';
 import { reportFlagError } from './summary/report.js';

@@ -5,7 +5,7 @@
  * distance (issue 24). Pure; only called when a config is already being refused.
  */
 import { z } from 'zod';
-import { nearestName } from '../shared/nearest-name.js';
+import { nearestName } from '../cli/nearest-name.js';
 
 /** The object schema under optional and default wrappers, if there is one. */
 function objectOf(schema: z.ZodType): z.ZodObject | undefined {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editDistance, nearestName } from '../../shared/nearest-name.js';
+import { editDistance, nearestName } from '../../cli/nearest-name.js';
 
 describe('editDistance', () => {
   it.each([
