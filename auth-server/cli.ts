@@ -2,7 +2,8 @@
 /**
  * `agent-auth`: the issuer's command line (CONTRACT "agent-auth commands"). `serve` is the
  * default; `customers add`, `keys rotate`, `keys rewrap` and `migrate` work on the same database while a
- * server runs. This is the only module that imports commander, reads `process.env` or
+ * server runs. This is the only module of the issuer that imports commander (the usage
+ * policy it shares with `agent-catalog` is `cli/cli-usage.ts`), reads `process.env` or
  * stdin, and sets the exit status: 0 done, 1 failed at run time, 2 bad flags or input.
  */
 import { Command, Option } from 'commander';

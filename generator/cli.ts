@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * The `agent-catalog` command line: the only module that imports commander. It parses
- * flags, hands them to a command function and sets `process.exitCode` from its result;
- * flag errors exit 2 as CONTRACT.md says.
+ * The `agent-catalog` command line: the only module of the generator that imports
+ * commander. It parses flags, hands them to a command function and sets `process.exitCode`
+ * from its result; flag errors exit 2 with the usage policy both CLIs share
+ * (`cli/cli-usage.ts`), as CONTRACT.md says.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { applyUsagePolicy, usageExitStatus } from '../cli/cli-usage.js';
