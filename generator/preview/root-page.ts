@@ -20,7 +20,7 @@ import type { HeaderList } from './respond.js';
 export const ROOT_PAGE_NOTE =
   'Preview only: on the real host, / belongs to the store (the bundle is served at the store’s own origin, deployment model (b)), so this page is not published. Every other path here is answered as the host answers it.';
 
-/** Files a host serves with a status other than 200 at their own path, or never. */
+/** Files that are not documents at their own path: `404.html` is the body of every missing path. */
 const NOT_LISTED = new Set(['/404.html']);
 
 let template: Handlebars.TemplateDelegate | undefined;
