@@ -113,14 +113,8 @@ class SiteReader {
  */
 function unreachableError(target: string, error: unknown): CatalogError {
   const cause = describeFetchFailure(error);
-  return new CatalogError(
-    'SITE_UNREACHABLE',
-    `cannot reach ${target}: ${cause}; ${unreachableHint(target)}`,
-    {
-      url: target,
-      cause,
-    },
-  );
+  const message = `cannot reach ${target}: ${cause}; ${unreachableHint(target)}`;
+  return new CatalogError('SITE_UNREACHABLE', message, { url: target, cause });
 }
 
 // The documents are parsed through the gate's parse-once readers, so the gate that runs

@@ -1,8 +1,9 @@
 /**
  * `agent-catalog preview`: serves a built bundle as the CDN would (issue 4). Prints
  * `listening on <url>` on stdout once the port is bound (tests and scripts wait for that
- * line), then the addresses worth opening, one line per request on stderr unless --quiet, and stops cleanly on SIGINT or
- * SIGTERM. A `--dir` that is not a bundle is a usage error: exit 2.
+ * first line), then the addresses worth opening; one line per request on stderr unless
+ * --quiet; stops cleanly on SIGINT or SIGTERM. A `--dir` that is not a bundle, or a port
+ * that is taken, is a usage error: exit 2.
  */
 import { resolve } from 'node:path';
 import { describeErrorChain, exitStatusFor } from '../errors.js';

@@ -1,8 +1,8 @@
 /**
  * Starts the preview on a port: checks first that the directory is a bundle (readable,
  * with a `_headers` file the hosting-rules parser accepts), so a wrong `--dir` fails at
- * once with FLAG_INVALID (exit 2) instead of serving 404s, and so does a port that is taken. This is the programmatic entry
- * the `preview` command and the tests share.
+ * once with FLAG_INVALID (exit 2) instead of serving 404s, and so does a port that is
+ * taken. This is the programmatic entry the `preview` command and the tests share.
  */
 import { realpath, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
