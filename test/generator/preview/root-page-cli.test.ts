@@ -71,6 +71,27 @@ describe('preview at / when the bundle has no landing page (model (b))', () => {
   });
 });
 
+describe('preview at / when model (b) proxies the rest to the storefront', () => {
+  it('then / is still the preview page, and any other unknown path is the proxy answer it always was', async () => {
+    const files = makeFixtureBundle().map((file) =>
+      file.path === '_redirects'
+        ? { ...file, body: `${file.body}/*  https://store.pomona.example/:splat  200\n` }
+        : file,
+    );
+    const proxied = await writeTempBundle(files);
+    try {
+      await withPreview(proxied.dir, async ({ url }) => {
+        const root = await rawRequest(url, '/');
+        expect(root.status).toBe(200);
+        expect(root.body).toMatch(/belongs to the store/);
+        expect((await rawRequest(url, '/collections/all')).status).toBe(502);
+      });
+    } finally {
+      await proxied.cleanup();
+    }
+  });
+});
+
 describe('preview at / when the bundle has a landing page (model (a))', () => {
   it('then / serves the landing page itself', async () => {
     await withPreview(modelA.dir, async ({ url }) => {
