@@ -141,7 +141,9 @@ describe('the agent feeds of the sample, built by the CLI', () => {
       // The manifest's digest is brought up to date too, so only the price itself can give it away.
       const manifestFile = join(copy.dir, 'dist/feeds/openai/manifest.json');
       const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
-      const entry = manifest.files.find((file: { path: string }) => file.path.endsWith('products-0001.jsonl.gz'));
+      const entry = manifest.files.find((file: { path: string }) =>
+        file.path.endsWith('products-0001.jsonl.gz'),
+      );
       entry.content_sha256 = createHash('sha256').update(text).digest('hex');
       await writeFile(manifestFile, JSON.stringify(manifest));
       const check = await runCli(['check', 'dist'], { cwd: copy.dir });
