@@ -23,6 +23,19 @@ export const ROOT_PAGE_NOTE =
 /** Files that are not documents at their own path: `404.html` is the body of every missing path. */
 const NOT_LISTED = new Set(['/404.html']);
 
+/**
+ * A folder of more than this many files (a page per product) shows its first
+ * `FOLDER_SHOWN` and a count, so the page stays readable; the root is always listed whole.
+ */
+export const FOLDER_FOLDED_OVER = 50;
+export const FOLDER_SHOWN = 10;
+
+/** A line of the page: a served path, or how many more a large folder holds (`more` > 0). */
+export interface RootPageEntry {
+  path: string;
+  more: number;
+}
+
 let template: Handlebars.TemplateDelegate | undefined;
 
 /**
@@ -46,6 +59,25 @@ export function servedPaths(files: readonly string[], rules: Pick<HostingRules, 
   return [...paths].sort();
 }
 
+/** The page's lines: every path, but a large folder (not the root) as its first few and a count. */
+export function foldLargeFolders(paths: readonly string[]): RootPageEntry[] {
+  const folderOf = (path: string): string => path.slice(0, path.lastIndexOf('/', path.length - 2) + 1);
+  const sizes = new Map<string, number>();
+  for (const path of paths) sizes.set(folderOf(path), (sizes.get(folderOf(path)) ?? 0) + 1);
+  const shown = new Map<string, number>();
+  const entries: RootPageEntry[] = [];
+  for (const path of paths) {
+    const folder = folderOf(path);
+    const size = sizes.get(folder) ?? 0;
+    const count = (shown.get(folder) ?? 0) + 1;
+    shown.set(folder, count);
+    if (folder === '/' || size <= FOLDER_FOLDED_OVER || count <= FOLDER_SHOWN)
+      entries.push({ path, more: 0 });
+    else if (count === FOLDER_SHOWN + 1) entries.push({ path: folder, more: size - FOLDER_SHOWN });
+  }
+  return entries;
+}
+
 /** Every regular file of the bundle, as a `/`-separated path relative to it. */
 async function listBundleFiles(realDir: string): Promise<string[]> {
   const entries = await readdir(realDir, { recursive: true, withFileTypes: true });
@@ -60,17 +92,21 @@ async function listBundleFiles(realDir: string): Promise<string[]> {
 }
 
 /** Handlebars escapes every value; compiled on first use, so a model (a) preview never reads it. */
-export function renderRootHtml(paths: readonly string[]): string {
+export function renderRootHtml(entries: readonly RootPageEntry[]): string {
   template ??= Handlebars.create().compile(
     readFileSync(join(TEMPLATES_DIR, 'preview', 'index.hbs'), 'utf8'),
     { strict: true },
   );
-  return template({ note: ROOT_PAGE_NOTE, paths });
+  return template({ note: ROOT_PAGE_NOTE, entries });
 }
 
 /** The Markdown twin. Paths are percent-encoded, so no backtick or `>` can end a span early. */
-export function renderRootMarkdown(paths: readonly string[]): string {
-  const items = paths.map((path) => `- [\`${encodeURI(path)}\`](<${encodeURI(path)}>)`);
+export function renderRootMarkdown(entries: readonly RootPageEntry[]): string {
+  const items = entries.map(({ path, more }) =>
+    more > 0
+      ? `- … and ${more} more under \`${encodeURI(path)}\``
+      : `- [\`${encodeURI(path)}\`](<${encodeURI(path)}>)`,
+  );
   return ['# The documents this preview serves', '', ROOT_PAGE_NOTE, '', ...items, ''].join('\n');
 }
 
@@ -83,9 +119,9 @@ export async function sendRootPage(
 ): Promise<void> {
   // The rules' headers for `/`, as the host adds them to the store's page there.
   for (const [name, value] of headers) res.setHeader(name, value);
-  const paths = servedPaths(await listBundleFiles(realDir), rules);
+  const entries = foldLargeFolders(servedPaths(await listBundleFiles(realDir), rules));
   const markdown = req.accepts(['text/html', 'text/markdown']) === 'text/markdown';
-  const body = markdown ? renderRootMarkdown(paths) : renderRootHtml(paths);
+  const body = markdown ? renderRootMarkdown(entries) : renderRootHtml(entries);
   res.setHeader('Content-Type', markdown ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8');
   res.setHeader('Vary', 'Accept').setHeader('Cache-Control', 'no-store');
   res.setHeader('Content-Length', String(Buffer.byteLength(body)));

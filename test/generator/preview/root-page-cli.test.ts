@@ -63,6 +63,25 @@ describe('preview at / when the bundle has no landing page (model (b))', () => {
     });
   });
 
+  it('then a folder with a page per product shows its first pages and a count, each shown page served', async () => {
+    const pages = Array.from({ length: 60 }, (_, i) => ({
+      path: `products/p${i + 10}.md`,
+      body: `# ${i}\n`,
+    }));
+    const large = await writeTempBundle([...makeFixtureBundle(), ...pages]);
+    try {
+      await withPreview(large.dir, async ({ url }) => {
+        const res = await rawRequest(url, '/');
+        const links = [...res.body.matchAll(/href="(\/products\/[^"]+)"/g)].map((match) => match[1] ?? '');
+        expect(links).toHaveLength(10);
+        expect(res.body).toContain('… and 50 more under <code>/products/</code>');
+        for (const link of links) expect((await rawRequest(url, link)).status, link).toBe(200);
+      });
+    } finally {
+      await large.cleanup();
+    }
+  });
+
   it('then every other unknown path is still the hosts’ plain 404', async () => {
     await withPreview(modelB.dir, async ({ url }) => {
       expect((await rawRequest(url, '/index.html')).status).toBe(404);
