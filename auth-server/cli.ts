@@ -9,6 +9,7 @@ import { Command, Option } from 'commander';
 import { ConfigError, type IssuerConfig, type IssuerConfigInput, resolveConfig } from './config.js';
 import { addCustomer, CustomerInputError } from './customers.js';
 import { applyDevDefaults, DevModeError, devModeBanner, type ValueSource } from './dev-mode.js';
+import { forTerminal } from './display-text.js';
 import { coalescedWrite, createJsonLogger } from './logger.js';
 import { MerchantConfigError } from './merchant.js';
 import { withMigratedStore } from './migrated-store.js';
@@ -216,7 +217,8 @@ function describeError(error: unknown): string {
 function fail(error: unknown): void {
   // A start-up error already says what to fix; its cause chain would only bury that.
   const message = error instanceof StartupError ? error.message : describeError(error);
-  process.stderr.write(`agent-auth: ${message}\n`);
+  // Messages quote flags and file names as given: escaped, so they cannot drive the terminal.
+  process.stderr.write(`agent-auth: ${forTerminal(message)}\n`);
   const badKey =
     typeof error === 'object' && error !== null && 'code' in error && error.code === 'KEK_INVALID';
   const badInput =

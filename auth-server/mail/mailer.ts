@@ -1,6 +1,9 @@
 /**
- * How the issuer's mail leaves: over SMTP with nodemailer (`smtp://` upgrades with
- * STARTTLS, `smtps://` is TLS from the start), or, for a newcomer running it locally, into
+ * How the issuer's mail leaves: over SMTP with nodemailer (`smtp://` must upgrade with
+ * STARTTLS, nodemailer's `requireTLS`, so a server that does not offer it, or a path that
+ * strips it, gets neither a password nor a link; `smtps://` is TLS from the start;
+ * `smtp+insecure://` is plain SMTP to a loopback relay, allowed by mail-config.ts only
+ * there), or, for a newcomer running it locally, into
  * an outbox folder as one `.eml` file per message. The outbox logs one line with the file's
  * path and the link inside, on purpose: it is a local development transport whose files
  * already hold the link in the clear, so the line reveals nothing the folder does not, and
@@ -14,6 +17,7 @@ import { join, resolve } from 'node:path';
 import nodemailer from 'nodemailer';
 import { isEmailAddress } from '../customers.js';
 import type { Logger } from '../logger.js';
+import { INSECURE_SMTP_SCHEME } from './mail-config.js';
 
 export interface MailMessage {
   to: string;
@@ -44,8 +48,15 @@ function envelope(from: string, message: MailMessage) {
   return { from, to: message.to, subject: message.subject, text: message.text, html: message.html };
 }
 
+/** nodemailer's options for a configured URL: TLS required unless the URL says plain SMTP on purpose. */
+export function smtpTransportOptions(url: string): { url: string; requireTLS: boolean } {
+  if (url.startsWith(INSECURE_SMTP_SCHEME))
+    return { url: `smtp:${url.slice(INSECURE_SMTP_SCHEME.length)}`, requireTLS: false };
+  return { url, requireTLS: true };
+}
+
 function createSmtpMailer(from: string, url: string, logger: Logger): Mailer {
-  const transporter = nodemailer.createTransport(url);
+  const transporter = nodemailer.createTransport(smtpTransportOptions(url));
   return {
     transport: 'smtp',
     async send(message) {
