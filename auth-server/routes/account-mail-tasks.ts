@@ -5,8 +5,7 @@
  * the link) and the person, who was told only that a link may be on its way, can ask again.
  */
 import { type IssuerContext, nowSeconds } from '../context.js';
-import { mailAccountLink } from '../mail/account-mail.js';
-import { generateId } from '../secrets.js';
+import { mailAccountLink, mailSignupLink } from '../mail/account-mail.js';
 
 /**
  * What a failed delivery may log: nodemailer's error code and the SMTP reply code. Not the
@@ -38,21 +37,13 @@ export async function mailResetLink(ctx: IssuerContext, email: string): Promise<
 }
 
 /**
- * Opens an account without a password and mails the link that confirms the address and
- * sets one; so it cannot sign in before the address is verified. An address that already
- * has an account gets a reset link instead, which tells its owner and reveals nothing to
- * whoever filled in the form.
+ * Keeps the sign-up pending and mails the link that confirms the address and sets a
+ * password; the account exists only once that link is followed (signup-queries.ts), so an
+ * unconfirmed sign-up owns nothing. An address that already has an account gets a reset
+ * link instead, which tells its owner and reveals nothing to whoever filled in the form.
  */
 export async function openAccountBySignup(ctx: IssuerContext, email: string, name: string): Promise<void> {
-  const now = nowSeconds(ctx);
-  const customer = { id: generateId(), email, name };
-  const created = await ctx.store.createCustomer({
-    ...customer,
-    passwordHash: '',
-    createdAt: now,
-    emailVerifiedAt: null,
-  });
-  if (!created) return mailResetLink(ctx, email);
-  ctx.logger.info('account opened by sign-up', { customerId: customer.id });
-  await mailAccountLink(ctx.mail, ctx.store, customer, 'signup', now);
+  const customer = await ctx.store.findCustomerByEmail(email);
+  if (customer) return mailAccountLink(ctx.mail, ctx.store, customer, 'reset', nowSeconds(ctx));
+  await mailSignupLink(ctx.mail, ctx.store, { email, name }, nowSeconds(ctx));
 }

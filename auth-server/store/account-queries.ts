@@ -66,7 +66,8 @@ function toKeyRow(row: SigningKeysTable): KeyRow {
   return { ...row, alg };
 }
 
-function isUniqueViolation(error: unknown): boolean {
+/** True for a unique-constraint violation, on SQLite or PostgreSQL. */
+export function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const code = 'code' in error ? error.code : undefined;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
