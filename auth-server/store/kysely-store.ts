@@ -92,7 +92,7 @@ export function createKyselyStore(
   return {
     dialect,
     counters: createCounterStore(db),
-    emailLinks: createEmailLinkStore(db),
+    emailLinks: createEmailLinkStore(db, dialect),
     signups: createSignupStore(db),
     ...createAccountQueries(db, runner, dialect),
     ...createGrantQueries(db, runner, dialect),
