@@ -10,7 +10,7 @@ import type { IssuerConfig } from '../config.js';
 import { nameForMail } from '../customer-name.js';
 import type { Logger } from '../logger.js';
 import { loadMerchantIdentity, type MerchantIdentity } from '../merchant.js';
-import { generateSecret, hashSecret } from '../secrets.js';
+import { generateId, generateSecret, hashSecret } from '../secrets.js';
 import type { EmailTokenPurpose } from '../store/email-link-queries.js';
 import type { CustomerRow, Store } from '../store/store.js';
 import { mailTransportOf } from './mail-config.js';
@@ -34,18 +34,20 @@ export interface AccountMail {
   issuer: string;
 }
 
-/** Composes and sends the message carrying `token`'s link. */
+/** Composes the message carrying `token`'s link and sends it (or only rehearses the send). */
 async function sendLink(
   mail: AccountMail,
   to: string,
   name: string | undefined,
   purpose: EmailTokenPurpose,
   token: string,
+  deliver = true,
 ): Promise<void> {
   const link = new URL(`${mail.issuer}${SET_PASSWORD_PATH}`);
   link.searchParams.set('token', token);
   const validFor = LINK_LIFETIMES[purpose].words;
-  await mail.mailer.send(mail.compose(purpose, { to, ...(name ? { name } : {}), link: link.href, validFor }));
+  const message = mail.compose(purpose, { to, ...(name ? { name } : {}), link: link.href, validFor });
+  await (deliver ? mail.mailer.send(message) : mail.mailer.rehearse(message));
 }
 
 /**
@@ -58,6 +60,7 @@ export async function mailAccountLink(
   customer: Pick<CustomerRow, 'id' | 'email' | 'name' | 'emailVerifiedAt'>,
   purpose: EmailTokenPurpose,
   now: number,
+  deliver = true,
 ): Promise<void> {
   const token = generateSecret();
   await store.emailLinks.createToken({
@@ -68,7 +71,24 @@ export async function mailAccountLink(
     expiresAt: now + LINK_LIFETIMES[purpose].seconds,
     usedAt: null,
   });
-  await sendLink(mail, customer.email, nameForMail(customer), purpose, token);
+  await sendLink(mail, customer.email, nameForMail(customer), purpose, token, deliver);
+}
+
+/**
+ * The same work as mailing a `purpose` link, for an address without an account, and no mail
+ * (issue 23, finding 3): the same token write, for an id no customer has (the token is never
+ * shown to anyone and dies at its expiry), the same message built, and the SMTP exchange
+ * short of sending. So neither the answer nor the request after it tells the two apart.
+ */
+export function rehearseAccountLink(
+  mail: AccountMail,
+  store: Store,
+  email: string,
+  purpose: EmailTokenPurpose,
+  now: number,
+): Promise<void> {
+  const decoy = { id: generateId(), email, name: '', emailVerifiedAt: null };
+  return mailAccountLink(mail, store, decoy, purpose, now, false);
 }
 
 /**

@@ -31,6 +31,14 @@ export interface MailMessage {
 export interface Mailer {
   readonly transport: 'smtp' | 'outbox';
   send(message: MailMessage): Promise<void>;
+  /**
+   * The work of a send without the mail, for an address that must not get one (the decoy of
+   * a forgot-password request for an unknown address): the message is built as for sending
+   * and, over SMTP, the server is connected to, greeted, TLS and AUTH done, and left (QUIT),
+   * so the issuer's work and its traffic look like a send. The outbox, a development
+   * transport, does nothing.
+   */
+  rehearse(message: MailMessage): Promise<void>;
   close(): void;
 }
 
@@ -57,11 +65,17 @@ export function smtpTransportOptions(url: string): { url: string; requireTLS: bo
 
 function createSmtpMailer(from: string, url: string, logger: Logger): Mailer {
   const transporter = nodemailer.createTransport(smtpTransportOptions(url));
+  // Builds a message exactly as a send would, without a connection (rehearse).
+  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true });
   return {
     transport: 'smtp',
     async send(message) {
       const info = await transporter.sendMail(envelope(from, message));
       logger.info('mail sent', { messageId: info.messageId });
+    },
+    async rehearse(message) {
+      await composer.sendMail(envelope(from, message));
+      await transporter.verify();
     },
     close: () => transporter.close(),
   };
@@ -80,6 +94,7 @@ function createOutboxMailer(from: string, dir: string, logger: Logger): Mailer {
       await writeFile(file, Buffer.isBuffer(body) ? body : String(body), { mode: 0o600 });
       logger.info('mail written to the outbox', { file, link: message.link ?? null });
     },
+    async rehearse() {},
     close() {},
   };
 }
