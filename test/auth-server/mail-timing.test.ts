@@ -7,19 +7,19 @@
  * sample. Two classifiers, each in the better of its two directions: a threshold at the
  * median of all samples, and "the slower of each pair has the account". Over loopback on
  * SQLite (where the store's work is synchronous, so it shows most), both must stay near a
- * coin's: below 65%. With 100 pairs a fair coin passes 65% in about 3 runs in 1,000 for the
+ * coin's: below 63%. With 150 pairs a fair coin passes 63% in about 1 run in 700 for the
  * paired one and far fewer for the threshold; paired, interleaved samples keep a loaded
  * machine's drift out. The SMTP server runs in its own process, so its parsing is not
  * counted against the addresses that get mail. Before the fix (no decoy work, work started
- * at once) the paired classifier was right 70–80% of the time, the threshold 63–70%.
+ * at once) the paired classifier was right 65–80% of the time here, the threshold 58–70%.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FormAgent } from './helpers/form-agent.js';
 import { createMovableClock, type MovableClock, startTestIssuer, type TestIssuer } from './helpers/issuer.js';
 import { type SmtpSinkProcess, startSmtpSinkProcess } from './helpers/smtp-sink-process.js';
 
-const PAIRS = 100;
-const MAX_ACCURACY = 0.65;
+const PAIRS = 150;
+const MAX_ACCURACY = 0.63;
 
 /** Within each pair, "the slower one has the account", in its better direction. */
 function pairedAccuracy(pairs: readonly { known: number; unknown: number }[]): number {
@@ -75,7 +75,7 @@ describe('the mail forms take the same time whatever the address', () => {
     const ms = performance.now() - started;
     expect(status).toBe(200);
     // Let the background work (it starts 10–60 ms after the answer) finish before the next sample.
-    await new Promise((resolve) => setTimeout(resolve, 90));
+    await new Promise((resolve) => setTimeout(resolve, 75));
     return { known, ms };
   }
 
@@ -122,6 +122,6 @@ describe('the mail forms take the same time whatever the address', () => {
       expect(paired, `paired accuracy ${paired}; ${detail}`).toBeLessThan(MAX_ACCURACY);
       // The decoy work mailed nobody: only the sign-up form mails an unknown address (its link).
       if (form === 'forgot') expect(sink.recipients.filter((to) => to.startsWith('unknown-'))).toEqual([]);
-    }, 120_000);
+    }, 180_000);
   }
 });

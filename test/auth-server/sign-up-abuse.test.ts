@@ -6,13 +6,21 @@
  * expires (6); and cannot put words in the merchant's mail: mail before the address is
  * confirmed says "Hello," alone, and a name holding a link is refused (7).
  */
+import Database from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { resolveConfig } from '../../auth-server/config.js';
 import { canonicalMailbox } from '../../auth-server/customers.js';
 import { inviteCustomer } from '../../auth-server/invitations.js';
 import { silentLogger } from '../../auth-server/logger.js';
 import { type AccountMail, createAccountMail } from '../../auth-server/mail/account-mail.js';
-import { describeEachDatabase, POSTGRES_SKIP_REASON, POSTGRES_URL } from './helpers/databases.js';
+import { issuerMigrations } from '../../auth-server/store/migrations.js';
+import {
+  createSqliteDatabase,
+  describeEachDatabase,
+  POSTGRES_SKIP_REASON,
+  POSTGRES_URL,
+} from './helpers/databases.js';
 import { FormAgent, type Page } from './helpers/form-agent.js';
 import {
   createMovableClock,
@@ -168,4 +176,35 @@ it('the canonical mailbox: lower-cased, +tag dropped everywhere, dots too at Gma
   expect(canonicalMailbox('first.last@example.com')).toBe('first.last@example.com');
   expect(canonicalMailbox('F.irst.La.st+x@GoogleMail.com')).toBe('firstlast@gmail.com');
   expect(canonicalMailbox('+only@example.com')).toBe('+only@example.com');
+});
+
+it('upgrading removes the accounts an older version opened for unconfirmed sign-ups, and only those', async () => {
+  const database = await createSqliteDatabase();
+  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(database.db) }) });
+  try {
+    const migrator = new Migrator({ db, provider: issuerMigrations });
+    expect((await migrator.migrateTo('0003_email_links')).error).toBeUndefined();
+    const customer = (id: string, hash: string, verified: number | null) =>
+      sql`INSERT INTO customers (id, email, name, password_hash, created_at, email_verified_at)
+          VALUES (${id}, ${`${id}@example.com`}, ${id}, ${hash}, 1, ${verified})`.execute(db);
+    const token = (hash: string, id: string, purpose: string) =>
+      sql`INSERT INTO email_tokens (token_hash, customer_id, purpose, created_at, expires_at)
+          VALUES (${hash}, ${id}, ${purpose}, 1, 2)`.execute(db);
+    await customer('squatted', '', null);
+    await token('t1', 'squatted', 'signup');
+    await customer('invited', '', null);
+    await token('t2', 'invited', 'invite');
+    await customer('confirmed', '$scrypt$x', 5);
+    await token('t3', 'confirmed', 'signup');
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    const left = await sql<{ id: string }>`SELECT id FROM customers ORDER BY id`.execute(db);
+    expect(left.rows.map((row) => row.id)).toEqual(['confirmed', 'invited']);
+    const tokens = await sql<{
+      token_hash: string;
+    }>`SELECT token_hash FROM email_tokens ORDER BY token_hash`.execute(db);
+    expect(tokens.rows.map((row) => row.token_hash)).toEqual(['t2', 't3']);
+  } finally {
+    await db.destroy();
+    await database.drop();
+  }
 });
