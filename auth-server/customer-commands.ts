@@ -7,6 +7,7 @@
 import { ConfigError, type IssuerConfig } from './config.js';
 import { formatImportReport, importCustomers } from './customer-import.js';
 import { CustomerInputError } from './customers.js';
+import { forTerminal } from './display-text.js';
 import { inviteCustomer } from './invitations.js';
 import type { Logger } from './logger.js';
 import { type AccountMail, createAccountMail } from './mail/account-mail.js';
@@ -51,7 +52,7 @@ export function runInvite(
     const outcome = await inviteCustomer(store, mail, input, nowSeconds());
     if (outcome === 'exists')
       throw new CustomerInputError(`a customer with email ${input.email} already exists`);
-    return `invited ${input.email}\n`;
+    return `invited ${forTerminal(input.email)}\n`;
   });
 }
 

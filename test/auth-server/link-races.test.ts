@@ -6,9 +6,15 @@
  * before), and exactly one of the two sets the password. Run on PostgreSQL, where the
  * deadlock happened, and on SQLite alike.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createErrorMiddleware } from '../../auth-server/errors.js';
+import { silentLogger } from '../../auth-server/logger.js';
 import { SET_PASSWORD_PATH } from '../../auth-server/mail/account-mail.js';
 import { generateSecret, hashSecret } from '../../auth-server/secrets.js';
+import { retryOnConflict, StoreConflictError } from '../../auth-server/store/conflicts.js';
 import type { EmailTokenPurpose } from '../../auth-server/store/email-link-queries.js';
 import { describeEachDatabase, POSTGRES_SKIP_REASON, POSTGRES_URL } from './helpers/databases.js';
 import { FormAgent, type Page } from './helpers/form-agent.js';
@@ -72,4 +78,44 @@ describeEachDatabase('spending two links of one account at once on %s', (kind) =
     },
     120_000,
   );
+});
+
+describe('a conflict the store cannot resolve', () => {
+  const deadlock = () => Object.assign(new Error('deadlock detected'), { code: '40P01' });
+
+  it('is retried, a bounded number of times, then reported as a conflict', async () => {
+    let calls = 0;
+    expect(await retryOnConflict(async () => (++calls < 3 ? Promise.reject(deadlock()) : 'done'))).toBe(
+      'done',
+    );
+    expect(calls).toBe(3);
+    calls = 0;
+    const alwaysDeadlocked = () => {
+      calls += 1;
+      return Promise.reject(deadlock());
+    };
+    await expect(retryOnConflict(alwaysDeadlocked)).rejects.toBeInstanceOf(StoreConflictError);
+    expect(calls).toBe(4);
+    await expect(retryOnConflict(() => Promise.reject(new Error('other')))).rejects.toThrow('other');
+  });
+
+  it('is answered 409, never 500, by the error middleware', async () => {
+    const app = express();
+    app.get('/', () => {
+      throw new StoreConflictError('another change');
+    });
+    app.use(
+      createErrorMiddleware(silentLogger, (res, input) => void res.status(input.status).send(input.error)),
+    );
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const response = await fetch(`http://127.0.0.1:${port}/`);
+      expect(response.status).toBe(409);
+      expect(await response.json()).toMatchObject({ error: 'conflict' });
+    } finally {
+      server.close();
+    }
+  });
 });
