@@ -34,6 +34,9 @@ export function checkSmtpUrl(value: string): string | undefined {
     return 'must be an smtps:// (TLS), smtp:// (STARTTLS required) or smtp+insecure:// (loopback relay only) URL';
   const override = [...url.searchParams.keys()].find((key) => TLS_OVERRIDES.includes(key.toLowerCase()));
   if (override) return `must not set ${override}: smtp:// always requires STARTTLS and smtps:// is TLS`;
+  const unchecked = url.searchParams.get('tls.rejectUnauthorized') === 'false';
+  if (unchecked && !isLoopbackHost(url.hostname))
+    return `must not set tls.rejectUnauthorized=false for ${url.hostname}: the server's certificate is checked, except for a relay on this machine`;
   if (url.protocol === INSECURE_SMTP_SCHEME && !isLoopbackHost(url.hostname))
     return `smtp+insecure:// (plain SMTP, no TLS) is only for a relay on this machine (127.0.0.1, ::1 or localhost), not ${url.hostname}; use smtps:// or smtp:// (STARTTLS)`;
   return undefined;

@@ -99,6 +99,7 @@ describe('SMTP without TLS', () => {
       'smtp+insecure://10.0.0.5:25',
       `smtp://127.0.0.1:${sink.port}/?requireTLS=false`,
       `smtp://127.0.0.1:${sink.port}/?ignoreTLS=true`,
+      'smtp://relay.example.test:587/?tls.rejectUnauthorized=false',
     ]) {
       expect(() => resolveConfig({ smtpUrl })).toThrow(ConfigError);
       expect(() => resolveConfig({ smtpUrl })).toThrow(/--smtp-url \(AUTH_SMTP_URL\)/);
