@@ -11,7 +11,7 @@ import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { resolveConfig } from '../../auth-server/config.js';
 import { canonicalMailbox } from '../../auth-server/customers.js';
-import { inviteCustomer } from '../../auth-server/invitations.js';
+import { checkInvite, inviteCustomer } from '../../auth-server/invitations.js';
 import { silentLogger } from '../../auth-server/logger.js';
 import { type AccountMail, createAccountMail } from '../../auth-server/mail/account-mail.js';
 import { issuerMigrations } from '../../auth-server/store/migrations.js';
@@ -207,4 +207,23 @@ it('upgrading removes the accounts an older version opened for unconfirmed sign-
     await db.destroy();
     await database.drop();
   }
+});
+
+it("the name rule keeps people's names and refuses links", () => {
+  for (const name of [
+    "Zoë O'Brien-Smith",
+    'J. R. R. Tolkien',
+    'Dr. Ann Example Jr.',
+    '李小龍',
+    'Ana María de la Cruz',
+  ])
+    expect(checkInvite({ email: 'ok@example.com', name }), name).toBeUndefined();
+  for (const name of [
+    'see https://evil.test',
+    'www.evil.test',
+    'mail me at eve@evil.test',
+    'evil.test',
+    'J.Smith',
+  ])
+    expect(checkInvite({ email: 'ok@example.com', name }), name).toMatch(/web address/);
 });
