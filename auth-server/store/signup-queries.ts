@@ -10,7 +10,7 @@
  * lose them too.
  */
 import { type Kysely, type Migration, sql } from 'kysely';
-import { isUniqueViolation } from './account-queries.js';
+import { isUniqueViolation } from './conflicts.js';
 import type { IssuerDatabase } from './schema.js';
 
 export interface PendingSignupRow {
