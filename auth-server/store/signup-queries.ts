@@ -69,9 +69,12 @@ async function createPendingSignups(db: Kysely<unknown>): Promise<void> {
   await sql`DELETE FROM email_tokens WHERE customer_id NOT IN (SELECT id FROM customers)`.execute(db);
 }
 
-/** The pending sign-ups' migration, merged into the issuer's migration list. */
+/**
+ * The pending sign-ups' migration, merged into the issuer's migration list. Numbered 0005:
+ * 0004 is taken by the resource indicators' migration (issue 22), and names run in order.
+ */
 export const signupMigrations: Record<string, Migration> = {
-  '0004_pending_signups': { up: createPendingSignups },
+  '0005_pending_signups': { up: createPendingSignups },
 };
 
 /** Thrown inside `confirm`'s transaction to roll it back when the address was taken meanwhile. */
