@@ -9,7 +9,7 @@ import { Command, Option } from 'commander';
 import { ConfigError, type IssuerConfig, type IssuerConfigInput, resolveConfig } from './config.js';
 import { addCustomer, CustomerInputError } from './customers.js';
 import { applyDevDefaults, DevModeError, devModeBanner, type ValueSource } from './dev-mode.js';
-import { forTerminal } from './display-text.js';
+import { forTerminal, linesForTerminal } from './display-text.js';
 import { coalescedWrite, createJsonLogger } from './logger.js';
 import { MerchantConfigError } from './merchant.js';
 import { withMigratedStore } from './migrated-store.js';
@@ -234,6 +234,8 @@ function buildProgram(): Command {
   const program = new Command('agent-auth').description(
     'OAuth 2.0 / OpenID Connect issuer for agent-catalog',
   );
+  // commander's own errors quote a flag or command as typed: escaped like every other line.
+  program.configureOutput({ outputError: (text, write) => write(linesForTerminal(text)) });
   const serve = program
     .command('serve', { isDefault: true })
     .description('run the issuer')

@@ -41,3 +41,8 @@ export function forTerminal(text: string): string {
     return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
 }
+
+/** `forTerminal` for text of several lines: each line escaped, the line breaks kept. */
+export function linesForTerminal(text: string): string {
+  return text.split('\n').map(forTerminal).join('\n');
+}

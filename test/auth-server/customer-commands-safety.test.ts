@@ -68,6 +68,14 @@ describe('what the customers commands print', () => {
     expect(result.stderr).toContain('no\\u001b[2Jfile.csv');
   });
 
+  it("commander's own usage errors are escaped too", async () => {
+    // (Its exit status is issue 24's: here only what reaches the terminal.)
+    const result = await run(['customers', 'import', 'x.csv', '--\u001b]0;pwned\u0007'], dir);
+    expect(result.stderr).toContain('unknown option');
+    expect(result.stderr).not.toMatch(ACTIVE);
+    expect(result.stderr).toContain('\\u001b]0;pwned\\u0007');
+  });
+
   it('over SMTP, invite and import refuse the default loopback issuer, naming --issuer', async () => {
     const csv = join(dir, 'one.csv');
     await writeFile(csv, 'Email,First Name\numa@example.com,Uma\n');
