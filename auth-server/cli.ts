@@ -178,7 +178,7 @@ function mailOptions(): Option[] {
     new Option(
       '--smtp-url <url>',
       // A flag shows in `ps` to every user on the machine; a URL with a password belongs in the env.
-      'send mail over SMTP: smtp://… (STARTTLS) or smtps://… (TLS); with a password, set AUTH_SMTP_URL instead',
+      'send mail over SMTP: smtps://… (TLS), smtp://… (STARTTLS required) or smtp+insecure://127.0.0.1… (loopback relay only); with a password, set AUTH_SMTP_URL instead',
     ).env('AUTH_SMTP_URL'),
     new Option('--mail-from <address>', 'From address of mail (default no-reply at the issuer host)').env(
       'AUTH_MAIL_FROM',
