@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import nodemailer from 'nodemailer';
 import { isEmailAddress } from '../customers.js';
 import type { Logger } from '../logger.js';
-import { INSECURE_SMTP_SCHEME } from './mail-config.js';
+import { checkSmtpUrl, INSECURE_SMTP_SCHEME } from './mail-config.js';
 
 export interface MailMessage {
   to: string;
@@ -56,8 +56,14 @@ function envelope(from: string, message: MailMessage) {
   return { from, to: message.to, subject: message.subject, text: message.text, html: message.html };
 }
 
-/** nodemailer's options for a configured URL: TLS required unless the URL says plain SMTP on purpose. */
+/**
+ * nodemailer's options for a configured URL: TLS required unless the URL says plain SMTP on
+ * purpose. The config refused a bad URL already; this refuses one that did not come through
+ * it (nodemailer lets the URL's query override the options, `requireTLS=false` included).
+ */
 export function smtpTransportOptions(url: string): { url: string; requireTLS: boolean } {
+  const problem = checkSmtpUrl(url);
+  if (problem) throw new TypeError(`SMTP URL ${problem}`);
   if (url.startsWith(INSECURE_SMTP_SCHEME))
     return { url: `smtp:${url.slice(INSECURE_SMTP_SCHEME.length)}`, requireTLS: false };
   return { url, requireTLS: true };

@@ -104,6 +104,17 @@ describe('SMTP without TLS', () => {
       expect(() => resolveConfig({ smtpUrl })).toThrow(ConfigError);
       expect(() => resolveConfig({ smtpUrl })).toThrow(/--smtp-url \(AUTH_SMTP_URL\)/);
     }
+    // The mailer refuses them too, however it was reached.
+    const mailerOf = (smtpUrl: string) => () =>
+      createMailer({
+        transport: 'smtp',
+        smtpUrl,
+        from: 'a@localhost',
+        outboxDir: 'unused',
+        logger: silentLogger,
+      });
+    expect(mailerOf(`smtp://127.0.0.1:${sink.port}/?requireTLS=false`)).toThrow(TypeError);
+    expect(mailerOf('smtp+insecure://relay.example.test:25')).toThrow(TypeError);
     for (const smtpUrl of ['smtp+insecure://localhost:25', 'smtp+insecure://[::1]:25'])
       expect(resolveConfig({ smtpUrl }).smtpUrl).toBe(smtpUrl);
     const serve = await run(
