@@ -184,6 +184,7 @@ async function gatherProducts(
     upstream: upstream.products,
     content: content.products,
     ...(shipping !== undefined ? { shipping } : {}),
+    brand: { source: config.upstream.brand_source, merchant: config.merchant.brand },
   });
   // Only these facts of the upstream read outlive the merge: its products are merged copies now.
   const { format, requests, rejected } = upstream;
