@@ -83,24 +83,18 @@ const HAS_STRUCTURE = /<(?:table|ul|ol)[\s>]|<a\s[^>]*\bhref=/i;
 const ENCODED_TAG = /&lt;\/?(?:p|br|div|span|ul|ol|li|table|tr|td|th|strong|em|b|i|h[1-6])(?:\s|\/|&gt;)/i;
 
 /**
- * Descriptions already converted in this process. The answer depends on the HTML alone;
- * only short ones are kept and the memo is emptied when full, so it stays under about
- * 8 MB however many products a build (or a long-running preview) converts.
+ * Descriptions already converted in this process (text and Markdown). The answer depends
+ * on the HTML alone; only short ones are kept and the memo is emptied when full, so it
+ * stays under about 16 MB however many products a build (or a long-running preview)
+ * converts.
  */
-const converted = new Map<string, string | null>();
+const converted = new Map<string, ConvertedDescription>();
 const MEMO_ENTRIES = 1024;
 const MEMO_MAX_LENGTH = 2048;
 
 /** Clean text from an HTML fragment; null when nothing readable is left. */
 export function convertHtmlToText(html: string | null | undefined): string | null {
-  if (html === null || html === undefined || html.trim() === '') return null;
-  if (html.length > MEMO_MAX_LENGTH) return convertUncached(html);
-  const known = converted.get(html);
-  if (known !== undefined) return known;
-  if (converted.size >= MEMO_ENTRIES) converted.clear();
-  const text = convertUncached(html);
-  converted.set(html, text);
-  return text;
+  return convertDescription(html).text;
 }
 
 /** The description once decoded, when its HTML was encoded twice; else as it is. */
@@ -155,8 +149,19 @@ export interface ConvertedDescription {
  * second conversion.
  */
 export function convertDescription(html: string | null | undefined): ConvertedDescription {
-  const text = convertHtmlToText(html);
-  if (text === null || html === null || html === undefined) return { text };
+  if (html === null || html === undefined || html.trim() === '') return { text: null };
+  if (html.length > MEMO_MAX_LENGTH) return convertBoth(html);
+  const known = converted.get(html);
+  if (known !== undefined) return known;
+  if (converted.size >= MEMO_ENTRIES) converted.clear();
+  const answer = convertBoth(html);
+  converted.set(html, answer);
+  return answer;
+}
+
+function convertBoth(html: string): ConvertedDescription {
+  const text = convertUncached(html);
+  if (text === null) return { text };
   const markdown = convertToMarkdown(html);
   return markdown === undefined ? { text } : { text, markdown };
 }
