@@ -148,6 +148,19 @@ describe('Shopify products.json in real shapes', () => {
     expect(find('cable-stripper').record.shipping).toBe('Ships cold, Monday to Wednesday.');
   });
 
+  it('when the merchant has a shipping policy then the eBook has no shipping line in the feed and the bundle is valid', async () => {
+    const { result } = await buildFrom('shopify-store-shapes.json', 'shopify', (config) => {
+      const { shipping: _legacy, ...rest } = config;
+      return { ...rest, shipping_policy: { countries: ['US'], price: '5.00' } };
+    });
+    const feed = result.artifacts.find((artifact) => artifact.path === 'feed.xml')?.body.toString() ?? '';
+    const itemOf = (id: string) =>
+      feed.split('<item>').find((item) => item.includes(`<g:id>${id}</g:id>`)) ?? '';
+    expect(itemOf('7712345600005')).toContain('<g:price>19.99 USD</g:price>');
+    expect(itemOf('7712345600005')).not.toContain('<g:shipping>');
+    expect(itemOf('7712345600006')).toContain('<g:shipping>');
+  });
+
   it('when a "was" price is lower than the price then no sale is published, and a plain-text body keeps its lines', async () => {
     const { find } = await buildFrom('shopify-store-shapes.json', 'shopify');
     const { record } = find('cable-stripper');
