@@ -6,6 +6,7 @@
  * what this module hands it, so every fact on the page comes from one place.
  */
 import type { BuildPlan } from '../plan.js';
+import { describeCatalogFacts, describeCatalogFields } from './catalog-fields.js';
 import type { OpenApiDocument } from './openapi.js';
 import { type AccountAccess, describeAccountAccess } from './openapi-policy.js';
 import { SCHEMA_NAMES } from './openapi-schemas.js';
@@ -59,6 +60,8 @@ export interface DocsView {
   title: string;
   merchant: string;
   summary: string;
+  /** The facts this merchant's products carry, as a phrase ("price, availability and images"). */
+  catalogFacts: string;
   version: string;
   openapiVersion: string;
   baseUrl: string;
@@ -192,6 +195,7 @@ export function buildDocsView(document: OpenApiDocument, plan: BuildPlan): DocsV
     title: String(info.title ?? `${config.merchant.name} Catalog API`),
     merchant: config.merchant.name,
     summary: config.merchant.description ?? String(info.summary ?? ''),
+    catalogFacts: describeCatalogFacts(describeCatalogFields(plan)),
     version: String(info.version ?? ''),
     openapiVersion: String(document.openapi ?? ''),
     baseUrl: config.base_url,
