@@ -15,12 +15,21 @@ import { canonicalPrice, checkFeedItems, type ReferenceProduct } from './consist
 import { collectMarkdownLinks, collectSitemapUrls } from './consistency-sources.js';
 import type { BundleFiles, Problem } from './problem.js';
 import { kbProductRecords } from './schemas.js';
+import {
+  checkVariantAgreement,
+  collectReferenceVariants,
+  offerRow,
+  type ReferenceVariant,
+  type VariantRow,
+} from './variant-agreement.js';
 
 /** Past this many differences in one document the rest add nothing a reader can act on. */
 const MAX_PROBLEMS_PER_DOCUMENT = 20;
 
 interface Reference {
   byUrl: Map<string, ReferenceProduct>;
+  /** Every catalog variant by its id. */
+  variants: Map<string, ReferenceVariant>;
   /** Directories product pages live in (e.g. `https://shop.example/products/`). */
   productDirs: Set<string>;
 }
@@ -70,10 +79,14 @@ function buildReference(catalogFile: string, products: unknown[], list: ProblemL
       currency: stringField(record, 'currency') ?? '',
       availability: (stringField(record, 'availability') ?? 'in_stock') as Availability,
       ...(stringField(record, 'shipping') !== undefined ? { shipping: stringField(record, 'shipping') } : {}),
+      hasVariants: isRecord(record) && Array.isArray(record.variants),
     });
     productDirs.add(directoryOf(url));
   }
-  return { byUrl, productDirs };
+  const variants = collectReferenceVariants(products, (id) =>
+    list.add(catalogFile, `two variants have the id ${id}`),
+  );
+  return { byUrl, variants, productDirs };
 }
 
 /** A URL that sits where product pages live but is not a page of the site's own documents. */
@@ -105,8 +118,35 @@ function checkKbRecords(files: BundleFiles, reference: Reference, list: ProblemL
         );
       }
     }
+    checkRecordVariants(record, expected, reference, list);
   }
   reportMissing(KB_PRODUCTS_FILE, seen, reference, list);
+}
+
+/** The variants a kb/products.json record lists agree with the catalog's, and it lists them all. */
+function checkRecordVariants(
+  record: unknown,
+  expected: ReferenceProduct,
+  reference: Reference,
+  list: ProblemList,
+): void {
+  if (!expected.hasVariants) return;
+  // The record's own variants, read by the same rules as the catalog's, become its rows.
+  const own = collectReferenceVariants([record], () => undefined);
+  const rows = [...own.values()].map((variant) => variant.row);
+  checkVariantAgreement(rows, reference.variants, { path: KB_PRODUCTS_FILE, add: (p, m) => list.add(p, m) });
+  const listed = new Set(rows.map((row) => row.variantId));
+  for (const [id, variant] of reference.variants) {
+    if (variant.slug === expected.slug && !listed.has(id))
+      list.add(KB_PRODUCTS_FILE, `${expected.slug} variant ${id} is in the catalog but missing here`);
+  }
+}
+
+/** A knowledge-base variant table row in the feeds' terms. */
+function kbVariantRow(entry: { id: string; price: string; was: string; availability: string }): VariantRow {
+  const [amount = '', currency = ''] = entry.price.split(' ');
+  const was = entry.was === '' ? undefined : entry.was.split(' ')[0];
+  return { ...offerRow(entry.id, amount, was, currency), availability: entry.availability };
 }
 
 function reportMissing(
@@ -148,6 +188,10 @@ function checkKnowledgeBaseMarkdown(
         `${expected.slug}: availability is ${entry.availability}, the catalog says ${expected.availability}`,
       );
     }
+    checkVariantAgreement(entry.variants.map(kbVariantRow), reference.variants, {
+      path,
+      add: (where, message) => list.add(where, message),
+    });
   }
   reportMissing(path, seen, reference, list);
 }
@@ -211,7 +255,7 @@ export function checkConsistency(files: BundleFiles): Problem[] {
   const list = new ProblemList();
   const reference = buildReference(catalogFile, catalog.products, list);
   checkKbRecords(files, reference, list);
-  checkFeedItems(files, reference.byUrl, (path, message) => list.add(path, message));
+  checkFeedItems(files, reference, (path, message) => list.add(path, message));
   for (const path of files.keys()) {
     if (/^kb\/[^/]+-knowledge-base\.md$/.test(path)) {
       checkKnowledgeBaseMarkdown(files, path, reference, list);
