@@ -106,7 +106,8 @@ function describeNotes(schema: unknown): string {
   const notes = [typeof schema.description === 'string' ? schema.description : ''];
   if (Array.isArray(schema.enum)) notes.push(`One of: ${schema.enum.join(', ')}.`);
   if (typeof schema.pattern === 'string') notes.push(`Pattern: ${schema.pattern}`);
-  if (Array.isArray(schema.examples) && schema.examples.length > 0)
+  // A URL example would name a host that is not the merchant's: the page links no third party.
+  if (Array.isArray(schema.examples) && schema.examples.length > 0 && schema.format !== 'uri')
     notes.push(`Example: ${JSON.stringify(schema.examples[0])}`);
   return notes.filter((note) => note !== '').join(' ');
 }
