@@ -114,9 +114,10 @@ function hasVariantTable(product: ProductRecord): boolean {
 }
 
 function renderDescription(planned: PlannedProduct): string {
-  // The store's own structure (tables, lists), already Markdown; its headings nest under the product's.
+  // The store's own structure (tables, lists), already Markdown. Its headings go below
+  // level 4, so none can pose as the section's own "#### Variants" table heading.
   if (planned.descriptionMarkdown !== undefined) {
-    return shiftHeadings(sanitizeXmlText(planned.descriptionMarkdown).trim(), 3);
+    return shiftHeadings(sanitizeXmlText(planned.descriptionMarkdown).trim(), 4);
   }
   const { description } = planned.record;
   return description === null ? '' : escapeMarkdownParagraphs(description);
