@@ -4,17 +4,25 @@
  * order (the seed's fields in the seed's order, then the extensions), so the published
  * JSON never depends on the order an adapter or a content file happened to use.
  */
-import type { Product, ProductRecord, ProductVariant } from './product-record.js';
+import type { PriceRange, Product, ProductRecord, ProductVariant } from './product-record.js';
 import { summariseVariants } from './summarise-variants.js';
 
-/** What an adapter knows; `price`, `availability`, `price_range`, `compare_at_price` and `requires_shipping` are derived. */
+/**
+ * What an adapter knows; `price`, `availability`, `price_range`, `compare_at_price` and
+ * `requires_shipping` are derived. `statedPriceRange` is the one exception: a range the
+ * store states for the product when it does not list each variant's price (a WooCommerce
+ * variable product in the Store API list), published only when the variants show none.
+ */
 export type RecordInput = Omit<
   ProductRecord,
   'price' | 'availability' | 'price_range' | 'compare_at_price' | 'requires_shipping'
->;
+> & { statedPriceRange?: PriceRange };
 
 export function buildProductRecord(input: RecordInput): ProductRecord {
-  return orderProductRecord({ ...input, ...summariseVariants(input.variants) });
+  const { statedPriceRange, ...known } = input;
+  const summary = summariseVariants(known.variants);
+  const range = summary.price_range ?? statedPriceRange;
+  return orderProductRecord({ ...known, ...summary, ...(range !== undefined ? { price_range: range } : {}) });
 }
 
 /** The same record with its keys in the canonical order and no undefined values. */

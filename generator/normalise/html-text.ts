@@ -64,3 +64,13 @@ function convertUncached(html: string): string | null {
     .trim();
   return text === '' ? null : text;
 }
+
+/** A description as clean text, and as Markdown when its HTML has structure plain text loses. */
+export interface ConvertedDescription {
+  text: string | null;
+  markdown?: string;
+}
+
+export function convertDescription(html: string | null | undefined): ConvertedDescription {
+  return { text: convertHtmlToText(html) };
+}

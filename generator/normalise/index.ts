@@ -8,6 +8,7 @@
  */
 import { cleanDeep } from './clean-text.js';
 import { decodeSlug, describeRejection } from './fields.js';
+import { resolveGroupedProducts } from './grouped.js';
 import { mapNativeProduct } from './native.js';
 import { mapShopifyProduct } from './shopify.js';
 import type { MapContext, MapOutcome, NormalisedProduct, RejectedProduct, UpstreamFormat } from './types.js';
@@ -76,7 +77,8 @@ export function normaliseProducts(
     slugOwners.set(product.record.slug, product.sourceId);
     products.push(product);
   }
-  return { products, rejected, duplicates };
+  const grouped = resolveGroupedProducts(products);
+  return { products: grouped.products, rejected: [...rejected, ...grouped.rejected], duplicates };
 }
 
 /** Where each format keeps the handle that names the product's content file. */

@@ -4,27 +4,30 @@ import type { ProductContent } from '../../../generator/content/load-content.js'
 import { isCatalogError } from '../../../generator/errors.js';
 import { mergeProducts, type UpstreamProduct } from '../../../generator/merge.js';
 import type { Product } from '../../../generator/model.js';
+import { recordOfSeedProduct } from '../../../record/build-record.js';
 import { catchError } from '../../helpers/catch-error.js';
 
 function upstreamProduct(slug: string, fields: Partial<Product> = {}, sourceId = slug): UpstreamProduct {
   return {
     sourceId,
-    tags: [],
-    record: {
-      name: slug.toUpperCase(),
-      slug,
-      url: `https://shop.example/products/${slug}`,
-      description: 'Upstream description',
-      ingredients: null,
-      nutrition: null,
-      benefits: null,
-      certifications: null,
-      price: '9.50',
-      currency: 'USD',
-      availability: 'in_stock',
-      purchase_url: `https://shop.example/products/${slug}`,
-      ...fields,
-    },
+    record: recordOfSeedProduct(
+      {
+        name: slug.toUpperCase(),
+        slug,
+        url: `https://shop.example/products/${slug}`,
+        description: 'Upstream description',
+        ingredients: null,
+        nutrition: null,
+        benefits: null,
+        certifications: null,
+        price: '9.50',
+        currency: 'USD',
+        availability: 'in_stock',
+        purchase_url: `https://shop.example/products/${slug}`,
+        ...fields,
+      },
+      sourceId,
+    ),
   };
 }
 

@@ -38,7 +38,24 @@ function mapped(outcome: MapOutcome): NormalisedProduct {
 describe('mapNativeProduct', () => {
   test('when a product is in the spec shape then it is kept as it is', () => {
     const product = mapped(mapNativeProduct(nativeProduct(), context));
-    expect(product.record).toEqual(nativeProduct());
+    expect(product.record).toEqual({
+      ...nativeProduct(),
+      id: 'citrus-sunrise',
+      tags: [],
+      images: [],
+      options: [],
+      variants: [
+        {
+          id: 'citrus-sunrise',
+          title: 'Citrus Sunrise',
+          options: [],
+          price: '42.00',
+          availability: 'in_stock',
+          requires_shipping: true,
+        },
+      ],
+      requires_shipping: true,
+    });
     expect(product.sourceId).toBe('citrus-sunrise');
   });
 
@@ -59,6 +76,21 @@ describe('mapNativeProduct', () => {
       currency: 'USD',
       availability: 'out_of_stock',
       purchase_url: 'https://shop.pomona.example/products/plain',
+      id: 'plain',
+      tags: [],
+      images: [],
+      options: [],
+      variants: [
+        {
+          id: 'plain',
+          title: 'Plain',
+          options: [],
+          price: '3.00',
+          availability: 'out_of_stock',
+          requires_shipping: true,
+        },
+      ],
+      requires_shipping: true,
     });
   });
 
@@ -88,7 +120,7 @@ describe('mapNativeProduct', () => {
       sourceId: '77',
       imageUrl: 'https://cdn.example/c.jpg',
       updatedAt: '2026-02-02T00:00:00.000Z',
-      tags: ['new'],
+      record: { id: '77', tags: ['new'], images: [{ url: 'https://cdn.example/c.jpg' }] },
     });
   });
 

@@ -52,10 +52,35 @@ describe('mapShopifyProduct', () => {
         currency: 'USD',
         availability: 'in_stock',
         purchase_url: 'https://shop.pomona.example/products/green-glow',
+        id: '42',
+        tags: ['organic'],
+        images: [{ url: 'https://cdn.shopify.com/s/files/green-glow.jpg' }],
+        options: [],
+        variants: [
+          {
+            id: '1',
+            title: '6-pack',
+            url: 'https://shop.pomona.example/products/green-glow?variant=1',
+            options: [],
+            price: '54.00',
+            availability: 'in_stock',
+            requires_shipping: true,
+          },
+          {
+            id: '2',
+            title: '12 fl oz',
+            url: 'https://shop.pomona.example/products/green-glow?variant=2',
+            options: [],
+            price: '9.50',
+            availability: 'in_stock',
+            requires_shipping: true,
+          },
+        ],
+        price_range: { min: '9.50', max: '54.00' },
+        requires_shipping: true,
       },
       imageUrl: 'https://cdn.shopify.com/s/files/green-glow.jpg',
       updatedAt: '2026-03-01T15:00:00.000Z',
-      tags: ['organic'],
     });
   });
 
@@ -125,7 +150,17 @@ describe('mapShopifyProduct', () => {
     expect(product.record.availability).toBe('in_stock');
     expect(product.imageUrl).toBeUndefined();
     expect(product.updatedAt).toBeUndefined();
-    expect(product.tags).toEqual([]);
+    expect(product.record.tags).toEqual([]);
+    expect(product.record.variants).toEqual([
+      {
+        id: '9',
+        title: 'Plain',
+        options: [],
+        price: '3.00',
+        availability: 'in_stock',
+        requires_shipping: true,
+      },
+    ]);
   });
 
   test('when an image is malformed then the image is dropped, not the product', () => {

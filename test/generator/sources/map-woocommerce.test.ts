@@ -48,9 +48,23 @@ describe('mapWooProduct', () => {
         currency: 'USD',
         availability: 'in_stock',
         purchase_url: 'https://shop.pomona.example/product/beet-boost/',
+        id: '501',
+        tags: ['Organic'],
+        images: [{ url: 'https://shop.pomona.example/wp-content/uploads/beet.jpg' }],
+        options: [],
+        variants: [
+          {
+            id: '501',
+            title: 'Beet Boost',
+            options: [],
+            price: '12.34',
+            availability: 'in_stock',
+            requires_shipping: true,
+          },
+        ],
+        requires_shipping: true,
       },
       imageUrl: 'https://shop.pomona.example/wp-content/uploads/beet.jpg',
-      tags: ['Organic'],
     });
   });
 
