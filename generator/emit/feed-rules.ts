@@ -18,7 +18,7 @@ export type FeedRule = 'image_link' | 'price' | 'id';
 /** A product (or one variant of it) left out of the feed, and the rule it breaks. */
 export interface FeedExclusion {
   product: string;
-  /** The variant left out, when the product has more than one. */
+  /** The variant left out, when only some of the product's variants are. */
   variant?: string;
   rule: FeedRule;
   message: string;
@@ -42,7 +42,21 @@ const REASONS: Readonly<Record<FeedRule, string>> = {
   id: `has an upstream id that is empty or longer than the ${MAX_ID_LENGTH} characters Google allows for id`,
 };
 
-/** Splits the planned products' variants into the feed's items and the ones left out with their rule. */
+function exclusion(slug: string, rule: FeedRule, variant?: string): FeedExclusion {
+  const subject = variant === undefined ? `product "${slug}"` : `product "${slug}" variant "${variant}"`;
+  return {
+    product: slug,
+    ...(variant === undefined ? {} : { variant }),
+    rule,
+    message: `${subject} ${REASONS[rule]}: left out of feed.xml (still in the catalog)`,
+  };
+}
+
+/**
+ * Splits the planned products' variants into the feed's items and the ones left out with
+ * their rule. When every variant of a product breaks the same rule (a product without
+ * any image), the product is named once; otherwise each variant left out is named.
+ */
 export function screenFeedProducts(products: readonly PlannedProduct[]): {
   items: FeedOffer[];
   excluded: FeedExclusion[];
@@ -50,22 +64,19 @@ export function screenFeedProducts(products: readonly PlannedProduct[]): {
   const items: FeedOffer[] = [];
   const excluded: FeedExclusion[] = [];
   for (const product of products) {
-    const several = product.record.variants.length > 1;
+    const broken: { variant: string; rule: FeedRule }[] = [];
     for (const offer of feedOffersOf(product)) {
       const rule = findBrokenFeedRule(offer);
-      if (rule === undefined) {
-        items.push(offer);
-        continue;
-      }
-      const slug = product.record.slug;
-      const subject = several ? `product "${slug}" variant "${offer.variant.id}"` : `product "${slug}"`;
-      excluded.push({
-        product: slug,
-        ...(several ? { variant: offer.variant.id } : {}),
-        rule,
-        message: `${subject} ${REASONS[rule]}: left out of feed.xml (still in the catalog)`,
-      });
+      if (rule === undefined) items.push(offer);
+      else broken.push({ variant: offer.variant.id, rule });
     }
+    const slug = product.record.slug;
+    const [first] = broken;
+    if (first === undefined) continue;
+    const whole =
+      broken.length === product.record.variants.length && broken.every((b) => b.rule === first.rule);
+    if (whole) excluded.push(exclusion(slug, first.rule));
+    else excluded.push(...broken.map(({ variant, rule }) => exclusion(slug, rule, variant)));
   }
   return { items, excluded };
 }

@@ -138,18 +138,32 @@ describe('the feed, one item per variant', () => {
     expect(checkFeed(new Map([[FEED_FILE, artifact?.body ?? '']]))).toEqual([]);
   });
 
-  it('when one variant has no image and the product none either then only that variant is left out, named', () => {
+  it('when every variant breaks a rule the product is named once; when one does, that variant is named', () => {
     const pictureless = plan.products.map((product) =>
       product.record.slug !== 'static-rope'
         ? product
         : { ...product, record: { ...product.record, images: [] } },
     );
     const { excluded, items: offers } = screenFeedProducts(pictureless);
+    // Every variant breaks the same rule: the product is named once.
     expect(excluded.map(({ product, variant, rule }) => [product, variant, rule])).toEqual([
-      ['static-rope', '7003-50', 'image_link'],
-      ['static-rope', '7003-100', 'image_link'],
+      ['static-rope', undefined, 'image_link'],
     ]);
     expect(offers.map((offer) => offer.variant.id)).not.toContain('7003-50');
+    const oneFree = plan.products.map((product) =>
+      product.record.slug !== 'trail-hoodie'
+        ? product
+        : {
+            ...product,
+            record: {
+              ...product.record,
+              variants: product.record.variants.map((v) => (v.id === '7001-4' ? { ...v, price: '0.00' } : v)),
+            },
+          },
+    );
+    expect(screenFeedProducts(oneFree).excluded).toEqual([
+      expect.objectContaining({ product: 'trail-hoodie', variant: '7001-4', rule: 'price' }),
+    ]);
   });
 
   it('refuses a sale price that is not lower than the price', () => {
