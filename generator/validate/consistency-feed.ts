@@ -22,6 +22,8 @@ export interface ReferenceProduct {
   shipping?: string;
   /** False for a record without `variants` (a catalog from before variants). */
   hasVariants: boolean;
+  /** The ids of the record's variants, in its order. */
+  variantIds: string[];
 }
 
 type FeedItemFacts = FeedFacts['items'][number];

@@ -57,10 +57,19 @@ function checkRecordVariants(
   const own = collectReferenceVariants([record], () => undefined);
   const rows = [...own.values()].map((variant) => variant.row);
   checkVariantAgreement(rows, reference.variants, { path: KB_PRODUCTS_FILE, add: (p, m) => list.add(p, m) });
+  reportMissingVariants(KB_PRODUCTS_FILE, rows, expected, list);
+}
+
+/** Every variant of the catalog's product must be among the rows a document lists for it. */
+function reportMissingVariants(
+  path: string,
+  rows: readonly VariantRow[],
+  expected: ReferenceProduct,
+  list: ProblemList,
+): void {
   const listed = new Set(rows.map((row) => row.variantId));
-  for (const [id, variant] of reference.variants) {
-    if (variant.slug === expected.slug && !listed.has(id))
-      list.add(KB_PRODUCTS_FILE, `${expected.slug} variant ${id} is in the catalog but missing here`);
+  for (const id of expected.variantIds) {
+    if (!listed.has(id)) list.add(path, `${expected.slug} variant ${id} is in the catalog but missing here`);
   }
 }
 
@@ -98,10 +107,13 @@ export function checkKnowledgeBaseMarkdown(
         `${expected.slug}: availability is ${entry.availability}, the catalog says ${expected.availability}`,
       );
     }
-    checkVariantAgreement(entry.variants.map(kbVariantRow), reference.variants, {
+    // A section with a variant table must list every variant in it.
+    const rows = entry.variants.map(kbVariantRow);
+    checkVariantAgreement(rows, reference.variants, {
       path,
       add: (where, message) => list.add(where, message),
     });
+    if (rows.length > 0) reportMissingVariants(path, rows, expected, list);
   }
   reportMissing(path, seen, reference, list);
 }

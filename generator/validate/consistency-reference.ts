@@ -67,6 +67,10 @@ export function buildReference(catalogFile: string, products: unknown[], list: P
       availability: (stringField(record, 'availability') ?? 'in_stock') as Availability,
       ...(stringField(record, 'shipping') !== undefined ? { shipping: stringField(record, 'shipping') } : {}),
       hasVariants: isRecord(record) && Array.isArray(record.variants),
+      variantIds:
+        isRecord(record) && Array.isArray(record.variants)
+          ? record.variants.flatMap((variant) => stringField(variant, 'id') ?? [])
+          : [],
     });
     productDirs.add(directoryOf(url));
   }

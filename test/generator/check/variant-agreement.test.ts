@@ -110,6 +110,15 @@ describe('check compares every variant of every document with the catalog', () =
     await expectRefused(KB_MARKDOWN, '| 160.00 USD |', '| 16.00 USD |', /7003-100: price is 16\.00 USD/);
   });
 
+  test('when a variant row is missing from the knowledge base table then check fails naming it', async () => {
+    await expectRefused(
+      KB_MARKDOWN,
+      /\| 7001-4 \|[^\n]*\n/,
+      '',
+      /trail-hoodie variant 7001-4 is in the catalog but missing here/,
+    );
+  });
+
   test('when a variant of the knowledge base is sold out there but not in the catalog then check fails', async () => {
     await expectRefused(
       KB_MARKDOWN,
