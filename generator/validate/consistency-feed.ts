@@ -13,6 +13,8 @@ import { type FeedFacts, readFeedItems } from './consistency-sources.js';
 import type { BundleFiles } from './problem.js';
 import { checkVariantAgreement, type ReferenceVariant, type VariantRow } from './variant-agreement.js';
 
+export { canonicalPrice } from './variant-agreement.js';
+
 /** What the documents are compared against: one catalog product. */
 export interface ReferenceProduct {
   slug: string;
