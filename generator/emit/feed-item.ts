@@ -6,6 +6,7 @@
  * states to the feed's. Text is sanitised and cut to Google's limits
  * here; escaping is left to the XML builder.
  */
+import { offerOf, type VariantOffer } from '../../record/variant-offers.js';
 import type { ResolvedConfig } from '../config.js';
 import { CatalogError } from '../errors.js';
 import type { Availability, Product } from '../model.js';
@@ -104,15 +105,16 @@ function titleOf(offer: FeedOffer): string {
   return truncateText(title.replace(/\s+/g, ' '), MAX_TITLE_LENGTH);
 }
 
-/** g:price is the regular price; when the variant is on sale, g:sale_price is what the shopper pays. */
-function priceAttributes(offer: FeedOffer, where: (field: string) => { product: string; field: string }) {
-  const { variant, planned } = offer;
-  const { currency } = planned.record;
-  if (variant.compare_at_price === undefined)
-    return { 'g:price': formatFeedPrice(variant.price, currency, where('price')) };
+/**
+ * g:price is the regular price and g:sale_price what the shopper pays while on sale, as
+ * `offerOf` (record/variant-offers.ts) states every feed's offer.
+ */
+function priceAttributes(offer: VariantOffer, where: (field: string) => { product: string; field: string }) {
+  const price = formatFeedPrice(offer.price, offer.currency, where('price'));
+  if (offer.salePrice === undefined) return { 'g:price': price };
   return {
-    'g:price': formatFeedPrice(variant.compare_at_price, currency, where('compare_at_price')),
-    'g:sale_price': formatFeedPrice(variant.price, currency, where('price')),
+    'g:price': price,
+    'g:sale_price': formatFeedPrice(offer.salePrice, offer.currency, where('price')),
   };
 }
 
@@ -140,12 +142,10 @@ export function buildFeedItem(
   if (product.variants.length > 1) item['g:item_group_id'] = clean(product.id);
   item['g:title'] = title;
   item['g:description'] = describeProduct(product);
-  item['g:link'] = requireAbsoluteUrl(
-    variant.url ?? product.url,
-    where(variant.url === undefined ? 'url' : 'variants.url'),
-  );
-  Object.assign(item, imageAttributes(offer, where), priceAttributes(offer, where));
-  item['g:availability'] = FEED_AVAILABILITY[variant.availability];
+  const sold = offerOf(product, variant);
+  item['g:link'] = requireAbsoluteUrl(sold.url, where(variant.url === undefined ? 'url' : 'variants.url'));
+  Object.assign(item, imageAttributes(offer, where), priceAttributes(sold, where));
+  item['g:availability'] = FEED_AVAILABILITY[sold.availability];
   Object.assign(item, identityAttributes(offer, config));
   item['g:condition'] = config.feed.condition;
   if (config.feed.google_product_category !== undefined) {

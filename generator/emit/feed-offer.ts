@@ -3,6 +3,7 @@
  * variants has one, its own, so the feed has one item per purchasable thing either way
  * (Google: "Submit each variant as a separate product", answer 6324507).
  */
+import { imageOf } from '../../record/variant-offers.js';
 import type { ProductVariant } from '../model.js';
 import type { PlannedProduct } from '../plan.js';
 
@@ -16,7 +17,7 @@ export function feedOffersOf(planned: PlannedProduct): FeedOffer[] {
   return planned.record.variants.map((variant) => ({ planned, variant }));
 }
 
-/** The item's main image: the variant's own, else the product's first. */
+/** The item's main image: the variant's own, else the product's first (`imageOf`, as every feed). */
 export function feedImageOf(offer: FeedOffer): string | undefined {
-  return offer.variant.image ?? offer.planned.record.images[0]?.url;
+  return imageOf(offer.planned.record, offer.variant);
 }

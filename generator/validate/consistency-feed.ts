@@ -1,19 +1,19 @@
 /**
  * The feed's half of the cross-document consistency check: every item of feed.xml must
- * be a catalog variant (by `g:id`) with the catalog's regular price, sale price,
- * availability and link (`variant-agreement.ts`), and the catalog's shipping terms, or no
- * `g:shipping` at all for a variant that ships nothing. The feed may leave a variant out
- * (one that breaks a Google item rule, `emit/feed-rules.ts`), so, unlike the other
- * documents, it need not list every catalog variant. A catalog written before products
- * had variants is compared product by product, by link.
+ * be a catalog variant (by `g:id`) with the catalog's link, regular price, sale price and
+ * availability, by the one rule every feed is held to (`agent-feeds/offer-agreement.ts`),
+ * and the catalog's shipping terms, or no `g:shipping` at all for a variant that ships
+ * nothing. The feed may leave a variant out (one that breaks a Google item rule,
+ * `emit/feed-rules.ts`), so, unlike the other documents, it need not list every catalog
+ * variant. A catalog written before products had variants is compared product by
+ * product, by link.
  */
 import { FEED_AVAILABILITY } from '../emit/feed-item.js';
 import type { Availability } from '../model.js';
+import type { CatalogOffers, CatalogVariant } from './agent-feeds/catalog-offers.js';
+import { checkOfferAgrees, type FeedOfferRow } from './agent-feeds/offer-agreement.js';
 import { type FeedFacts, readFeedItems } from './consistency-sources.js';
 import type { BundleFiles } from './problem.js';
-import { checkVariantAgreement, type ReferenceVariant, type VariantRow } from './variant-agreement.js';
-
-export { canonicalPrice } from './variant-agreement.js';
 
 /** What the documents are compared against: one catalog product. */
 export interface ReferenceProduct {
@@ -28,53 +28,69 @@ export interface ReferenceProduct {
   variantIds: string[];
 }
 
+/** Decimal text in one canonical form ("12.5" and "12.50" are the same price). */
+export function canonicalPrice(price: string): string {
+  const [whole = '', fraction = ''] = price.split('.');
+  const trimmed = fraction.replace(/0+$/, '');
+  return trimmed === '' ? whole : `${whole}.${trimmed}`;
+}
+
 type FeedItemFacts = FeedFacts['items'][number];
 type Add = (path: string, message: string) => void;
 
-/** A product without variants as the one variant the feed's item stands for. */
-function legacyVariant(item: FeedItemFacts, url: string, product: ReferenceProduct): ReferenceVariant {
+/** `12.00 USD` as amount and currency. */
+function splitMoney(text: string): [string, string] {
+  const [amount = '', currency = ''] = text.trim().split(' ');
+  return [amount, currency];
+}
+
+function rowOf(item: FeedItemFacts): FeedOfferRow {
+  const [price, currency] = splitMoney(item.price);
   return {
-    slug: product.slug,
-    row: {
-      variantId: item.id,
-      price: `${product.price} ${product.currency}`,
-      availability: product.availability,
-      url,
-    },
-    requiresShipping: true,
-    ...(product.shipping === undefined ? {} : { shipping: product.shipping }),
+    variantId: item.id,
+    url: item.link,
+    price,
+    ...(item.salePrice === '' ? {} : { salePrice: splitMoney(item.salePrice)[0] }),
+    currency,
+    availability: item.availability,
   };
 }
 
-function rowOf(item: FeedItemFacts): VariantRow {
-  return {
+/** A product without variants as the one offer the feed's item stands for. */
+function legacyOffers(item: FeedItemFacts, product: ReferenceProduct): CatalogOffers {
+  const offer = {
+    productId: item.id,
     variantId: item.id,
-    price: item.price,
-    ...(item.salePrice === '' ? {} : { salePrice: item.salePrice }),
-    availability: item.availability,
     url: item.link,
+    price: product.price,
+    currency: product.currency,
+    availability: product.availability,
   };
+  const variant: CatalogVariant = { slug: product.slug, offer, hasImage: true, requiresShipping: true };
+  return { byVariant: new Map([[item.id, variant]]), productIds: new Set() };
 }
 
 export function checkFeedItems(
   files: BundleFiles,
-  reference: {
-    variants: ReadonlyMap<string, ReferenceVariant>;
-    byUrl: ReadonlyMap<string, ReferenceProduct>;
-  },
+  reference: { offers: CatalogOffers | undefined; byUrl: ReadonlyMap<string, ReferenceProduct> },
   add: Add,
 ): void {
   const feed = readFeedItems(files);
   if (feed === undefined) return;
-  const target = { path: feed.path, add, availabilityOf: (value: Availability) => FEED_AVAILABILITY[value] };
+  const bySlug = new Map([...reference.byUrl.values()].map((product) => [product.slug, product]));
   for (const item of feed.items) {
     const legacy = reference.byUrl.get(item.link);
-    const variants =
-      reference.variants.has(item.id) || legacy === undefined || legacy.hasVariants
-        ? reference.variants
-        : new Map([[item.id, legacyVariant(item, item.link, legacy)]]);
-    const [expected] = checkVariantAgreement([rowOf(item)], variants, target);
-    if (expected !== undefined) checkShippingAgrees(feed.path, item.shipping, expected, add);
+    const known = reference.offers?.byVariant.has(item.id) === true;
+    const offers =
+      known || legacy === undefined || legacy.hasVariants ? reference.offers : legacyOffers(item, legacy);
+    if (offers === undefined) {
+      add(feed.path, `variant ${item.id} (${item.link}) is not in the catalog`);
+      continue;
+    }
+    checkOfferAgrees(rowOf(item), offers, FEED_AVAILABILITY, feed.path, add);
+    const expected = offers.byVariant.get(item.id);
+    if (expected !== undefined)
+      checkShippingAgrees(feed.path, item.shipping, expected, bySlug.get(expected.slug), add);
   }
 }
 
@@ -82,11 +98,12 @@ export function checkFeedItems(
 function checkShippingAgrees(
   path: string,
   shipping: FeedItemFacts['shipping'],
-  expected: ReferenceVariant,
+  expected: CatalogVariant,
+  product: ReferenceProduct | undefined,
   add: Add,
 ): void {
   if (shipping === undefined) return;
-  const subject = `${expected.slug} variant ${expected.row.variantId}`;
+  const subject = `${expected.slug} variant ${expected.offer.variantId}`;
   if (!expected.requiresShipping) {
     add(path, `${subject}: ships nothing (requires_shipping false), yet the item has g:shipping`);
     return;
@@ -95,10 +112,11 @@ function checkShippingAgrees(
     add(path, `${subject}: ${shipping.problem}`);
     return;
   }
-  if (!(expected.shipping ?? '').startsWith(shipping.terms)) {
+  const sentence = product?.shipping;
+  if (!(sentence ?? '').startsWith(shipping.terms)) {
     add(
       path,
-      `${subject}: g:shipping says "${shipping.terms}", the catalog's shipping says "${expected.shipping ?? '(nothing)'}"`,
+      `${subject}: g:shipping says "${shipping.terms}", the catalog's shipping says "${sentence ?? '(nothing)'}"`,
     );
   }
 }

@@ -4,19 +4,17 @@
  * its price and availability, and every variant either lists (the records' `variants`, the
  * sections' variant tables) must agree with the catalog's (`variant-agreement.ts`).
  */
+
+import { offersOf } from '../../record/variant-offers.js';
 import { readKnowledgeBase } from '../emit/kb.js';
+import type { Availability } from '../model.js';
+import { isRecordLike } from './agent-feeds/catalog-offers.js';
+import { checkOfferAgrees, type FeedOfferRow } from './agent-feeds/offer-agreement.js';
 import { isRecord, KB_PRODUCTS_FILE, readJson, stringField } from './bundle-layout.js';
-import type { ReferenceProduct } from './consistency-feed.js';
+import { canonicalPrice, type ReferenceProduct } from './consistency-feed.js';
 import { type ProblemList, type Reference, reportMissing } from './consistency-reference.js';
 import type { BundleFiles } from './problem.js';
 import { kbProductRecords } from './schemas.js';
-import {
-  canonicalPrice,
-  checkVariantAgreement,
-  collectReferenceVariants,
-  offerRow,
-  type VariantRow,
-} from './variant-agreement.js';
 
 export function checkKbRecords(files: BundleFiles, reference: Reference, list: ProblemList): void {
   const records = kbProductRecords(readJson(files, KB_PRODUCTS_FILE));
@@ -52,18 +50,20 @@ function checkRecordVariants(
   reference: Reference,
   list: ProblemList,
 ): void {
-  if (!expected.hasVariants) return;
-  // The record's own variants, read by the same rules as the catalog's, become its rows.
-  const own = collectReferenceVariants([record], () => undefined);
-  const rows = [...own.values()].map((variant) => variant.row);
-  checkVariantAgreement(rows, reference.variants, { path: KB_PRODUCTS_FILE, add: (p, m) => list.add(p, m) });
+  const { offers } = reference;
+  // A malformed record is the schema check's to report; one without variants has none to compare.
+  if (!expected.hasVariants || offers === undefined || !isRecordLike(record)) return;
+  // The record's own variants, as offers by the rule the catalog's were read with.
+  const rows: FeedOfferRow[] = offersOf(record);
+  const add = (path: string, message: string) => list.add(path, message);
+  for (const row of rows) checkOfferAgrees(row, offers, SAME_WORDS, KB_PRODUCTS_FILE, add);
   reportMissingVariants(KB_PRODUCTS_FILE, rows, expected, list);
 }
 
 /** Every variant of the catalog's product must be among the rows a document lists for it. */
 function reportMissingVariants(
   path: string,
-  rows: readonly VariantRow[],
+  rows: readonly FeedOfferRow[],
   expected: ReferenceProduct,
   list: ProblemList,
 ): void {
@@ -73,11 +73,27 @@ function reportMissingVariants(
   }
 }
 
-/** A knowledge-base variant table row in the feeds' terms. */
-function kbVariantRow(entry: { id: string; price: string; was: string; availability: string }): VariantRow {
+/** The knowledge base states availability in the catalog's own words. */
+const SAME_WORDS: Readonly<Record<Availability, string>> = {
+  in_stock: 'in_stock',
+  out_of_stock: 'out_of_stock',
+  coming_soon: 'coming_soon',
+};
+
+/**
+ * A variant table row as an offer: the table states the price paid now and the "was"
+ * price, the feeds' terms the regular price and the sale price (`offerOf`).
+ */
+function kbVariantRow(entry: { id: string; price: string; was: string; availability: string }): FeedOfferRow {
   const [amount = '', currency = ''] = entry.price.split(' ');
-  const was = entry.was === '' ? undefined : entry.was.split(' ')[0];
-  return { ...offerRow(entry.id, amount, was, currency), availability: entry.availability };
+  const [was = ''] = entry.was.split(' ');
+  return {
+    variantId: entry.id,
+    price: was === '' ? amount : was,
+    ...(was === '' ? {} : { salePrice: amount }),
+    currency,
+    availability: entry.availability,
+  };
 }
 
 export function checkKnowledgeBaseMarkdown(
@@ -109,10 +125,9 @@ export function checkKnowledgeBaseMarkdown(
     }
     // A section with a variant table must list every variant in it.
     const rows = entry.variants.map(kbVariantRow);
-    checkVariantAgreement(rows, reference.variants, {
-      path,
-      add: (where, message) => list.add(where, message),
-    });
+    const { offers } = reference;
+    const add = (where: string, message: string) => list.add(where, message);
+    if (offers !== undefined) for (const row of rows) checkOfferAgrees(row, offers, SAME_WORDS, path, add);
     if (rows.length > 0) reportMissingVariants(path, rows, expected, list);
   }
   reportMissing(path, seen, reference, list);

@@ -5,18 +5,18 @@
  * readable report).
  */
 import type { Availability } from '../model.js';
+import { type CatalogOffers, readCatalogOffers } from './agent-feeds/catalog-offers.js';
 import { isRecord, stringField } from './bundle-layout.js';
 import type { ReferenceProduct } from './consistency-feed.js';
-import type { Problem } from './problem.js';
-import { collectReferenceVariants, type ReferenceVariant } from './variant-agreement.js';
+import type { BundleFiles, Problem } from './problem.js';
 
 /** Past this many differences in one document the rest add nothing a reader can act on. */
 const MAX_PROBLEMS_PER_DOCUMENT = 20;
 
 export interface Reference {
   byUrl: Map<string, ReferenceProduct>;
-  /** Every catalog variant by its id. */
-  variants: Map<string, ReferenceVariant>;
+  /** Every catalog variant's offer by its id (`readCatalogOffers`, shared with the agent feeds); undefined for a catalog without variants. */
+  offers: CatalogOffers | undefined;
   /** Directories product pages live in (e.g. `https://shop.example/products/`). */
   productDirs: Set<string>;
 }
@@ -49,10 +49,16 @@ export function directoryOf(url: string): string {
   return url.slice(0, url.lastIndexOf('/') + 1);
 }
 
-export function buildReference(catalogFile: string, products: unknown[], list: ProblemList): Reference {
+export function buildReference(
+  files: BundleFiles,
+  catalogFile: string,
+  products: unknown[],
+  list: ProblemList,
+): Reference {
   const byUrl = new Map<string, ReferenceProduct>();
   const productDirs = new Set<string>();
   const slugs = new Set<string>();
+  const variantIds = new Set<string>();
   for (const record of products) {
     const url = stringField(record, 'url');
     const slug = stringField(record, 'slug') ?? '';
@@ -67,17 +73,21 @@ export function buildReference(catalogFile: string, products: unknown[], list: P
       availability: (stringField(record, 'availability') ?? 'in_stock') as Availability,
       ...(stringField(record, 'shipping') !== undefined ? { shipping: stringField(record, 'shipping') } : {}),
       hasVariants: isRecord(record) && Array.isArray(record.variants),
-      variantIds:
-        isRecord(record) && Array.isArray(record.variants)
-          ? record.variants.flatMap((variant) => stringField(variant, 'id') ?? [])
-          : [],
+      variantIds: readVariantIds(record),
     });
     productDirs.add(directoryOf(url));
+    for (const id of readVariantIds(record)) {
+      if (variantIds.has(id)) list.add(catalogFile, `two variants have the id ${id}`);
+      variantIds.add(id);
+    }
   }
-  const variants = collectReferenceVariants(products, (id) =>
-    list.add(catalogFile, `two variants have the id ${id}`),
-  );
-  return { byUrl, variants, productDirs };
+  return { byUrl, offers: readCatalogOffers(files), productDirs };
+}
+
+function readVariantIds(record: unknown): string[] {
+  return isRecord(record) && Array.isArray(record.variants)
+    ? record.variants.flatMap((variant) => stringField(variant, 'id') ?? [])
+    : [];
 }
 
 /** Reports every catalog product the document did not list. */

@@ -85,7 +85,7 @@ export function checkConsistency(files: BundleFiles): Problem[] {
   const catalog = readJson(files, catalogFile);
   if (!isRecord(catalog) || !Array.isArray(catalog.products)) return [];
   const list = new ProblemList();
-  const reference = buildReference(catalogFile, catalog.products, list);
+  const reference = buildReference(files, catalogFile, catalog.products, list);
   checkKbRecords(files, reference, list);
   checkFeedItems(files, reference, (path, message) => list.add(path, message));
   for (const path of files.keys()) {
