@@ -1,29 +1,36 @@
 /**
  * WooCommerce grouped products ("a set": a table, four chairs) are not sold themselves;
- * their children are. Once a whole crawl is mapped, a grouped product takes its children's
- * variants (each titled by the child, with the child's page), so its availability and
- * price range follow from what a shopper can actually buy, by the record's one set of
- * rules. Children outside the crawl are skipped; a group without any child and without
- * a price of its own is refused.
+ * their children are, each published as its own product. Once a whole crawl is mapped, a
+ * grouped product's availability, price and price range are summarised from its
+ * children's variants by the record's one set of rules (in stock when a child is, from
+ * the lowest price of what can be bought), and it stays one variant of its own: its
+ * children's variant ids belong to the children's records, and a variant id names one
+ * offer in the whole catalog. Children outside the crawl are skipped; a group without any
+ * child and without a price of its own is refused.
  */
-import { buildProductRecord } from '../../record/build-record.js';
-import type { ProductRecord, ProductVariant } from '../../record/product-record.js';
+import { buildProductRecord, singleVariantOf } from '../../record/build-record.js';
+import type { ProductRecord } from '../../record/product-record.js';
+import { summariseVariants } from '../../record/summarise-variants.js';
 import { describeRejection } from './fields.js';
 import type { NormalisedProduct, RejectedProduct } from './types.js';
 
-function variantsOfChild(child: ProductRecord): ProductVariant[] {
-  const several = child.variants.length > 1;
-  return child.variants.map((variant) => ({
-    ...variant,
-    title: several ? `${child.name} – ${variant.title}` : child.name,
-    url: variant.url ?? child.url,
-  }));
-}
-
-function withVariants(record: ProductRecord, variants: ProductVariant[]): ProductRecord {
-  // The summary fields are re-derived from the children's variants, never kept from the group.
-  const { price, availability, price_range, compare_at_price, requires_shipping, ...known } = record;
-  return buildProductRecord({ ...known, variants });
+function summariseChildren(record: ProductRecord, children: readonly NormalisedProduct[]): ProductRecord {
+  const summary = summariseVariants(children.flatMap((child) => child.record.variants));
+  // The group's own summary fields are re-derived, never kept.
+  const { price, availability, price_range, compare_at_price, requires_shipping, variants, ...known } =
+    record;
+  const own = singleVariantOf(
+    { name: record.name, price: summary.price, availability: summary.availability },
+    record.id,
+    {
+      requires_shipping: summary.requires_shipping,
+    },
+  );
+  return buildProductRecord({
+    ...known,
+    variants: [own],
+    ...(summary.price_range !== undefined ? { statedPriceRange: summary.price_range } : {}),
+  });
 }
 
 export function resolveGroupedProducts(products: readonly NormalisedProduct[]): {
@@ -45,8 +52,7 @@ export function resolveGroupedProducts(products: readonly NormalisedProduct[]): 
       .map((id) => byId.get(id))
       .filter((child): child is NormalisedProduct => child !== undefined && child.grouped === undefined);
     if (children.length > 0) {
-      const variants = children.flatMap((child) => variantsOfChild(child.record));
-      resolved.push({ ...rest, record: withVariants(product.record, variants) });
+      resolved.push({ ...rest, record: summariseChildren(product.record, children) });
     } else if (grouped.ownPrice) {
       resolved.push(rest);
     } else {

@@ -39,7 +39,6 @@ import {
   assembleProduct,
   cleanOptions,
   readImage,
-  readImages,
   readText,
   selectOptions,
   storeProductFields,
@@ -169,21 +168,26 @@ function mapVariant(
   };
 }
 
-function indexImages(
-  rawImages: readonly unknown[],
-  images: readonly ProductImage[],
-): Map<string, ProductImage> {
-  const byUrl = new Map(images.map((image) => [image.url, image]));
+/** The product's images in the store's order, each URL once, and each by its Shopify id (for `image_id`). */
+function readShopifyImages(rawImages: readonly unknown[]): {
+  images: ProductImage[];
+  byId: Map<string, ProductImage>;
+} {
+  const images: ProductImage[] = [];
+  const byUrl = new Map<string, ProductImage>();
   const byId = new Map<string, ProductImage>();
   for (const raw of rawImages) {
     const image = readImage(raw);
-    const imageId = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
-    const known = image === undefined ? undefined : byUrl.get(image.url);
-    if (known !== undefined && (typeof imageId === 'number' || typeof imageId === 'string')) {
-      byId.set(String(imageId), known);
+    if (image === undefined) continue;
+    const known = byUrl.get(image.url) ?? image;
+    if (known === image) {
+      byUrl.set(image.url, image);
+      images.push(image);
     }
+    const imageId = (raw as { id?: unknown }).id;
+    if (typeof imageId === 'number' || typeof imageId === 'string') byId.set(String(imageId), known);
   }
-  return byId;
+  return { images, byId };
 }
 
 export function mapShopifyProduct(raw: unknown, context: MapContext): MapOutcome {
@@ -202,7 +206,7 @@ export function mapShopifyProduct(raw: unknown, context: MapContext): MapOutcome
   const tags = readTags(source.tags);
   const url = buildProductUrl(context.siteUrl, slug);
   const rawImages = source.images ?? (source.image === undefined ? [] : [source.image]);
-  const images = readImages(rawImages);
+  const { images, byId } = readShopifyImages(rawImages);
   const options = readOptions(source.options);
   const variantContext: VariantContext = {
     productId,
@@ -211,7 +215,7 @@ export function mapShopifyProduct(raw: unknown, context: MapContext): MapOutcome
     digits: minorDigitsFor(context.currency),
     comingSoon: hasTag(tags, context.comingSoonTag),
     options,
-    imagesById: indexImages(rawImages, images),
+    imagesById: byId,
     single: rawVariants.length === 1,
   };
   const variants: ProductVariant[] = [];

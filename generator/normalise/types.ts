@@ -21,8 +21,8 @@ export interface NormalisedProduct {
   /** The description as Markdown, when its HTML had structure plain text cannot carry (see html-text.ts). */
   descriptionMarkdown?: string;
   /**
-   * A WooCommerce grouped product's children, by product id; `normaliseProducts` gives it
-   * their variants once the whole crawl is mapped. `ownPrice` false: the store gave the
+   * A WooCommerce grouped product's children, by product id; `normaliseProducts`
+   * summarises it from theirs once the whole crawl is mapped. `ownPrice` false: the store gave the
    * group no price of its own, so it cannot stand without a child.
    */
   grouped?: { childIds: string[]; ownPrice: boolean };

@@ -14,8 +14,8 @@
  * than `price`); a variable product's `variations` become variants named by their
  * attribute terms, but the Store API list gives no price per variation, so each is
  * priced only when the product's range is one price, and otherwise the product stays one
- * variant at its lowest price with the stated `price_range`; a grouped product's
- * variants are its children's, resolved within the same crawl (`resolveGroupedProducts`).
+ * variant at its lowest price with the stated `price_range`; a grouped product is
+ * summarised from its children, resolved within the same crawl (`resolveGroupedProducts`).
  * `virtual` (the REST API's field, when a store sends it) means no shipping. Description =
  * description HTML (short_description when empty).
  */

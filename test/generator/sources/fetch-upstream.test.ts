@@ -95,6 +95,16 @@ describe('fetchUpstream mapping and pagination', () => {
       ['70000001', 'JC-0-1'],
       ['70000002', 'JC-0-2'],
     ]);
+    expect(first?.record.options).toEqual([{ name: 'Pack', values: ['12 fl oz', '3-pack', '6-pack'] }]);
+    expect(first?.record.variants[0]?.options).toEqual([{ name: 'Pack', value: '6-pack' }]);
+    // Product 1 has its 6-pack on sale: only that variant says "was".
+    const onSale = result.products[1]?.record;
+    expect(onSale?.variants.map((variant) => variant.compare_at_price !== undefined)).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect(onSale?.compare_at_price).toBeUndefined();
     expect(first?.imageUrl).toBe('https://cdn.shop.example/files/green-glow-0.jpg');
     expect(first?.updatedAt).toBe('2026-01-01T00:00:00.000Z');
   });

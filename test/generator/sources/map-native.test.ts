@@ -175,4 +175,87 @@ describe('normaliseProducts', () => {
     expect(result.products).toHaveLength(1);
     expect(result.rejected).toEqual([expect.objectContaining({ id: 'other', name: 'Citrus Sunrise' })]);
   });
+
+  test('when a product gives variants, options, images and a brand then they are checked and kept, and the summary follows from the variants', () => {
+    const product = mapped(
+      mapNativeProduct(
+        nativeProduct({
+          id: 'cs-1',
+          brand: 'Pomona',
+          category: 'Juice',
+          price: undefined,
+          availability: undefined,
+          images: [{ url: 'https://cdn.example/cs.jpg', alt: 'Bottle', width: 600, height: 900 }],
+          options: [{ name: 'Pack', values: ['Single', '6-pack'] }],
+          variants: [
+            {
+              id: 'cs-1-1',
+              options: [{ name: 'Pack', value: 'Single' }],
+              price: '7.00',
+              availability: 'out_of_stock',
+            },
+            {
+              id: 'cs-1-6',
+              title: 'Six bottles',
+              options: [{ name: 'Pack', value: '6-pack' }],
+              price: 38,
+              compare_at_price: '42.00',
+              availability: 'in_stock',
+              sku: 'CS-6',
+            },
+          ],
+        }),
+        context,
+      ),
+    );
+    expect(product.record).toMatchObject({
+      id: 'cs-1',
+      brand: 'Pomona',
+      category: 'Juice',
+      price: '38.00',
+      availability: 'in_stock',
+      price_range: { min: '7.00', max: '38.00' },
+      images: [{ url: 'https://cdn.example/cs.jpg', alt: 'Bottle', width: 600, height: 900 }],
+    });
+    expect(
+      product.record.variants.map((variant) => [variant.id, variant.title, variant.compare_at_price]),
+    ).toEqual([
+      ['cs-1-1', 'Single', undefined],
+      ['cs-1-6', 'Six bottles', '42.00'],
+    ]);
+  });
+
+  test.each([
+    [
+      'a variant naming an option the product lacks',
+      {
+        variants: [
+          { id: 'v', options: [{ name: 'Size', value: 'L' }], price: '1', availability: 'in_stock' },
+        ],
+      },
+      'variants.0.options',
+    ],
+    [
+      'a price its variants contradict',
+      { price: '1.00', variants: [{ id: 'v', price: '2', availability: 'in_stock' }] },
+      'but its variants make it 2.00',
+    ],
+    [
+      'two variants with one id',
+      {
+        price: undefined,
+        variants: [
+          { id: 'v', price: '2', availability: 'in_stock' },
+          { id: 'v', price: '3', availability: 'in_stock' },
+        ],
+      },
+      'variants.1.id v twice',
+    ],
+    ['an image URL that is not absolute', { images: [{ url: '/img.jpg' }] }, 'images.0.url'],
+    ['no price and no variants', { price: undefined }, 'no `price` field'],
+    ['no slug', { slug: undefined }, 'no `slug` field'],
+  ])('when a product has %s then it is rejected, naming the field', (_case, overrides, reason) => {
+    const outcome = mapNativeProduct(nativeProduct(overrides), context);
+    expect(outcome.ok ? undefined : outcome.rejected.reason).toContain(reason);
+  });
 });
