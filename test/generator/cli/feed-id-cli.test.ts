@@ -28,7 +28,9 @@ beforeEach(async () => {
   // The feed's g:id is the variant's id (the product's own when it has no store variants).
   for (const product of data.products) {
     if (product.handle !== LONG) continue;
-    for (const variant of product.variants) variant.id = LONG_ID;
+    product.variants.forEach((variant, index) => {
+      variant.id = `${LONG_ID}-${index}`;
+    });
   }
   await writeFile(file, JSON.stringify(data));
 });
