@@ -155,8 +155,11 @@ function readSlug(source: WooSource, url: string): { slug: string } | { reason: 
     const slug = decodeSlug(source.slug.trim());
     return isUsableSlug(slug) ? { slug } : { reason: `has an unusable slug ${JSON.stringify(slug)}` };
   }
-  const segments = new URL(url).pathname.split('/').filter(Boolean);
-  const last = decodeSlug((segments[segments.length - 1] ?? '').toLowerCase());
+  const permalink = new URL(url);
+  const segments = permalink.pathname.split('/').filter(Boolean);
+  // Plain permalinks ("?product=<slug>") name the product in the query instead.
+  const named = permalink.searchParams.get('product') ?? segments[segments.length - 1] ?? '';
+  const last = decodeSlug(named.toLowerCase());
   if (isUsableSlug(last)) return { slug: last };
   return { reason: 'has no `slug` field, and its permalink ends in no usable slug' };
 }

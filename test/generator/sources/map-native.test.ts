@@ -225,6 +225,12 @@ describe('normaliseProducts', () => {
     ]);
   });
 
+  test('when a product without variants needs no shipping then its one variant and the product say so', () => {
+    const { record } = mapped(mapNativeProduct(nativeProduct({ requires_shipping: false }), context));
+    expect(record.requires_shipping).toBe(false);
+    expect(record.variants.map((variant) => variant.requires_shipping)).toEqual([false]);
+  });
+
   test.each([
     [
       'a variant naming an option the product lacks',

@@ -187,4 +187,70 @@ describe('mapShopifyProduct', () => {
     expect(mapShopifyProduct('nope', context).ok).toBe(false);
     expect(mapShopifyProduct(null, context).ok).toBe(false);
   });
+
+  test('when the product comes from the Admin API then stock, variant images and barcodes are read from its fields', () => {
+    const product = mapped(
+      mapShopifyProduct(
+        shopifyProduct({
+          tags: 'organic, cold-pressed',
+          options: [{ id: 1, product_id: 42, name: 'Size', position: 1, values: ['12 fl oz', '6-pack'] }],
+          variants: [
+            {
+              id: 1,
+              title: '12 fl oz',
+              option1: '12 fl oz',
+              price: '9.50',
+              barcode: '0850000123456',
+              inventory_management: 'shopify',
+              inventory_policy: 'deny',
+              inventory_quantity: 0,
+              image_id: 900,
+            },
+            {
+              id: 2,
+              title: '6-pack',
+              option1: '6-pack',
+              price: '54.00',
+              inventory_management: 'shopify',
+              inventory_policy: 'continue',
+              inventory_quantity: 0,
+              image_id: null,
+            },
+          ],
+          images: [
+            {
+              id: 899,
+              src: 'https://cdn.shopify.com/s/files/front.jpg',
+              alt: 'Front',
+              width: 800,
+              height: 800,
+            },
+            {
+              id: 900,
+              src: 'https://cdn.shopify.com/s/files/single.jpg',
+              alt: null,
+              width: 800,
+              height: 800,
+            },
+          ],
+        }),
+        context,
+      ),
+    );
+    expect(product.record.tags).toEqual(['organic', 'cold-pressed']);
+    expect(
+      product.record.variants.map((variant) => [variant.availability, variant.image, variant.gtin]),
+    ).toEqual([
+      ['out_of_stock', 'https://cdn.shopify.com/s/files/single.jpg', '0850000123456'],
+      // A variant that may be oversold is still for sale at 0.
+      ['in_stock', undefined, undefined],
+    ]);
+    expect(product.record.price).toBe('54.00');
+    expect(product.record.images[0]).toEqual({
+      url: 'https://cdn.shopify.com/s/files/front.jpg',
+      alt: 'Front',
+      width: 800,
+      height: 800,
+    });
+  });
 });

@@ -133,4 +133,23 @@ describe('mapWooProduct', () => {
       expect(outcome.rejected.reason).toContain('501');
     }
   });
+
+  test.each([
+    ['a pretty permalink', 'https://shop.pomona.example/product/beet-boost/', 'beet-boost'],
+    ['a plain permalink', 'https://shop.pomona.example/?product=beet-boost', 'beet-boost'],
+    ['a percent-encoded one', 'https://shop.pomona.example/product/%e6%8a%b9%e8%8c%b6/', '抹茶'],
+  ])('when an older answer has no slug field then it comes from %s', (_case, permalink, slug) => {
+    const outcome = mapWooProduct(wooProduct({ slug: undefined, permalink }), context);
+    expect(outcome.ok ? outcome.product.record.slug : outcome.rejected.reason).toBe(slug);
+  });
+
+  test('when there is no slug field and the permalink names no product then the reason names the field', () => {
+    const outcome = mapWooProduct(
+      wooProduct({ slug: undefined, permalink: 'https://shop.pomona.example/' }),
+      context,
+    );
+    expect(outcome.ok ? undefined : outcome.rejected.reason).toBe(
+      'product 501 ("Beet Boost") has no `slug` field, and its permalink ends in no usable slug',
+    );
+  });
 });
