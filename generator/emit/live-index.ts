@@ -5,7 +5,7 @@
  * through its shell's asset reader; nothing here is a public document. Emitted only when
  * `live.enabled` is on.
  */
-import { buildLiveFiles, type LiveManifestSettings } from '../../live/live-files.js';
+import { buildLiveFiles, LIVE_DIR, type LiveManifestSettings } from '../../live/live-files.js';
 import type { Artifact } from '../artifact.js';
 import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
@@ -15,6 +15,11 @@ import { resolveUsagePolicy } from './usage-policy.js';
 export function liveEndpoints(config: ResolvedConfig): { mcp: string; rest: string } | undefined {
   if (!config.live.enabled) return undefined;
   return { mcp: `${config.base_url}/mcp`, rest: `${config.base_url}/ucp` };
+}
+
+/** The handler's data files: read by the handler, not documents the hosting rules publish. */
+export function isLiveData(artifact: Pick<Artifact, 'path'>): boolean {
+  return artifact.path.startsWith(`${LIVE_DIR}/`);
 }
 
 export function emitLiveIndex(plan: BuildPlan): Artifact[] {
