@@ -29,7 +29,7 @@ export function emitLiveIndex(plan: BuildPlan): Artifact[] {
     liveSettings(plan),
   ).map((file) => ({
     path: file.path,
-    mediaType: 'application/json',
+    mediaType: file.path.endsWith('.json') ? 'application/json' : 'text/plain; charset=utf-8',
     body: file.body,
   }));
 }

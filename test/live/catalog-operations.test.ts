@@ -5,6 +5,7 @@
  * variant ids, and UCP's error envelope for an unknown product.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { splitText } from '../../live/live-files.js';
 import { type LiveBundle, liveFetch } from './live-bundle.js';
 import { syntheticLiveBundle } from './synthetic-bundle.js';
 import { type UcpDefinition, ucpErrors } from './ucp-schemas.js';
@@ -203,5 +204,20 @@ describe('UCP REST refuses bad requests with 4xx', () => {
       body: 'query=x',
     });
     expect(form.status).toBe(415);
+  });
+});
+
+describe('the index cut into parts', () => {
+  it('is spread over several files that join back into one index', () => {
+    const parts = bundle.artifacts.filter((artifact) => artifact.path.startsWith('_live/index/'));
+    expect(parts.length).toBeGreaterThan(3);
+    expect(parts.every((part) => part.body.length <= 5000)).toBe(true);
+  });
+
+  it('never cuts a surrogate pair in two', () => {
+    const text = `${'a'.repeat(4)}😀${'b'.repeat(3)}`;
+    const parts = splitText(text, 5);
+    expect(parts.join('')).toBe(text);
+    for (const part of parts) expect(part).not.toMatch(/[\uD800-\uDBFF]$|^[\uDC00-\uDFFF]/);
   });
 });

@@ -60,15 +60,20 @@ export async function syntheticLiveBundle(
 ): Promise<LiveBundle> {
   const siteUrl = new URL(baseUrl).origin;
   const records = makeRecords(count, siteUrl);
-  const files = buildLiveFiles(records, {
-    generated: '2026-11-21T12:00:00.000Z',
-    base_path: new URL(baseUrl).pathname.replace(/\/+$/, ''),
-    site_url: siteUrl,
-    allowed_origins: ['https://app.example'],
-    requests_per_minute: 60,
-    server: { name: 'juice-catalog', title: 'Juice catalog', version: '1' },
-    instructions: 'Test catalog.',
-  });
+  const files = buildLiveFiles(
+    records,
+    {
+      generated: '2026-11-21T12:00:00.000Z',
+      base_path: new URL(baseUrl).pathname.replace(/\/+$/, ''),
+      site_url: siteUrl,
+      allowed_origins: ['https://app.example'],
+      requests_per_minute: 60,
+      server: { name: 'juice-catalog', title: 'Juice catalog', version: '1' },
+      instructions: 'Test catalog.',
+    },
+    // Small parts, so every test here also reads an index cut into many files.
+    { indexPartChars: 5000 },
+  );
   const artifacts = files.map((file) => ({ ...file, mediaType: 'application/json' }));
   return liveBundleOf(artifacts, records, { site_url: siteUrl, base_url: baseUrl.replace(/\/+$/, '') });
 }
