@@ -44,6 +44,8 @@ export interface LiveManifest {
   /** Browser origins allowed to call the MCP endpoint besides the site's own and loopback ones. */
   allowed_origins: string[];
   requests_per_minute: number;
+  /** The usage-policy fields every document carries (Content-Usage, tdm-reservation…), for the handler's answers too. */
+  policy_headers: [name: string, value: string][];
   server: { name: string; title: string; version: string };
   /** The MCP server's instructions: what the catalog is and the usage rules. */
   instructions: string;

@@ -98,30 +98,50 @@ export interface LoadedSearchIndex {
 export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
   const text = MiniSearch.loadJS<TextDocument>(file.text, TEXT_OPTIONS);
   const rows = file.rows;
-  return {
-    rows,
-    search(query) {
-      const keep = rowFilter(query);
-      const words = query.text?.trim() ?? '';
-      if (words === '') return rows.flatMap((row, position) => (keep(row) ? [position] : []));
-      const options: SearchOptions = {
-        prefix: (term) => term.length >= 3,
-        fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
-        filter: (result) => {
-          const row = rows[result.id as number];
-          return row !== undefined && keep(row);
-        },
-      };
-      // Every word must match; when none matches all, the best partial matches are still
-      // worth an answer ("ginger shot under 5 dollars" has words no product carries).
-      let results = text.search(words, { ...options, combineWith: 'AND' });
-      if (results.length === 0) results = text.search(words, { ...options, combineWith: 'OR' });
-      return results
-        .map((result) => ({ position: result.id as number, score: result.score }))
-        .sort((a, b) => b.score - a.score || a.position - b.position)
-        .map((result) => result.position);
+  // An agent paging through one query asks it again per page: the matches are kept, so
+  // page n costs a slice rather than a search over the whole catalog.
+  const recent = new Map<string, number[]>();
+  const search = (query: SearchQuery): number[] => {
+    const key = JSON.stringify([
+      query.text?.trim() ?? '',
+      query.categories ?? [],
+      query.price ?? {},
+      query.available,
+    ]);
+    const kept = recent.get(key);
+    if (kept) return kept;
+    const found = runSearch(text, rows, query);
+    if (recent.size >= RECENT_QUERIES) recent.delete(recent.keys().next().value ?? '');
+    recent.set(key, found);
+    return found;
+  };
+  return { rows, search };
+}
+
+const RECENT_QUERIES = 64;
+
+function runSearch(text: MiniSearch<TextDocument>, rows: readonly IndexRow[], query: SearchQuery): number[] {
+  const keep = rowFilter(query);
+  const words = query.text?.trim() ?? '';
+  if (words === '') return rows.flatMap((row, position) => (keep(row) ? [position] : []));
+  const exact: SearchOptions = {
+    prefix: (term) => term.length >= 3,
+    filter: (result) => {
+      const row = rows[result.id as number];
+      return row !== undefined && keep(row);
     },
   };
+  const fuzzy: SearchOptions = { ...exact, fuzzy: (term) => (term.length >= 5 ? 0.2 : false) };
+  // Every word must match, spelled as given; then allowing typos (costly over a large
+  // index, so only when needed); then the best partial matches, which are still worth an
+  // answer ("ginger shot under 5 dollars" has words no product carries).
+  let results = text.search(words, { ...exact, combineWith: 'AND' });
+  if (results.length === 0) results = text.search(words, { ...fuzzy, combineWith: 'AND' });
+  if (results.length === 0) results = text.search(words, { ...fuzzy, combineWith: 'OR' });
+  return results
+    .map((result) => ({ position: result.id as number, score: result.score }))
+    .sort((a, b) => b.score - a.score || a.position - b.position)
+    .map((result) => result.position);
 }
 
 function rowFilter(query: SearchQuery): (row: IndexRow) => boolean {

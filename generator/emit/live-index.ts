@@ -43,6 +43,7 @@ function liveSettings(plan: BuildPlan): LiveManifestSettings {
     site_url: config.site_url,
     allowed_origins: config.live.allowed_origins.map((url) => new URL(url).origin),
     requests_per_minute: policy.requestsPerMinute,
+    policy_headers: policy.headers,
     server: {
       name: `${config.merchant.slug}-catalog`,
       title: `${config.merchant.name} catalog`,

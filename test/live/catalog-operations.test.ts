@@ -104,6 +104,14 @@ describe('search', () => {
     expect(await everyPage({ query: 'ginger' }, 4)).toEqual(all);
   });
 
+  it('finds a misspelt word, and the best partial matches when no product has every word', async () => {
+    const ginger = bundle.records.filter((record) => record.name.startsWith('ginger')).map((record) => record.id);
+    for (const query of ['gingr', 'ginger under five dollars']) {
+      const answer = await ask('search', { query, pagination: { limit: 50 } }, SEARCH);
+      expect(answer.products.map((product) => product.id).sort(), query).toEqual([...ginger].sort());
+    }
+  });
+
   it('pages by 10 by default', async () => {
     const answer = await ask('search', {}, SEARCH);
     expect(answer.products).toHaveLength(10);

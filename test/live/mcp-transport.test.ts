@@ -209,9 +209,10 @@ describe('the MCP endpoint serves stateless requests', () => {
     ]);
   });
 
-  it('announces the rate limit on every answer', async () => {
+  it('announces the rate limit and the usage policy on every answer', async () => {
     for (const response of [await post(rpc('ping')), await post('{')]) {
       expect(response.headers.get('ratelimit-policy')).toBe('"default";q=60;w=60');
+      expect(response.headers.get('content-usage')).toBe('train-ai=n');
     }
   });
 

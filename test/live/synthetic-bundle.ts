@@ -68,6 +68,7 @@ export async function syntheticLiveBundle(
       site_url: siteUrl,
       allowed_origins: ['https://app.example'],
       requests_per_minute: 60,
+      policy_headers: [['Content-Usage', 'train-ai=n']],
       server: { name: 'juice-catalog', title: 'Juice catalog', version: '1' },
       instructions: 'Test catalog.',
     },
