@@ -15,6 +15,7 @@ import {
 } from './catalog-schemas.js';
 import type { LiveData } from './live-data.js';
 import { decodeCursor, encodeCursor, queryFingerprint } from './page-cursor.js';
+import { detailProduct } from './product-detail.js';
 import type { SearchQuery } from './search-index.js';
 import {
   LOOKUP_CAPABILITY,
@@ -145,14 +146,11 @@ export async function getProduct(data: LiveData, request: GetProductRequest) {
     };
   }
   const { product, variantId } = hit;
-  // UCP get_product: "The requested variant MUST be the first element (featured)."
-  const first = product.variants.find((variant) => variant.id === variantId) ?? product.variants[0];
-  const variants = first
-    ? [first, ...product.variants.filter((variant) => variant !== first)]
-    : product.variants;
-  const selected = first?.options ?? [];
-  return {
-    ucp: ucpEnvelope(LOOKUP_CAPABILITY),
-    product: { ...product, ...(selected.length > 0 ? { selected } : {}), variants },
-  };
+  // UCP get_product: for a variant id "The requested variant MUST be the first element (featured)."
+  const detail = detailProduct(product, {
+    ...(variantId === undefined ? {} : { variantId }),
+    ...(request.selected ? { selected: request.selected } : {}),
+    ...(request.preferences ? { preferences: request.preferences } : {}),
+  });
+  return { ucp: ucpEnvelope(LOOKUP_CAPABILITY), product: detail };
 }

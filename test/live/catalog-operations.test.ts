@@ -105,7 +105,9 @@ describe('search', () => {
   });
 
   it('finds a misspelt word, and the best partial matches when no product has every word', async () => {
-    const ginger = bundle.records.filter((record) => record.name.startsWith('ginger')).map((record) => record.id);
+    const ginger = bundle.records
+      .filter((record) => record.name.startsWith('ginger'))
+      .map((record) => record.id);
     for (const query of ['gingr', 'ginger under five dollars']) {
       const answer = await ask('search', { query, pagination: { limit: 50 } }, SEARCH);
       expect(answer.products.map((product) => product.id).sort(), query).toEqual([...ginger].sort());
@@ -165,6 +167,37 @@ describe('lookup and get_product', () => {
     const answer = await ask('product', { id: 'v9-16' }, 'catalog_lookup.json#/$defs/get_product_response');
     expect(answer.product?.id).toBe('p9');
     expect(answer.product?.variants.map((variant) => variant.id)).toEqual(['v9-16', 'v9-8']);
+  });
+
+  it('narrows get_product to the selected options, with availability signals on every value', async () => {
+    const answer = await ask(
+      'product',
+      { id: 'p5', selected: [{ name: 'Size', label: '16 oz' }] },
+      'catalog_lookup.json#/$defs/get_product_response',
+    );
+    const product = answer.product as Product & { selected?: unknown; options?: unknown };
+    expect(product.variants.map((variant) => variant.id)).toEqual(['v5-16']);
+    expect(product.selected).toEqual([{ name: 'Size', label: '16 oz' }]);
+    expect(product.options).toEqual([
+      {
+        name: 'Size',
+        values: [
+          { label: '8 oz', available: false, exists: true },
+          { label: '16 oz', available: true, exists: true },
+        ],
+      },
+    ]);
+  });
+
+  it('relaxes a selection no variant has, and says so in selected', async () => {
+    const answer = await ask(
+      'product',
+      { id: 'p6', selected: [{ name: 'Size', label: '64 oz' }] },
+      'catalog_lookup.json#/$defs/get_product_response',
+    );
+    const product = answer.product as Product & { selected?: unknown };
+    expect(product.selected).toEqual([]);
+    expect(product.variants.map((variant) => variant.id)).toEqual(['v6-8', 'v6-16']);
   });
 
   it('answers an unknown product id with UCP error envelope, not a protocol error', async () => {
