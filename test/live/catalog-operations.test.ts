@@ -262,3 +262,49 @@ describe('the index cut into parts', () => {
     for (const part of parts) expect(part).not.toMatch(/[\uD800-\uDBFF]$|^[\uDC00-\uDFFF]/);
   });
 });
+
+describe('platform profiles and a broken deployment', () => {
+  it('answers the same whether or not a platform sends its UCP profile', async () => {
+    const plain = await viaMcp('search', { query: 'kale' });
+    const response = await call(`${bundle.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'ucp-agent': 'profile="https://platform.example/profile.json"',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'search_catalog',
+          arguments: {
+            meta: { 'ucp-agent': { profile: 'https://platform.example/profile.json' } },
+            catalog: { query: 'kale' },
+          },
+        },
+      }),
+    });
+    const body = (await response.json()) as { result: { structuredContent: Answer } };
+    expect(body.result.structuredContent).toEqual(plain);
+  });
+
+  it('answers 503 without details when the bundle lacks its live data', async () => {
+    const broken = {
+      ...bundle,
+      context: {
+        settings: { ...bundle.context.settings, generated: 'a bundle without its index' },
+        readAsset: async (path: string) =>
+          path.startsWith('_live/index/') ? undefined : bundle.context.readAsset(path),
+      },
+    };
+    const response = await liveFetch(broken)(`${bundle.baseUrl}/ucp/catalog/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(response.status).toBe(503);
+    expect(await response.text()).not.toMatch(/_live|\.ts:|\.js:/);
+  });
+});
