@@ -25,6 +25,7 @@ import {
   type UcpVariant,
   ucpEnvelope,
 } from './ucp-types.js';
+import { filterVariants } from './variant-filter.js';
 
 export class CatalogRequestError extends Error {
   override readonly name = 'CatalogRequestError';
@@ -113,12 +114,12 @@ export async function lookupCatalog(data: LiveData, request: LookupRequest) {
       messages.push({ type: 'info', code: 'not_found', content: id });
       continue;
     }
+    // A product id names its first variant that passes the filters; a product none passes is left out.
+    const passing = filterVariants(hit.product, request.filters);
+    const variant = passing.find((candidate) => candidate.id === (hit.variantId ?? candidate.id));
+    if (!variant) continue;
     const entry = byProduct.get(hit.product.id) ?? { product: hit.product, variants: new Map() };
     byProduct.set(hit.product.id, entry);
-    const variant = hit.product.variants.find(
-      (candidate) => candidate.id === (hit.variantId ?? candidate.id),
-    );
-    if (!variant) continue;
     const shown = entry.variants.get(variant.id) ?? { ...variant, inputs: [] };
     shown.inputs?.push({ id, match: hit.variantId === undefined ? 'featured' : 'exact' });
     entry.variants.set(variant.id, shown);
@@ -132,20 +133,16 @@ export async function lookupCatalog(data: LiveData, request: LookupRequest) {
 
 export async function getProduct(data: LiveData, request: GetProductRequest) {
   const hit = (await resolveIds(data, [request.id])).get(request.id);
-  if (!hit) {
-    return {
-      ucp: ucpEnvelope(LOOKUP_CAPABILITY, 'error'),
-      messages: [
-        {
-          type: 'error',
-          code: 'not_found',
-          content: `Product not found: ${request.id}`,
-          severity: 'unrecoverable',
-        },
-      ] satisfies UcpMessage[],
-    };
+  if (!hit) return notFound(`Product not found: ${request.id}`);
+  const { variantId } = hit;
+  const variants = filterVariants(hit.product, request.filters);
+  if (
+    variants.length === 0 ||
+    (variantId !== undefined && !variants.some((variant) => variant.id === variantId))
+  ) {
+    return notFound(`No variant of ${hit.product.id} matches the filters`);
   }
-  const { product, variantId } = hit;
+  const product = { ...hit.product, variants };
   // UCP get_product: for a variant id "The requested variant MUST be the first element (featured)."
   const detail = detailProduct(product, {
     ...(variantId === undefined ? {} : { variantId }),
@@ -153,4 +150,14 @@ export async function getProduct(data: LiveData, request: GetProductRequest) {
     ...(request.preferences ? { preferences: request.preferences } : {}),
   });
   return { ucp: ucpEnvelope(LOOKUP_CAPABILITY), product: detail };
+}
+
+/** UCP's error envelope for get_product: an application outcome, not a protocol error. */
+function notFound(content: string) {
+  return {
+    ucp: ucpEnvelope(LOOKUP_CAPABILITY, 'error'),
+    messages: [
+      { type: 'error', code: 'not_found', content, severity: 'unrecoverable' },
+    ] satisfies UcpMessage[],
+  };
 }

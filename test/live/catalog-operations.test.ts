@@ -71,6 +71,7 @@ async function ask(operation: Operation, catalog: Json, schema: UcpDefinition): 
 
 const SEARCH = 'catalog_search.json#/$defs/search_response';
 const LOOKUP = 'catalog_lookup.json#/$defs/lookup_response';
+const GET_PRODUCT = 'catalog_lookup.json#/$defs/get_product_response';
 
 async function everyPage(catalog: Json, limit: number): Promise<string[]> {
   const ids: string[] = [];
@@ -161,6 +162,22 @@ describe('lookup and get_product', () => {
       ['v7-16', [{ id: 'v7-16', match: 'exact' }]],
     ]);
     expect(answer.messages).toEqual([{ type: 'info', code: 'not_found', content: 'nope' }]);
+  });
+
+  it('applies the filters after resolving ids, leaving out products no variant of which passes', async () => {
+    const filters = { price: { max: 1000 }, available: true };
+    const answer = await ask('lookup', { ids: ['p0', 'p1', 'v2-16'], filters }, LOOKUP);
+    expect(
+      answer.products.map((product) => [product.id, product.variants.map((variant) => variant.id)]),
+    ).toEqual([['p1', ['v1-8']]]);
+    const detail = await ask('product', { id: 'p0', filters: { available: true } }, GET_PRODUCT);
+    expect(detail.product?.variants.map((variant) => variant.id)).toEqual(['v0-16']);
+    const none = await ask(
+      'product',
+      { id: 'v0-8', filters: { available: true } },
+      'types/error_response.json',
+    );
+    expect(none.messages?.[0]).toMatchObject({ type: 'error', code: 'not_found' });
   });
 
   it('gets a product by a variant id with that variant first', async () => {
