@@ -15,7 +15,8 @@ import {
 import { type LoadedSearchIndex, loadSearchIndex, type SearchIndexFile } from './search-index.js';
 import type { UcpProduct } from './ucp-types.js';
 
-const SHARDS_KEPT = 256;
+/** About 64 products each: a few MB of parsed products at most, beside the index. */
+const SHARDS_KEPT = 64;
 
 export interface LiveData {
   manifest: LiveManifest;

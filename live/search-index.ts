@@ -92,7 +92,7 @@ export interface SearchQuery {
 export interface LoadedSearchIndex {
   rows: readonly IndexRow[];
   /** Row numbers of the matches, best first, in a stable order. */
-  search(query: SearchQuery): number[];
+  search(query: SearchQuery): Uint32Array;
 }
 
 export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
@@ -100,8 +100,8 @@ export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
   const rows = file.rows;
   // An agent paging through one query asks it again per page: the matches are kept, so
   // page n costs a slice rather than a search over the whole catalog.
-  const recent = new Map<string, number[]>();
-  const search = (query: SearchQuery): number[] => {
+  const recent = new Map<string, Uint32Array>();
+  const search = (query: SearchQuery): Uint32Array => {
     const key = JSON.stringify([
       query.text?.trim() ?? '',
       query.categories ?? [],
@@ -110,7 +110,7 @@ export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
     ]);
     const kept = recent.get(key);
     if (kept) return kept;
-    const found = runSearch(text, rows, query);
+    const found = Uint32Array.from(runSearch(text, rows, query));
     if (recent.size >= RECENT_QUERIES) recent.delete(recent.keys().next().value ?? '');
     recent.set(key, found);
     return found;
@@ -118,7 +118,8 @@ export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
   return { rows, search };
 }
 
-const RECENT_QUERIES = 64;
+/** At 100,000 products a kept answer is at most 400 KB; 16 of them stay well inside a Worker's memory. */
+const RECENT_QUERIES = 16;
 
 function runSearch(text: MiniSearch<TextDocument>, rows: readonly IndexRow[], query: SearchQuery): number[] {
   const keep = rowFilter(query);
