@@ -15,6 +15,7 @@ import { emitHostingRules } from './hosting.js';
 import { emitKnowledgeBase } from './kb.js';
 import { forgetKnowledgeBaseSections } from './kb-markdown.js';
 import { emitLanding } from './landing.js';
+import { emitLiveShells } from './live-shells.js';
 import { emitLlms } from './llms.js';
 import { emitOpenApi } from './openapi.js';
 import { emitRobots } from './robots.js';
@@ -39,7 +40,8 @@ export const DOCUMENT_EMITTERS: readonly Emitter[] = [
 export function emitBundle(plan: BuildPlan, emitters: readonly Emitter[] = DOCUMENT_EMITTERS): Artifact[] {
   const documents = emitters.flatMap((emit) => emit(plan));
   forgetKnowledgeBaseSections(plan);
-  const artifacts = [...documents, ...emitHostingRules(plan, documents)];
+  // The live handler's files come after the rules: they are code for the hosts, not documents to serve.
+  const artifacts = [...documents, ...emitHostingRules(plan, documents), ...emitLiveShells(plan)];
   assertNoCollisions(artifacts);
   return artifacts.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
