@@ -7,7 +7,7 @@
  * `config.path`; `preview` and `serve` read the bundle's own `_routes.json` with
  * `parseRoutesFile`/`matchesRoutes`, so they claim exactly the paths the hosts route.
  */
-import { HOST_FILE_PATHS, NETLIFY_FUNCTIONS_DIR, ROUTES_FILE } from '../../live/shells/host-files.js';
+import { HOST_FILE_PATHS, ROUTES_FILE } from '../../live/shells/host-files.js';
 import { CatalogError } from '../errors.js';
 
 export { ROUTES_FILE };
@@ -26,20 +26,17 @@ export function livePaths(basePath: string): string[] {
 }
 
 /**
- * Cloudflare's routing: the live paths, plus the Netlify function's folder (Pages would
- * serve it as a file; the worker answers 404). `_worker.js` and `_routes.json` need no
- * rule, Pages never serves them.
+ * What both hosts route to the live handler: the live paths, and the host files, which the
+ * shells answer 404 (Netlify would serve `_worker.js` and `_routes.json` as files, Cloudflare
+ * Pages the function's folder, and `wrangler pages dev` answers 502 for its own files).
+ * Cloudflare reads it as `_routes.json`'s `include`; Netlify as the function's `config.path`.
  */
-export function cloudflareRoutes(basePath: string): LiveRoutes {
-  return { include: [...livePaths(basePath), `/${NETLIFY_FUNCTIONS_DIR}/*`], exclude: [] };
+export function routedPaths(basePath: string): string[] {
+  return [...livePaths(basePath), ...HOST_FILE_PATHS];
 }
 
-/** Netlify's routing (`config.path`): the live paths, plus Cloudflare's files, which Netlify would serve. */
-export function netlifyPaths(basePath: string): string[] {
-  return [
-    ...livePaths(basePath),
-    ...HOST_FILE_PATHS.filter((path) => !path.startsWith(`/${NETLIFY_FUNCTIONS_DIR}`)),
-  ];
+export function cloudflareRoutes(basePath: string): LiveRoutes {
+  return { include: routedPaths(basePath), exclude: [] };
 }
 
 export function formatRoutesFile(routes: LiveRoutes): string {

@@ -10,7 +10,7 @@ import { NETLIFY_FUNCTION_FILE, WORKER_FILE } from '../../live/shells/host-files
 import type { Artifact } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
 import { bundleLiveShells } from './live-bundle.js';
-import { cloudflareRoutes, formatRoutesFile, netlifyPaths, ROUTES_FILE } from './live-routes.js';
+import { cloudflareRoutes, formatRoutesFile, ROUTES_FILE, routedPaths } from './live-routes.js';
 
 const JAVASCRIPT = 'text/javascript; charset=utf-8';
 
@@ -29,7 +29,7 @@ export function emitLiveShells(plan: BuildPlan): Artifact[] {
   const code = bundleLiveShells();
   const basePath = basePathOf(plan);
   // Netlify reads `config` statically from the file's source: a plain object literal, first.
-  const netlifyConfig = `export const config = ${JSON.stringify({ path: netlifyPaths(basePath) })};\n`;
+  const netlifyConfig = `export const config = ${JSON.stringify({ path: routedPaths(basePath) })};\n`;
   return [
     { path: WORKER_FILE, mediaType: JAVASCRIPT, body: code.cloudflare },
     { path: ROUTES_FILE, mediaType: 'application/json', body: formatRoutesFile(cloudflareRoutes(basePath)) },
