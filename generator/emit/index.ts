@@ -15,6 +15,7 @@ import { emitHostingRules } from './hosting.js';
 import { emitKnowledgeBase } from './kb.js';
 import { forgetKnowledgeBaseSections } from './kb-markdown.js';
 import { emitLanding } from './landing.js';
+import { emitLiveIndex } from './live-index.js';
 import { emitLiveShells } from './live-shells.js';
 import { emitLlms } from './llms.js';
 import { emitOpenApi } from './openapi.js';
@@ -35,6 +36,7 @@ export const DOCUMENT_EMITTERS: readonly Emitter[] = [
   emitRobots,
   emitWellKnown,
   emitLanding,
+  emitLiveIndex,
 ];
 
 export function emitBundle(plan: BuildPlan, emitters: readonly Emitter[] = DOCUMENT_EMITTERS): Artifact[] {

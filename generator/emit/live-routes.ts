@@ -7,6 +7,7 @@
  * `config.path`; `preview` and `serve` read the bundle's own `_routes.json` with
  * `parseRoutesFile`/`matchesRoutes`, so they claim exactly the paths the hosts route.
  */
+import { REST_OPERATIONS } from '../../live/rest-route.js';
 import { HOST_FILE_PATHS, ROUTES_FILE } from '../../live/shells/host-files.js';
 import { CatalogError } from '../errors.js';
 
@@ -20,9 +21,17 @@ export interface LiveRoutes {
   exclude: string[];
 }
 
-/** The live paths under `basePath` (`''` or `/api`): the MCP endpoint and its server card, and UCP REST. */
+/**
+ * The live paths under `basePath` (`''` or `/api`): the MCP endpoint and the UCP REST
+ * operations, exactly the paths the core answers. Exact paths, no wildcard: a function on
+ * Netlify cannot hand a path back to the static files, so a document published under
+ * `{base_url}/mcp/…` (the server card) must not be routed to it.
+ */
 export function livePaths(basePath: string): string[] {
-  return [`${basePath}/mcp`, `${basePath}/mcp/*`, `${basePath}/ucp/*`];
+  return [
+    `${basePath}/mcp`,
+    ...Object.keys(REST_OPERATIONS).map((operation) => `${basePath}/ucp${operation}`),
+  ];
 }
 
 /**

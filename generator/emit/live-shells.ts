@@ -4,7 +4,7 @@
  * file is still served by the CDN with its `_headers`), and the Netlify Functions v2
  * function in `.netlify-functions/` with its `config.path` (netlify.toml's
  * `[functions] directory` names the folder). Nothing is emitted when the live surface is
- * off, so the bundle is plain files again.
+ * off (`live.enabled: false`), so the bundle is plain files again.
  */
 import { NETLIFY_FUNCTION_FILE, WORKER_FILE } from '../../live/shells/host-files.js';
 import type { Artifact } from '../artifact.js';
@@ -19,13 +19,8 @@ function basePathOf(plan: BuildPlan): string {
   return new URL(plan.config.base_url).pathname.replace(/\/+$/, '');
 }
 
-/** TEMPORARY until issue-20a's config key: the live surface is on. */
-export function isLiveSurfaceOn(_plan: BuildPlan): boolean {
-  return true;
-}
-
 export function emitLiveShells(plan: BuildPlan): Artifact[] {
-  if (!isLiveSurfaceOn(plan)) return [];
+  if (!plan.config.live.enabled) return [];
   const code = bundleLiveShells();
   const basePath = basePathOf(plan);
   // Netlify reads `config` statically from the file's source: a plain object literal, first.

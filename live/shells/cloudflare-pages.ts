@@ -4,7 +4,7 @@
  * assets, where `_headers` and `_redirects` apply as for every other file. The core reads
  * the published index and catalog through the same `ASSETS` binding.
  */
-import { createLiveContext, handleLiveRequest, type LiveContext } from './core.js';
+import { createContextCache, handleLiveRequest } from './core.js';
 import { hostFileNotFound, isHostFilePath } from './host-files.js';
 
 /** The one binding Pages gives an advanced-mode worker: its own static assets. */
@@ -12,22 +12,17 @@ export interface PagesEnv {
   ASSETS: { fetch(request: Request | string): Promise<Response> };
 }
 
-// One context per isolate, so whatever the core caches (the parsed index) outlives a request.
-let context: LiveContext | undefined;
-
-function contextFor(env: PagesEnv, origin: string): LiveContext {
-  context ??= createLiveContext(async (path) => {
-    const response = await env.ASSETS.fetch(new URL(path, origin).href);
-    return response.ok ? response.text() : undefined;
-  });
-  return context;
-}
+const contextFor = createContextCache();
 
 export default {
   async fetch(request: Request, env: PagesEnv): Promise<Response> {
     const url = new URL(request.url);
     if (isHostFilePath(url.pathname)) return hostFileNotFound();
-    const answer = await handleLiveRequest(request, contextFor(env, url.origin));
+    const context = await contextFor(async (path) => {
+      const response = await env.ASSETS.fetch(new URL(path, url.origin).href);
+      return response.ok ? response.text() : undefined;
+    });
+    const answer = context && (await handleLiveRequest(request, context));
     return answer ?? env.ASSETS.fetch(request);
   },
 };

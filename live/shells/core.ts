@@ -1,26 +1,35 @@
 /**
  * The one door from the runtime shells to the live handler's pure core: every shell
  * imports `handleLiveRequest` and builds its `LiveContext` here, so a change in the core's
- * interface touches this file and no shell.
- *
- * STAND-IN until issue-20a's core is merged: answers every live path with 501.
+ * interface touches this file and no shell. The deployment's settings are read from the
+ * bundle's own `_live/manifest.json` through the shell's asset reader; a bundle without one
+ * has no live surface, and the shell serves its static files.
  */
-export interface LiveContext {
-  /** A file of the published bundle by its URL path (`/live/index.json`), or undefined when it is not there. */
-  readAsset(path: string): Promise<string | undefined>;
+import { handleLiveRequest } from '../handle-live-request.js';
+import { type AssetReader, type LiveContext, readLiveSettings } from '../live-context.js';
+
+export { DEFAULT_BODY_LIMITS } from '../handle-live-request.js';
+export type { AssetReader, LiveContext };
+export { handleLiveRequest };
+
+/** The context for a bundle, or undefined when it has no live surface. */
+export async function createLiveContext(readAsset: AssetReader): Promise<LiveContext | undefined> {
+  const settings = await readLiveSettings(readAsset);
+  return settings === undefined ? undefined : { settings, readAsset };
 }
 
-export async function handleLiveRequest(
-  request: Request,
-  context: LiveContext,
-): Promise<Response | undefined> {
-  const { pathname } = new URL(request.url);
-  if (!/\/(mcp|ucp\/catalog\/[a-z]+)$/.test(pathname)) return undefined;
-  const catalog = await context.readAsset('/agent-catalog.json');
-  return Response.json({ standIn: true, catalogBytes: catalog?.length ?? 0 }, { status: 501 });
-}
-
-/** The context every shell hands the core: only how to read a published file differs per host. */
-export function createLiveContext(readAsset: LiveContext['readAsset']): LiveContext {
-  return { readAsset };
+/**
+ * One context per isolate or warm instance (a deployed bundle never changes under it), so
+ * whatever the core caches outlives a request. A failed read is not remembered: the next
+ * request tries again.
+ */
+export function createContextCache(): (readAsset: AssetReader) => Promise<LiveContext | undefined> {
+  let pending: Promise<LiveContext | undefined> | undefined;
+  return (readAsset) => {
+    pending ??= createLiveContext(readAsset).catch((error: unknown) => {
+      pending = undefined;
+      throw error;
+    });
+    return pending;
+  };
 }

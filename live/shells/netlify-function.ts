@@ -8,24 +8,19 @@
  * file works the same under `netlify dev --offline` and in production, and is answered by
  * the CDN. `netlify.toml`'s `[functions] directory` names the folder.
  */
-import { createLiveContext, handleLiveRequest, type LiveContext } from './core.js';
+import { createContextCache, handleLiveRequest } from './core.js';
 import { hostFileNotFound, isHostFilePath } from './host-files.js';
 
-// One context per warm instance, so whatever the core caches (the parsed index) outlives a request.
-let context: LiveContext | undefined;
-
-function contextFor(origin: string): LiveContext {
-  context ??= createLiveContext(async (path) => {
-    const response = await fetch(new URL(path, origin), { redirect: 'error' });
-    return response.ok ? response.text() : undefined;
-  });
-  return context;
-}
+const contextFor = createContextCache();
 
 export default async (request: Request): Promise<Response> => {
   const url = new URL(request.url);
   if (isHostFilePath(url.pathname)) return hostFileNotFound();
-  const answer = await handleLiveRequest(request, contextFor(url.origin));
+  const context = await contextFor(async (path) => {
+    const response = await fetch(new URL(path, url.origin), { redirect: 'error' });
+    return response.ok ? response.text() : undefined;
+  });
+  const answer = context && (await handleLiveRequest(request, context));
   // Only the live paths are routed here; one the core does not claim is a real 404.
   return answer ?? hostFileNotFound();
 };

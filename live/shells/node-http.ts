@@ -7,15 +7,11 @@
  * represent (a header value `Headers` refuses) is 400. Never a 5xx for the client's mistake.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createLiveContext, handleLiveRequest, type LiveContext } from './core.js';
-
-/** A JSON-RPC batch of lookups is small; 1 MiB leaves room and stops a 1 MB query at the door. */
-export const BODY_LIMIT_BYTES = 1024 * 1024;
-/** The contract's bound for a body that never ends. */
-export const BODY_TIMEOUT_MS = 10_000;
+import { type AssetReader, createLiveContext, DEFAULT_BODY_LIMITS, handleLiveRequest } from './core.js';
 
 export interface NodeLiveOptions {
-  readAsset: LiveContext['readAsset'];
+  /** Read again on every request: preview picks up a rebuilt bundle without a restart. */
+  readAsset: AssetReader;
   /**
    * The origin requests are addressed to; by default the address the connection came in on
    * (`http://127.0.0.1:8080`), since the Host header is the client's to choose.
@@ -108,9 +104,9 @@ export async function writeWebResponse(
 export function createNodeLiveHandler(
   options: NodeLiveOptions,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
-  const context = createLiveContext(options.readAsset);
-  const limit = options.bodyLimitBytes ?? BODY_LIMIT_BYTES;
-  const timeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+  // The core's own limits, applied before the body is buffered for it.
+  const limit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMITS.maxBytes;
+  const timeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_LIMITS.deadlineMs;
   return async (req, res) => {
     const headers = toHeaders(req);
     let url: URL;
@@ -136,7 +132,9 @@ export function createNodeLiveHandler(
       headers,
       body: body.body === undefined ? undefined : new Uint8Array(body.body),
     });
-    const answer = await handleLiveRequest(request, context);
+    // The manifest is small and read per request, so a rebuild's new settings apply at once.
+    const context = await createLiveContext(options.readAsset);
+    const answer = context && (await handleLiveRequest(request, context));
     if (answer === undefined) return false;
     await writeWebResponse(res, answer, req.method === 'HEAD');
     return true;

@@ -207,7 +207,7 @@ describe('agent-catalog serve as a process', () => {
     expect(header(res, 'allow')).toBeUndefined();
   });
 
-  it('when a body larger than 1 MiB is posted to a live path then it is 413', async () => {
+  it('when a 1 MB query is posted to a live path then it is 413', async () => {
     const res = await rawRequest(url(), '/ucp/catalog/search', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
