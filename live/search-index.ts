@@ -11,8 +11,14 @@ import MiniSearch, { type AsPlainObject, type Options, type SearchOptions } from
 import type { ProductRecord } from '../record/product-record.js';
 import { toUcpProduct } from './ucp-product.js';
 
-/** A product's filter row: [product id, shard, available 1|0, category lower-cased, ...variant prices]. */
-export type IndexRow = [string, number, 0 | 1, string, ...number[]];
+/**
+ * A product's filter row: [product id, shard, category lower-cased, ...variants], each
+ * variant as its price in minor units when it can be bought now, or as -(price + 1) when
+ * not, so "available under $4" asks one variant both questions.
+ */
+export type IndexRow = [string, number, string, ...number[]];
+
+const FIRST_VARIANT = 3;
 
 export interface SearchIndexFile {
   format: 1;
@@ -45,15 +51,10 @@ export function buildSearchIndex(
   const rows: IndexRow[] = [];
   records.forEach((record, position) => {
     text.add(textDocument(record, position));
-    const product = toUcpProduct(record);
-    const prices = product.variants.map((variant) => variant.price.amount);
-    rows.push([
-      record.id,
-      shardOf(record.id),
-      record.availability === 'in_stock' ? 1 : 0,
-      lower(record.category),
-      ...prices,
-    ]);
+    const variants = toUcpProduct(record).variants.map((variant) =>
+      variant.availability.available ? variant.price.amount : -(variant.price.amount + 1),
+    );
+    rows.push([record.id, shardOf(record.id), lower(record.category), ...variants]);
   });
   return { format: 1, rows, text: text.toJSON() };
 }
@@ -84,7 +85,7 @@ export interface SearchQuery {
   categories?: readonly string[];
   /** Minor units; a product matches when one of its variants is within. */
   price?: { min?: number; max?: number };
-  /** true: only products with an available variant. */
+  /** true: only products with a variant that can be bought now (and, with `price`, is within it). */
   available?: boolean;
 }
 
@@ -127,12 +128,14 @@ function rowFilter(query: SearchQuery): (row: IndexRow) => boolean {
   const categories = query.categories?.map((category) => category.trim().toLowerCase());
   const min = query.price?.min ?? 0;
   const max = query.price?.max ?? Number.POSITIVE_INFINITY;
+  const onlyAvailable = query.available === true;
   return (row) => {
-    if (query.available === true && row[2] !== 1) return false;
-    if (categories && categories.length > 0 && !categories.includes(row[3])) return false;
-    if (query.price === undefined) return true;
-    for (let index = 4; index < row.length; index += 1) {
-      const price = row[index] as number;
+    if (categories && categories.length > 0 && !categories.includes(row[2])) return false;
+    if (query.price === undefined && !onlyAvailable) return true;
+    for (let index = FIRST_VARIANT; index < row.length; index += 1) {
+      const entry = row[index] as number;
+      if (onlyAvailable && entry < 0) continue;
+      const price = entry < 0 ? -entry - 1 : entry;
       if (price >= min && price <= max) return true;
     }
     return false;

@@ -22,6 +22,7 @@ import { emitOpenApi } from './openapi.js';
 import { emitRobots } from './robots.js';
 import { emitSitemap } from './sitemap.js';
 import { emitWellKnown } from './well-known.js';
+import { emitUcpProfile } from './well-known-ucp.js';
 
 export type Emitter = (plan: BuildPlan) => Artifact[];
 
@@ -37,6 +38,7 @@ export const DOCUMENT_EMITTERS: readonly Emitter[] = [
   emitWellKnown,
   emitLanding,
   emitLiveIndex,
+  emitUcpProfile,
 ];
 
 export function emitBundle(plan: BuildPlan, emitters: readonly Emitter[] = DOCUMENT_EMITTERS): Artifact[] {

@@ -164,7 +164,7 @@ async function benchSize(size: number, count: number, log: (line: string) => voi
       { cwd: scratch, timeoutMs: 1_800_000 },
     );
     if (built.exitCode !== 0)
-      throw new Error(`build N=${size} exited ${built.exitCode}: ${built.stderr.slice(0, 500)}`);
+      throw new Error(`build N=${size} exited ${built.exitCode}: ${built.stderr.slice(-800)}`);
     const catalog = JSON.parse(await readFile(join(out, 'agent-catalog.json'), 'utf8')) as {
       products: { name: string; price: string }[];
     };
