@@ -170,7 +170,7 @@ async function benchSize(size: number, count: number, log: (line: string) => voi
     };
     const queries = makeQueries(catalog.products, count);
     const bytes = {
-      index: (await stat(join(out, '_live', 'index.json'))).size,
+      index: await folderBytes(join(out, '_live', 'index')),
       live: await folderBytes(join(out, '_live')),
       catalog: (await stat(join(out, 'agent-catalog.json'))).size,
     };
