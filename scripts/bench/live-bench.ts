@@ -107,7 +107,7 @@ async function attempt(
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log(`${label} failed: ${message.slice(0, 300)}`);
-    return message.slice(0, 300);
+    return message.slice(0, 600);
   }
 }
 
@@ -124,6 +124,15 @@ async function onWorkerd(dir: string, queries: Query[]): Promise<Latency> {
   const engine = await startWrangler(dir);
   try {
     return await measure(`${engine.url}/ucp/catalog/search`, queries);
+  } catch (error) {
+    // workerd says why (a memory limit, an asset too large) in its own output.
+    const said = engine
+      .output()
+      .split('\n')
+      .filter((line) => /error|limit|exceed|memory/i.test(line));
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)}; wrangler: ${said.slice(-3).join(' | ')}`,
+    );
   } finally {
     await engine.stop();
   }
