@@ -1,6 +1,6 @@
 /**
  * `agent-catalog preview` as a real child process, for the tests that start it as a person
- * would: `startCli` resolves once it prints `listening on <url>` (with everything it printed
+ * would (or `serve`, the same server): `startCli` resolves once it prints `listening on <url>` (with everything it printed
  * on stdout so far), `runToExit` runs one that is expected to refuse to start.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -17,8 +17,8 @@ export interface Running {
   exit: Promise<number | null>;
 }
 
-export function startCli(args: string[]): Promise<Running> {
-  const child = spawn(process.execPath, [CLI, 'preview', ...args], { cwd: ROOT, stdio: 'pipe' });
+export function startCli(args: string[], command: 'preview' | 'serve' = 'preview'): Promise<Running> {
+  const child = spawn(process.execPath, [CLI, command, ...args], { cwd: ROOT, stdio: 'pipe' });
   let stdout = '';
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
