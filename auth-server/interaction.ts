@@ -80,6 +80,7 @@ export async function completeInteraction(
     customerId: active.customer.id,
     sessionIdHash: active.session.idHash,
     scope: interaction.scope,
+    resource: interaction.resource,
     authTime: active.session.authTime,
     createdAt: now,
     // Refresh tokens live no longer than the session they were granted in (spec 5.5).

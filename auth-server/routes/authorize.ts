@@ -23,6 +23,12 @@ import {
   readParams,
 } from '../params.js';
 import { matchRedirectUri } from '../redirect-uris.js';
+import {
+  checkServedResources,
+  formatResources,
+  InvalidTargetError,
+  readResources,
+} from '../resource-indicators.js';
 import { generateSecret, hashSecret } from '../secrets.js';
 import type { ClientRow } from '../store/store.js';
 
@@ -137,6 +143,18 @@ function checkRequest(params: AuthorizeParams, client: ClientRow): { scope: stri
   };
 }
 
+/** RFC 8707 §2: the resources asked for, each one this issuer serves, as the grant will store them. */
+function checkResources(ctx: IssuerContext, source: unknown): string | null {
+  try {
+    const resources = readResources(source);
+    checkServedResources(resources, ctx.config.resources);
+    return formatResources(resources);
+  } catch (error) {
+    if (error instanceof InvalidTargetError) throw new RedirectableError('invalid_target', error.message);
+    throw error;
+  }
+}
+
 async function handleAuthorize(ctx: IssuerContext, req: Request, res: Response): Promise<void> {
   const source: unknown = req.method === 'POST' ? req.body : req.query;
   const { client, redirectUri } = await findClientAndRedirect(ctx, source);
@@ -145,6 +163,7 @@ async function handleAuthorize(ctx: IssuerContext, req: Request, res: Response):
   try {
     if (!read.ok) throw new RedirectableError('invalid_request', `${read.repeated} must not be repeated`);
     const { scope, maxAge } = checkRequest(read.values, client);
+    const resource = checkResources(ctx, source);
     // The interaction is bound to this browser's CSRF cookie: a link to it is useless elsewhere.
     const browser = hashSecret(ensureCsrfToken(ctx, req, res));
     const rawId = generateSecret();
@@ -160,6 +179,7 @@ async function handleAuthorize(ctx: IssuerContext, req: Request, res: Response):
       codeChallenge: read.values.code_challenge ?? '',
       prompt: read.values.prompt ?? null,
       maxAge,
+      resource,
       signedInAt: null,
       createdAt: now,
       expiresAt: now + ctx.config.interactionTtl,

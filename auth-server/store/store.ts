@@ -66,6 +66,8 @@ export interface InteractionRow {
   codeChallenge: string;
   prompt: string | null;
   maxAge: number | null;
+  /** RFC 8707 resources asked for, space-separated (a URI holds no space); null when none was named. */
+  resource: string | null;
   /** Set when the customer signed in during this interaction (prompt=login, max_age). */
   signedInAt: number | null;
   createdAt: number;
@@ -87,6 +89,8 @@ export interface GrantRow {
   customerId: string;
   sessionIdHash: string;
   scope: string;
+  /** RFC 8707 resources granted, space-separated; null: the default audience only. */
+  resource: string | null;
   authTime: number;
   createdAt: number;
   expiresAt: number;
