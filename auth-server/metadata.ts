@@ -54,6 +54,8 @@ export function buildAuthorizationServerMetadata(input: IssuerMetadataInput): Is
     token_endpoint_auth_methods_supported: caps.tokenEndpointAuthMethods,
     revocation_endpoint_auth_methods_supported: caps.tokenEndpointAuthMethods,
     authorization_response_iss_parameter_supported: true,
+    // draft-ietf-oauth-client-id-metadata-document: an https client_id with a path is fetched.
+    client_id_metadata_document_supported: true,
     // The /docs page states the policies a client cannot infer from this document, notably
     // that refresh tokens end when the customer signs out (spec 5.5), unlike OpenID's usual
     // offline_access meaning.

@@ -9,6 +9,8 @@
  * (sign-in, consent or code) follows at once.
  */
 import express, { type Request, type Response, Router } from 'express';
+import { ClientDocumentError } from '../client-id-document/fetch-document.js';
+import { isClientIdDocumentUrl } from '../client-id-document/resolve-client.js';
 import { type IssuerContext, nowSeconds } from '../context.js';
 import { ensureCsrfToken, readSession } from '../cookies.js';
 import { OAuthError } from '../errors.js';
@@ -64,13 +66,24 @@ function pageError(description: string, error = 'invalid_request'): OAuthError {
   return new OAuthError(400, error, description, { render: 'page' });
 }
 
+/** A registered client, or the one a Client ID Metadata Document URL describes (fetched). */
+async function findClient(ctx: IssuerContext, clientId: string): Promise<ClientRow | undefined> {
+  if (!isClientIdDocumentUrl(clientId)) return ctx.store.findClient(clientId);
+  try {
+    return await ctx.clientDocuments.resolve(clientId);
+  } catch (error) {
+    if (error instanceof ClientDocumentError) throw pageError(error.message, 'invalid_client');
+    throw error;
+  }
+}
+
 async function findClientAndRedirect(
   ctx: IssuerContext,
   source: unknown,
 ): Promise<{ client: ClientRow; redirectUri: string }> {
   const clientId = readParam(source, 'client_id');
   if (!clientId.ok || !clientId.value) throw pageError('the request names no app (client_id)');
-  const client = await ctx.store.findClient(clientId.value);
+  const client = await findClient(ctx, clientId.value);
   if (!client) throw pageError('this app is not registered here', 'invalid_client');
   const redirect = readParam(source, 'redirect_uri');
   if (!redirect.ok || !redirect.value) throw pageError('the request has no redirect_uri');

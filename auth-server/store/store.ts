@@ -174,6 +174,8 @@ export interface Store {
   findCustomerById(id: string): Promise<CustomerRow | undefined>;
 
   createClient(row: ClientRow): Promise<void>;
+  /** Inserts or replaces a client (a Client ID Metadata Document, re-read when its cache ends). */
+  saveClient(row: ClientRow): Promise<void>;
   findClient(clientId: string): Promise<ClientRow | undefined>;
   findClients(clientIds: readonly string[]): Promise<ClientRow[]>;
 
