@@ -23,3 +23,11 @@ export function protectedResourceMetadataUrlOf(resource: string): string {
   const path = url.pathname === '/' ? '' : url.pathname;
   return `${url.origin}/.well-known/oauth-protected-resource${path}${url.search}`;
 }
+
+/** The issuer's userinfo path (OpenID Connect Core §5.3); its metadata builds the URL from it. */
+export const USERINFO_PATH = '/oauth/userinfo';
+
+/** `{issuer}/oauth/userinfo`, as the issuer's metadata advertises it. */
+export function userinfoEndpointOf(issuer: string): string {
+  return `${issuer.replace(/\/+$/, '')}${USERINFO_PATH}`;
+}
