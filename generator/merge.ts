@@ -6,14 +6,17 @@
  * the URLs (they change in the store, not in Markdown); `shipping` comes from the config.
  * Pure: no files, no network.
  */
+
+import { orderProductRecord, recordOfSeedProduct } from '../record/build-record.js';
 import type { ProductContent } from './content/load-content.js';
-import type { Product } from './model.js';
+import type { Product, ProductRecord } from './model.js';
 import type { PlannedProduct } from './plan.js';
 
 /** A product as an upstream adapter hands it over (see `sources/`). */
 export interface UpstreamProduct {
   sourceId: string;
-  record: Product;
+  /** A full record when the adapter knows the store's variants; a seed Product gets one variant in the merge. */
+  record: Product | ProductRecord;
   imageUrl?: string;
   updatedAt?: string;
   tags?: readonly string[];
@@ -42,28 +45,41 @@ export interface MergeResult {
   unmatched: ProductContent[];
 }
 
-function applyContent(record: Product, content: ProductContent | undefined, shipping?: string): Product {
+/**
+ * The upstream product as a canonical record. An adapter that knows the store's variants
+ * hands over a full record; a bare seed Product gets one variant, its own.
+ */
+function toProductRecord(product: UpstreamProduct): ProductRecord {
+  const { record } = product;
+  if (isProductRecord(record)) return record;
+  return recordOfSeedProduct(record, product.sourceId, {
+    ...(product.imageUrl === undefined ? {} : { imageUrl: product.imageUrl }),
+    ...(product.tags === undefined ? {} : { tags: product.tags }),
+  });
+}
+
+function isProductRecord(record: Product | ProductRecord): record is ProductRecord {
+  return record.id !== undefined && Array.isArray(record.variants) && record.variants.length > 0;
+}
+
+function applyContent(
+  product: UpstreamProduct,
+  content: ProductContent | undefined,
+  shipping?: string,
+): ProductRecord {
+  const record = toProductRecord(product);
   const fields = content?.fields ?? {};
-  // Rebuilt field by field in the spec's order, so the JSON key order never depends on the input.
-  return {
-    name: record.name,
-    ...((fields.flavor ?? record.flavor) !== undefined ? { flavor: fields.flavor ?? record.flavor } : {}),
-    slug: record.slug,
-    url: record.url,
+  return orderProductRecord({
+    ...record,
+    flavor: fields.flavor ?? record.flavor,
     description: fields.description ?? record.description ?? null,
-    ...((fields.packaging ?? record.packaging) !== undefined
-      ? { packaging: fields.packaging ?? record.packaging }
-      : {}),
+    packaging: fields.packaging ?? record.packaging,
     ingredients: fields.ingredients ?? record.ingredients ?? null,
     nutrition: fields.nutrition ?? record.nutrition ?? null,
     benefits: fields.benefits ?? record.benefits ?? null,
     certifications: fields.certifications ?? record.certifications ?? null,
-    price: record.price,
-    currency: record.currency,
-    availability: record.availability,
-    ...((shipping ?? record.shipping) !== undefined ? { shipping: shipping ?? record.shipping } : {}),
-    purchase_url: record.purchase_url,
-  };
+    shipping: shipping ?? record.shipping,
+  });
 }
 
 function compareText(a: string, b: string): number {
@@ -91,7 +107,7 @@ export function mergeProducts(input: MergeInput): MergeResult {
   const products = [...bySlug.values()]
     .sort((a, b) => compareText(a.record.slug, b.record.slug))
     .map((product) => ({
-      record: applyContent(product.record, contentBySlug.get(product.record.slug), input.shipping),
+      record: applyContent(product, contentBySlug.get(product.record.slug), input.shipping),
       sourceId: product.sourceId,
       ...(product.imageUrl !== undefined ? { imageUrl: product.imageUrl } : {}),
       ...(product.updatedAt !== undefined ? { updatedAt: product.updatedAt } : {}),

@@ -2,10 +2,23 @@
  * The published data model, as the spec's part 2 tables define it (Catalog, Merchant,
  * Checkout, Product, Health, Error). The OpenAPI document built in `emit/openapi.ts` is
  * the one source of truth for the JSON Schemas; these types are their TypeScript mirror.
+ * The product record itself is owned by `record/product-record.ts` and re-exported here.
  */
 
-export const AVAILABILITIES = ['in_stock', 'out_of_stock', 'coming_soon'] as const;
-export type Availability = (typeof AVAILABILITIES)[number];
+export type {
+  Availability,
+  Nutrition,
+  PriceRange,
+  Product,
+  ProductImage,
+  ProductOption,
+  ProductRecord,
+  ProductVariant,
+  SelectedOption,
+} from '../record/product-record.js';
+export { AVAILABILITIES } from '../record/product-record.js';
+
+import type { Product } from '../record/product-record.js';
 
 export interface Merchant {
   name: string;
@@ -18,32 +31,6 @@ export interface Merchant {
 export interface Checkout {
   type: 'redirect';
   note: string;
-}
-
-/** Nutrition facts as the merchant writes them, e.g. { calories: 120, sugar_g: 24, serving: "12 fl oz" }. */
-export type Nutrition = Readonly<Record<string, string | number>>;
-
-/**
- * A product record. The spec marks no field required; the generator always fills the
- * identity, price and link fields, always writes the nullable ones (null when unknown)
- * and leaves out `flavor`, `packaging` and `shipping` when it has nothing for them.
- */
-export interface Product {
-  name: string;
-  flavor?: string;
-  slug: string;
-  url: string;
-  description: string | null;
-  packaging?: string;
-  ingredients: string[] | string | null;
-  nutrition: Nutrition | null;
-  benefits: string[] | null;
-  certifications: string[] | null;
-  price: string;
-  currency: string;
-  availability: Availability;
-  shipping?: string;
-  purchase_url: string;
 }
 
 export interface Catalog {

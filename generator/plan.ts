@@ -4,15 +4,20 @@
  * document of the bundle is a pure function of one plan, so they cannot disagree.
  */
 import type { ResolvedConfig } from './config.js';
-import type { Catalog, Health, Product } from './model.js';
+import type { Catalog, Health, ProductRecord } from './model.js';
 
-/** A product with the facts some documents need that the spec's Product record has no field for. */
+/** A product: its canonical record, plus the build facts no document publishes as a field. */
 export interface PlannedProduct {
-  record: Product;
+  record: ProductRecord;
   /** Stable upstream identifier (used as the feed's g:id). */
   sourceId: string;
   /** Absolute URL of the main product image, when the upstream has one. */
   imageUrl?: string;
+  /**
+   * The description as Markdown when the store wrote it as HTML with structure the plain
+   * `record.description` cannot carry (tables, lists, links); the Markdown documents use it.
+   */
+  descriptionMarkdown?: string;
   /** Upstream last-modified time (ISO 8601), when known; the sitemap's lastmod. */
   updatedAt?: string;
 }

@@ -13,9 +13,9 @@ import { mapShopifyProduct } from './shopify.js';
 import type { MapContext, MapOutcome, NormalisedProduct, RejectedProduct, UpstreamFormat } from './types.js';
 import { mapWooProduct } from './woocommerce.js';
 
+export { formatDecimalPrice, formatMinorUnits, minorDigitsFor } from '../../record/decimal-price.js';
 export { convertHtmlToText } from './html-text.js';
 export { mapNativeProduct } from './native.js';
-export { formatDecimalPrice, formatMinorUnits, minorDigitsFor } from './price.js';
 export { mapShopifyProduct } from './shopify.js';
 export type { MapContext, MapOutcome, NormalisedProduct, RejectedProduct, UpstreamFormat } from './types.js';
 export { mapWooProduct } from './woocommerce.js';

@@ -9,6 +9,7 @@
  * spec has no field for: `id`, `image_url`, `updated_at`, `tags`.
  */
 import { z } from 'zod';
+import { formatDecimalPrice, minorDigitsFor } from '../../record/decimal-price.js';
 import { AVAILABILITIES, type Product } from '../model.js';
 import {
   buildProductUrl,
@@ -21,7 +22,6 @@ import {
   reject,
 } from './fields.js';
 import { convertHtmlToText } from './html-text.js';
-import { formatDecimalPrice, minorDigitsFor } from './price.js';
 import type { MapContext, MapOutcome } from './types.js';
 
 const text = z.string().trim().min(1);

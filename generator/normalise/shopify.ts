@@ -10,6 +10,7 @@
  * image.
  */
 import { z } from 'zod';
+import { compareDecimal, formatDecimalPrice, minorDigitsFor } from '../../record/decimal-price.js';
 import type { Availability, Product } from '../model.js';
 import {
   buildProductUrl,
@@ -24,7 +25,6 @@ import {
   reject,
 } from './fields.js';
 import { convertHtmlToText } from './html-text.js';
-import { compareDecimal, formatDecimalPrice, minorDigitsFor } from './price.js';
 import type { MapContext, MapOutcome } from './types.js';
 
 const variantSchema = z.object({

@@ -10,6 +10,7 @@
  * (short_description when empty) as text.
  */
 import { z } from 'zod';
+import { formatMinorUnits, minorDigitsFor } from '../../record/decimal-price.js';
 import type { Availability, Product } from '../model.js';
 import {
   decodeSlug,
@@ -22,7 +23,6 @@ import {
   reject,
 } from './fields.js';
 import { convertHtmlToText } from './html-text.js';
-import { formatMinorUnits, minorDigitsFor } from './price.js';
 import type { MapContext, MapOutcome } from './types.js';
 
 const amount = z.union([z.string(), z.number().int().nonnegative()]);

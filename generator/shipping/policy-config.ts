@@ -6,8 +6,9 @@
  * "4.999" to "$5.00" while g:shipping said "4.999 USD", and the two must agree (trailing
  * zeros are allowed: they round to nothing).
  */
+
+import { minorDigitsFor } from '../../record/decimal-price.js';
 import { CatalogError, isCatalogError } from '../errors.js';
-import { minorDigitsFor } from '../normalise/price.js';
 import { resolveShippingPolicy, type ShippingConfig } from './policy.js';
 
 /** Throws CONFIG_INVALID, prefixed with `file`, when the config's shipping policy is unusable. */

@@ -9,6 +9,7 @@ import type { Product } from '../../generator/model.js';
 import { planBuild } from '../../generator/pipeline.js';
 import type { Article, BuildPlan, PlannedProduct } from '../../generator/plan.js';
 import { describeShipping } from '../../generator/shipping/policy.js';
+import { recordOfSeedProduct } from '../../record/build-record.js';
 
 export const SAMPLE_GENERATED = '2026-11-21T12:00:00.000Z';
 
@@ -86,12 +87,16 @@ export function makeSampleProducts(config: ResolvedConfig): PlannedProduct[] {
       availability: 'coming_soon',
     }),
   ];
-  return records.map((record, index) => ({
-    record,
-    sourceId: String(1000 + index),
-    ...(index === 0 ? { imageUrl: `${config.site_url}/images/green-glow.jpg` } : {}),
-    updatedAt: '2026-11-20T08:00:00.000Z',
-  }));
+  return records.map((record, index) => {
+    const sourceId = String(1000 + index);
+    const imageUrl = index === 0 ? `${config.site_url}/images/green-glow.jpg` : undefined;
+    return {
+      record: recordOfSeedProduct(record, sourceId, imageUrl === undefined ? {} : { imageUrl }),
+      sourceId,
+      ...(imageUrl === undefined ? {} : { imageUrl }),
+      updatedAt: '2026-11-20T08:00:00.000Z',
+    };
+  });
 }
 
 export const SAMPLE_ARTICLES: Article[] = [
@@ -124,9 +129,13 @@ export function makeSamplePlanWithFirstProduct(
 
 /** The sample products with every one meeting Google's feed item rules (an image, a price above zero). */
 export function makeFeedReadyProducts(config: ResolvedConfig): PlannedProduct[] {
-  return makeSampleProducts(config).map((product) => ({
-    ...product,
-    imageUrl: `${config.site_url}/images/${product.record.slug}.jpg`,
-    record: { ...product.record, price: product.record.price === '0.00' ? '3.00' : product.record.price },
-  }));
+  return makeSampleProducts(config).map((product) => {
+    const imageUrl = `${config.site_url}/images/${product.record.slug}.jpg`;
+    const price = product.record.price === '0.00' ? '3.00' : product.record.price;
+    return {
+      ...product,
+      imageUrl,
+      record: recordOfSeedProduct({ ...product.record, price }, product.sourceId, { imageUrl }),
+    };
+  });
 }

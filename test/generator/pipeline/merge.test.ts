@@ -62,7 +62,7 @@ describe('mergeProducts', () => {
     expect(products[0]?.record).not.toHaveProperty('packaging');
   });
 
-  it('when products arrive in any order then they come out sorted by slug with keys in spec order', () => {
+  it('when products arrive in any order then they come out sorted by slug with the seed keys in spec order, extensions after', () => {
     const { products } = mergeProducts({
       upstream: [upstreamProduct('zeta'), upstreamProduct('alpha'), upstreamProduct('mid')],
       content: [content('mid', { packaging: '1 x 16 fl oz (473 mL) glass bottle', flavor: 'x' })],
@@ -83,6 +83,12 @@ describe('mergeProducts', () => {
       'currency',
       'availability',
       'purchase_url',
+      'id',
+      'tags',
+      'images',
+      'options',
+      'variants',
+      'requires_shipping',
     ]);
   });
 

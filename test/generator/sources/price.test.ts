@@ -4,7 +4,7 @@ import {
   formatDecimalPrice,
   formatMinorUnits,
   minorDigitsFor,
-} from '../../../generator/normalise/price.js';
+} from '../../../record/decimal-price.js';
 
 describe('minorDigitsFor', () => {
   test.each([

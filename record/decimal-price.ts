@@ -67,3 +67,16 @@ export function compareDecimal(a: string, b: string): number {
 }
 
 const SAFE_DIGITS = /^\d{1,15}$/;
+
+/**
+ * A decimal amount as an integer count of the currency's minor units, as UCP and the ACP
+ * feed publish prices (ISO 4217: USD "29.00" → 2900, JPY "1500" → 1500, BHD "1.250" →
+ * 1250). Undefined for text that is not a plain non-negative decimal, or a value past
+ * Number.MAX_SAFE_INTEGER (JSON readers could not hold it exactly).
+ */
+export function toMinorUnits(decimal: string, currency: string): number | undefined {
+  const formatted = formatDecimalPrice(decimal, minorDigitsFor(currency));
+  if (formatted === undefined) return undefined;
+  const units = BigInt(formatted.replace('.', ''));
+  return units <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(units) : undefined;
+}
