@@ -52,6 +52,17 @@ describe('resource URLs', () => {
   });
 });
 
+describe('the documented example', () => {
+  it('docs/issuer.md quotes access-token/examples/orders-api.ts exactly', async () => {
+    const docs = await readFile(new URL('../../docs/issuer.md', import.meta.url), 'utf8');
+    const example = await readFile(
+      new URL('../../access-token/examples/orders-api.ts', import.meta.url),
+      'utf8',
+    );
+    expect(docs).toContain(`\`\`\`ts\n${example}\`\`\``);
+  });
+});
+
 describe('the challenge header', () => {
   it('names the metadata and the scopes, with the error when there is one', () => {
     const options = {
