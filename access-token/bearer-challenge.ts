@@ -36,6 +36,7 @@ const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
 
 /** An auth-param value (RFC 9110 §11.2) as a quoted string; ours never hold `"` or `\`. */
 function quoted(value: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   if (/["\\\u0000-\u001f\u007f]/.test(value)) throw new TypeError(`cannot quote ${value} in a challenge`);
   return `"${value}"`;
 }
