@@ -8,6 +8,7 @@
  */
 import { mcpEndpointOf, protectedResourceMetadataUrlOf } from '../../access-token/resource-urls.js';
 import { buildAuthorizationServerMetadata, buildOpenIdConfiguration } from '../../auth-server/metadata.js';
+import { CUSTOMER_PROFILE_TOOL } from '../../live/account/customer-profile.js';
 import type { Artifact } from '../artifact.js';
 import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
@@ -71,9 +72,6 @@ export function buildProtectedResourceMetadata(config: ResolvedConfig): Record<s
   };
 }
 
-/** The scopes the MCP endpoint's one protected tool, get_customer_profile, needs. */
-export const MCP_PROTECTED_SCOPES: readonly string[] = ['profile', 'email'];
-
 /**
  * RFC 9728 metadata for the MCP endpoint `{base_url}/mcp`: its `resource` is exactly the
  * endpoint's URL (RFC 9728 §3.3, and what MCP clients send as RFC 8707 `resource`), and it
@@ -84,7 +82,8 @@ export function buildMcpProtectedResourceMetadata(config: ResolvedConfig): Recor
   return {
     resource: mcpEndpointOf(config.base_url),
     authorization_servers: [config.auth_url],
-    scopes_supported: [...MCP_PROTECTED_SCOPES],
+    // What the endpoint's one protected tool, get_customer_profile, needs.
+    scopes_supported: [...CUSTOMER_PROFILE_TOOL.scopes],
     bearer_methods_supported: ['header'],
     resource_name: `${config.merchant.name} MCP server`,
     resource_documentation: `${config.site_url}/api/`,

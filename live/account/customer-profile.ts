@@ -2,7 +2,7 @@
  * The MCP tool `get_customer_profile`: the signed-in customer's name and e-mail address, as
  * the issuer's userinfo gives them. It is the one tool of the live handler that needs a
  * token (CONTRACT "Live paths"): the handler verifies the bearer token for the MCP endpoint
- * first (access-token/bearer-challenge.ts, scopes `profile email`), then this module asks
+ * first (access-token/bearer-challenge.ts, scopes `openid profile email`), then this module asks
  * userinfo with that same token, so what the tool returns is exactly what the customer
  * allowed, and a revoked grant (which only the issuer knows about) is refused there.
  *
@@ -14,9 +14,12 @@ export const CUSTOMER_PROFILE_TOOL = {
   name: 'get_customer_profile',
   title: 'Customer profile',
   description:
-    "The signed-in customer's name and e-mail address at this store. Needs the customer's approval (OAuth, scopes profile and email).",
-  /** What the access token must grant. */
-  scopes: ['profile', 'email'] as readonly string[],
+    "The signed-in customer's name and e-mail address at this store. Needs the customer's approval (OAuth, scopes openid, profile and email).",
+  /**
+   * What the access token must grant: `profile` and `email` for the two claims, and `openid`
+   * because userinfo serves OpenID Connect tokens only (Core §5.3.1).
+   */
+  scopes: ['openid', 'profile', 'email'] as readonly string[],
   annotations: { readOnlyHint: true, openWorldHint: false },
   inputSchema: { type: 'object', properties: {}, additionalProperties: false },
   outputSchema: {

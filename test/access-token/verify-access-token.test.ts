@@ -183,7 +183,7 @@ describeEachDatabase('tokens verified by a resource of their own on %s', (kind) 
 
   it('when a token lacks the scope then the answer is 403 insufficient_scope naming the scope', async () => {
     const verify = createAccessTokenVerifier({ issuer: issuer.issuer, resource: MCP });
-    const token = await tokenFor(MCP, 'openid');
+    const token = await tokenFor(MCP, 'openid email');
     const guard = {
       verify,
       resourceMetadataUrl: protectedResourceMetadataUrlOf(MCP),
@@ -197,7 +197,7 @@ describeEachDatabase('tokens verified by a resource of their own on %s', (kind) 
     if (outcome.ok) return;
     expect(outcome.response.status).toBe(403);
     expect(outcome.response.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
-    expect(outcome.response.headers.get('www-authenticate')).toContain('scope="profile email"');
+    expect(outcome.response.headers.get('www-authenticate')).toContain('scope="openid profile email"');
   });
 
   it('when a token is sent in the URL then it is refused with 400, never read', async () => {

@@ -20,7 +20,7 @@ describe('the MCP endpoint as a protected resource (RFC 9728)', () => {
     expect(JSON.parse(file?.body ?? '{}')).toMatchObject({
       resource: 'https://shop.pomona.example/mcp',
       authorization_servers: ['https://auth.pomona.example'],
-      scopes_supported: ['profile', 'email'],
+      scopes_supported: ['openid', 'profile', 'email'],
       bearer_methods_supported: ['header'],
     });
   });
