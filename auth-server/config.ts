@@ -132,6 +132,11 @@ const CONFIG_SOURCES: Readonly<Record<string, string>> = {
   keyEncryptionKeyFile: '--key-encryption-key-file (AUTH_KEY_ENCRYPTION_KEY_FILE)',
 };
 
+/** The flag or variable behind a refused value; an item of a list (`resources.0`) names its list's. */
+function sourceOf(path: readonly PropertyKey[]): string | undefined {
+  return CONFIG_SOURCES[path.join('.')] ?? CONFIG_SOURCES[String(path[0])];
+}
+
 export type IssuerConfigInput = z.input<typeof issuerConfigSchema>;
 
 export interface IssuerConfig
@@ -165,7 +170,7 @@ export function resolveConfig(input: IssuerConfigInput): IssuerConfig {
   const parsed = issuerConfigSchema.safeParse(input);
   if (!parsed.success) {
     const detail = parsed.error.issues
-      .map((i) => `${CONFIG_SOURCES[i.path.join('.')] ?? (i.path.join('.') || 'config')}: ${i.message}`)
+      .map((i) => `${sourceOf(i.path) ?? (i.path.join('.') || 'config')}: ${i.message}`)
       .join('; ');
     throw new ConfigError(`invalid issuer configuration: ${detail}`);
   }

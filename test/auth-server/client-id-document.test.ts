@@ -341,6 +341,27 @@ describe('an issuer and a client known by its metadata document', () => {
     expect(server.requests.length).toBe(before);
   });
 
+  it('when an app returns to an https site then the consent page has no loopback warning', async () => {
+    const clientId = `${server.origin}/web-app.json`;
+    const redirect = 'https://app.example/callback';
+    server.routes.set('/web-app.json', { body: documentFor(clientId, { redirect_uris: [redirect] }) });
+    const as = await discover(devIssuer.issuer);
+    const client = { ...registered(clientId), redirectUri: redirect };
+    const { url } = await buildAuthorizationUrl(as, client, 'openid');
+    const agent = new FormAgent(new URL(devIssuer.issuer).origin);
+    const signin = await agent.follow(await agent.get(url.href));
+    const consent = await agent.follow(
+      await agent.submit(signin, 'Sign in', {
+        Email: devIssuer.customer.email,
+        Password: devIssuer.customer.password,
+      }),
+    );
+    const text = consent.html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ');
+    expect(text).toContain('Loopback Agent');
+    expect(text).toContain('app.example');
+    expect(text).not.toContain('This app runs on your own computer');
+  });
+
   it('dynamic registration keeps working beside documents', async () => {
     const as = await discover(devIssuer.issuer);
     const response = await fetch(String(as.registration_endpoint), {
