@@ -109,8 +109,11 @@ async function readLimited(body: AsyncIterable<Uint8Array> | null, maxBytes: num
 
 function describeFailure(error: unknown): string {
   const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
-  if (cause instanceof AddressRefusedError)
-    return `the client_id host is not a public address (${cause.message})`;
+  // One answer for a refused address and an unknown name: the issuer must not become an
+  // oracle for which internal names exist.
+  const code = cause instanceof Error && 'code' in cause ? String(cause.code) : '';
+  if (cause instanceof AddressRefusedError || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return 'the client_id host does not resolve to a public address';
   if (cause instanceof Error && /timeout|aborted/i.test(`${cause.name} ${cause.message}`))
     return 'the client metadata document did not arrive in time';
   if (error instanceof Error && error.name === 'TimeoutError')

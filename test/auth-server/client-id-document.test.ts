@@ -189,7 +189,7 @@ describe('fetching a document from a loopback stand-in', () => {
       policy,
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ClientDocumentError);
-    expect((error as Error).message).toContain('not a public address');
+    expect((error as Error).message).toContain('does not resolve to a public address');
     expect(server.requests.length).toBe(before);
   });
 
