@@ -10,6 +10,7 @@ import {
   userinfoEndpointOf,
 } from '../../access-token/resource-urls.js';
 import { AccessTokenError, createAccessTokenVerifier } from '../../access-token/verify-access-token.js';
+import { callsTool } from '../../live/account/account-guard.js';
 import {
   CUSTOMER_PROFILE_TOOL,
   CustomerProfileError,
@@ -237,5 +238,18 @@ describeEachDatabase('tokens verified by a resource of their own on %s', (kind) 
     const error = await getCustomerProfile({ token, issuer: issuer.issuer, fetch }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CustomerProfileError);
     expect((error as CustomerProfileError).code).toBe('invalid_token');
+  });
+});
+
+describe('which MCP requests the account guard checks', () => {
+  const call = (name: string) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name } });
+  it('a call of get_customer_profile, alone or in a batch, is checked; catalog calls and lists are not', () => {
+    expect(callsTool(call('get_customer_profile'), 'get_customer_profile')).toBe(true);
+    expect(callsTool([call('search_catalog'), call('get_customer_profile')], 'get_customer_profile')).toBe(
+      true,
+    );
+    expect(callsTool(call('search_catalog'), 'get_customer_profile')).toBe(false);
+    expect(callsTool({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, 'get_customer_profile')).toBe(false);
+    expect(callsTool('not json-rpc', 'get_customer_profile')).toBe(false);
   });
 });

@@ -8,9 +8,8 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { authenticateBearer } from '../../../access-token/bearer-challenge.js';
 import { protectedResourceMetadataUrlOf } from '../../../access-token/resource-urls.js';
-import { createAccessTokenVerifier } from '../../../access-token/verify-access-token.js';
+import { type AccountGuard, createAccountGuard } from '../../../live/account/account-guard.js';
 import {
   CUSTOMER_PROFILE_TOOL,
   customerProfileResult,
@@ -23,15 +22,6 @@ export interface McpStandIn extends FetchServer {
   endpoint: string;
   /** Points the stand-in at the issuer once it runs (the issuer needs the endpoint first). */
   trust(issuer: string, now: () => number): void;
-}
-
-function callsTool(body: unknown, name: string): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.some((m: unknown) => {
-    if (typeof m !== 'object' || m === null) return false;
-    const message = m as { method?: unknown; params?: { name?: unknown } };
-    return message.method === 'tools/call' && message.params?.name === name;
-  });
 }
 
 function createServer(issuer: string, token: string | undefined): McpServer {
@@ -52,7 +42,7 @@ function createServer(issuer: string, token: string | undefined): McpServer {
 }
 
 export async function startMcpStandIn(): Promise<McpStandIn> {
-  let trusted: { issuer: string; now: () => number } | undefined;
+  let trusted: { issuer: string; guard: AccountGuard } | undefined;
   let endpoint = '';
   const handler = async (request: Request): Promise<Response> => {
     const path = new URL(request.url).pathname;
@@ -66,21 +56,9 @@ export async function startMcpStandIn(): Promise<McpStandIn> {
     }
     if (path !== '/mcp' || !trusted) return new Response('not found', { status: 404 });
     const body: unknown = request.method === 'POST' ? await request.json() : undefined;
-    let token: string | undefined;
-    if (callsTool(body, CUSTOMER_PROFILE_TOOL.name)) {
-      const verify = createAccessTokenVerifier({
-        issuer: trusted.issuer,
-        resource: endpoint,
-        now: trusted.now,
-      });
-      const auth = await authenticateBearer(request, {
-        verify,
-        resourceMetadataUrl: protectedResourceMetadataUrlOf(endpoint),
-        scopes: CUSTOMER_PROFILE_TOOL.scopes,
-      });
-      if (!auth.ok) return auth.response;
-      token = auth.token;
-    }
+    const auth = await trusted.guard(request, body);
+    if (auth && !auth.ok) return auth.response;
+    const token = auth?.token;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -94,7 +72,7 @@ export async function startMcpStandIn(): Promise<McpStandIn> {
     ...served,
     endpoint,
     trust(issuer, now) {
-      trusted = { issuer, now };
+      trusted = { issuer, guard: createAccountGuard({ issuer, endpoint, now }) };
     },
   };
 }
