@@ -7,6 +7,7 @@
  * bundle path it is published from, so the same checkers run on it as on a directory.
  * Requests are sequential, well under the 60 a minute the merchant asks for.
  */
+import { decodeBundleFile } from '../bundle-file-encoding.js';
 import { readSitemap, SITEMAP_FILE } from '../emit/sitemap.js';
 import { CatalogError } from '../errors.js';
 import {
@@ -18,6 +19,7 @@ import {
 } from '../validate/bundle-layout.js';
 import { findCatalogContext } from '../validate/linkset.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
+import { type DocumentSource, readAgentFeeds } from './read-agent-feeds.js';
 import { expectedMediaType, mediaTypeMatches, SITE_DOCUMENTS, type SiteDocument } from './site-documents.js';
 
 export interface ReadSiteOptions {
@@ -45,7 +47,7 @@ interface Fetched {
   body: string;
 }
 
-class SiteReader {
+class SiteReader implements DocumentSource {
   readonly files = new Map<string, string>();
   readonly problems: Problem[] = [];
 
@@ -65,7 +67,8 @@ class SiteReader {
         headers: { origin: 'https://agent.example', accept: '*/*' },
         signal: AbortSignal.timeout(this.timeoutMs),
       });
-      const body = method === 'HEAD' ? '' : await response.text();
+      // Bodies are read as bytes: a `.gz` feed shard is gunzipped into the text the gate reads.
+      const body = method === 'HEAD' ? '' : decodeBundleFile(path, Buffer.from(await response.arrayBuffer()));
       return { status: response.status, headers: response.headers, body };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -197,6 +200,7 @@ export async function readBundleSite(target: string, options: ReadSiteOptions = 
   const kb = /\/kb\/[a-z0-9-]+-knowledge-base\.md/.exec(reader.files.get('llms.txt') ?? '')?.[0];
   if (kb !== undefined) await reader.read({ urlPath: kb, file: kb.slice(1) });
   await readChildSitemaps(reader);
+  await readAgentFeeds(reader);
   await checkCatalogHeaders(reader, catalogPath);
   await checkApiCatalogHead(reader);
   await checkUnknownPathsAre404(reader);

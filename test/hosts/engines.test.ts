@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeShopifyProducts } from '../fixtures/upstream/make-products.js';
 import { ensureCompiled } from '../generator/cli/run-cli.js';
 import { REPO_ROOT } from '../generator/pipeline/helpers.js';
-import { contractPaths } from '../helpers/contract-paths.js';
+import { AGENT_FEED_PATHS, contractPaths } from '../helpers/contract-paths.js';
 import { requires } from '../helpers/requirements.js';
 import { ENGINES, startWrangler } from './engines.js';
 import { ask, buildWith, comparable, ruleCounts, type Served, serveEverywhere, stopAll } from './served.js';
@@ -41,6 +41,16 @@ async function buildHostile(root: string): Promise<string> {
       base_url: 'https://agents.hostile-juice.example/api',
       auth_url: 'https://auth.hostile-juice.example',
       upstream: { format: 'shopify', source: upstream },
+      agent_feeds: {
+        openai: {
+          enabled: true,
+          seller_name: 'Hostile Juice',
+          seller_url: HOSTILE_MERCHANT.url,
+          return_policy: `${HOSTILE_MERCHANT.url}/returns`,
+          store_country: 'US',
+        },
+        acp: { enabled: true },
+      },
     }),
   );
   return buildWith(root, 'hostile', config);
@@ -83,7 +93,7 @@ describe("the hosts' own engines", requires(ENGINES), () => {
 
     beforeAll(async () => {
       const dir = await make(root);
-      served = await serveEverywhere(dir, [...contractPaths(base, slug), ...rootPaths]);
+      served = await serveEverywhere(dir, [...contractPaths(base, slug), ...AGENT_FEED_PATHS, ...rootPaths]);
     }, 240_000);
 
     afterAll(() => stopAll(served), 60_000);
