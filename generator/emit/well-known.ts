@@ -86,7 +86,6 @@ export function buildMcpProtectedResourceMetadata(config: ResolvedConfig): Recor
     scopes_supported: [...CUSTOMER_PROFILE_TOOL.scopes],
     bearer_methods_supported: ['header'],
     resource_name: `${config.merchant.name} MCP server`,
-    resource_documentation: `${config.site_url}/api/`,
     resource_policy_uri: policy.termsUrl,
     resource_tos_uri: policy.termsUrl,
   };
