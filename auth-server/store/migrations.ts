@@ -7,6 +7,7 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { counterMigrations } from './counters.js';
 import { emailLinkMigrations } from './email-link-queries.js';
+import { signupMigrations } from './signup-queries.js';
 
 async function createCoreTables(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -158,9 +159,10 @@ const migrations: Record<string, Migration> = {
   },
   ...counterMigrations,
   ...emailLinkMigrations,
+  ...signupMigrations,
   // RFC 8707: the resources an authorization request named travel with it into the grant,
   // which bounds every token minted from it. Null is a request that named none.
-  '0004_resource_indicators': {
+  '0006_resource_indicators': {
     async up(db) {
       await db.schema.alterTable('interactions').addColumn('resource', 'text').execute();
       await db.schema.alterTable('grants').addColumn('resource', 'text').execute();
