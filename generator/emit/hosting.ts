@@ -21,6 +21,7 @@ import {
   type RedirectRule,
 } from './hosting-rules-format.js';
 import { LANDING_PUBLIC_PATH, landingLinks } from './landing.js';
+import { isLiveData } from './live-index.js';
 import { storefrontProxyRule } from './storefront-proxy.js';
 import { resolveUsagePolicy, type UsagePolicy } from './usage-policy.js';
 import { WELL_KNOWN_DOCUMENTS } from './well-known.js';
@@ -99,7 +100,9 @@ function needsRewrite(artifact: Artifact): boolean {
   return from !== `/${artifact.path}` && `${from}index.html` !== `/${artifact.path}`;
 }
 
-export function emitHostingRules(plan: BuildPlan, documents: readonly Artifact[]): Artifact[] {
+export function emitHostingRules(plan: BuildPlan, artifacts: readonly Artifact[]): Artifact[] {
+  // The live handler's data is read through the shell's asset reader, never linked or announced.
+  const documents = artifacts.filter((artifact) => !isLiveData(artifact));
   const policy = resolveUsagePolicy(plan.config);
   const { catalogPath } = catalogPaths(plan.config.base_url);
   const redirects: RedirectRule[] = documents

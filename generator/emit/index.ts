@@ -17,11 +17,13 @@ import { emitHostingRules } from './hosting.js';
 import { emitKnowledgeBase } from './kb.js';
 import { forgetKnowledgeBaseSections } from './kb-markdown.js';
 import { emitLanding } from './landing.js';
+import { emitLiveIndex } from './live-index.js';
 import { emitLlms } from './llms.js';
 import { emitOpenApi } from './openapi.js';
 import { emitRobots } from './robots.js';
 import { emitSitemap } from './sitemap.js';
 import { emitWellKnown } from './well-known.js';
+import { emitUcpProfile } from './well-known-ucp.js';
 
 export type Emitter = (plan: BuildPlan) => Artifact[];
 
@@ -38,6 +40,8 @@ export const DOCUMENT_EMITTERS: readonly Emitter[] = [
   emitRobots,
   emitWellKnown,
   emitLanding,
+  emitLiveIndex,
+  emitUcpProfile,
 ];
 
 export function emitBundle(plan: BuildPlan, emitters: readonly Emitter[] = DOCUMENT_EMITTERS): Artifact[] {

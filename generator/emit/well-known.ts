@@ -13,11 +13,14 @@ import type { Artifact } from '../artifact.js';
 import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
 import { catalogUrls } from './catalog.js';
+import { describeCatalogFields } from './catalog-fields.js';
 import { stableJson } from './json.js';
+import { liveEndpoints } from './live-index.js';
 import { describeAccountAccess } from './openapi-policy.js';
 import { OPENAPI_PATH, siteUrl } from './sitemap-pages.js';
 import { resolveUsagePolicy } from './usage-policy.js';
 import { buildAgentCard } from './well-known-agent.js';
+import { UCP_PROFILE } from './well-known-ucp.js';
 
 /** RFC 9727 §5: the media type of the api-catalog resource when it is a JSON linkset. */
 export const API_CATALOG_MEDIA_TYPE =
@@ -115,8 +118,24 @@ export function buildApiCatalog(config: ResolvedConfig): Record<string, unknown>
         'terms-of-service': [{ href: termsUrl, type: 'text/html' }],
         license: [{ href: termsUrl, type: 'text/html' }],
       },
+      ...liveApiContexts(config, termsUrl),
     ],
   };
+}
+
+/** The live endpoints, when on: MCP and UCP REST, each described by the UCP business profile. */
+function liveApiContexts(config: ResolvedConfig, termsUrl: string): Record<string, unknown>[] {
+  const endpoints = liveEndpoints(config);
+  if (endpoints === undefined) return [];
+  const links = {
+    'service-desc': [{ href: `${config.site_url}${UCP_PROFILE.publicPath}`, type: UCP_PROFILE.mediaType }],
+    'service-doc': [{ href: `${config.site_url}/api/`, type: 'text/html' }],
+    'terms-of-service': [{ href: termsUrl, type: 'text/html' }],
+  };
+  return [
+    { anchor: endpoints.mcp, ...links },
+    { anchor: endpoints.rest, ...links },
+  ];
 }
 
 function document(entry: { path: string; mediaType: string; publicPath?: string }, value: unknown): Artifact {
@@ -133,7 +152,7 @@ export function emitWellKnown(plan: BuildPlan): Artifact[] {
   const docs = WELL_KNOWN_DOCUMENTS;
   // The copies must equal what the issuer serves, so they get the same input: its identifier.
   const issuer = { issuer: config.auth_url };
-  const agentCard = buildAgentCard(config);
+  const agentCard = buildAgentCard(config, describeCatalogFields(plan));
   return [
     document(docs.protectedResource, buildProtectedResourceMetadata(config)),
     document(mcpProtectedResourceDocument(config), buildMcpProtectedResourceMetadata(config)),
