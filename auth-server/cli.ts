@@ -48,7 +48,14 @@ function configFrom(
     MailFlags &
     Partial<
       Record<
-        'port' | 'host' | 'issuer' | 'rateLimit' | 'trustProxy' | 'registrationLimit' | 'reapUnusedClients',
+        | 'port'
+        | 'host'
+        | 'issuer'
+        | 'rateLimit'
+        | 'trustProxy'
+        | 'registrationLimit'
+        | 'reapUnusedClients'
+        | 'resource',
         string
       >
     >,
@@ -64,6 +71,8 @@ function configFrom(
   if (flags.trustProxy !== undefined) input.trustProxy = flags.trustProxy;
   if (flags.registrationLimit !== undefined) input.registrationLimit = flags.registrationLimit;
   if (flags.reapUnusedClients !== undefined) input.unusedClientDays = flags.reapUnusedClients;
+  // Several resources separate with commas or spaces (a URI holds neither unencoded).
+  if (given(flags.resource)) input.resources = flags.resource.split(/[\s,]+/).filter((r) => r !== '');
   if (given(flags.catalogConfig)) input.catalogConfig = flags.catalogConfig;
   if (given(flags.smtpUrl)) input.smtpUrl = flags.smtpUrl;
   if (given(flags.mailFrom)) input.mailFrom = flags.mailFrom;
@@ -94,7 +103,8 @@ async function runServe(
 ): Promise<void> {
   const { dev, ...rest } = given;
   const flags = dev ? applyDevDefaults(rest, sourceOf) : rest;
-  const config = configFrom(flags);
+  // --dev also lets a Client ID Metadata Document live on loopback (http allowed there).
+  const config = { ...configFrom(flags), allowLoopbackClientMetadata: dev === true };
   const logger = createJsonLogger(coalescedWrite(process.stdout));
   const { startIssuer } = await import('./server.js');
   const running = await startIssuer({ config, logger }).catch((error: unknown) => {
@@ -299,7 +309,16 @@ function buildProgram(): Command {
         .env('AUTH_REAP_UNUSED_CLIENTS')
         .default('30'),
     )
-    .option('--dev', 'local development: rate limits and registration throttle off unless set; loopback only')
+    .addOption(
+      new Option(
+        '--resource <urls>',
+        'the resources (RFC 8707) tokens may be for, comma-separated; default the issuer and {base_url}/mcp of --catalog-config',
+      ).env('AUTH_RESOURCES'),
+    )
+    .option(
+      '--dev',
+      'local development: rate limits and registration throttle off unless set, client metadata documents on loopback allowed; loopback only',
+    )
     .addOption(kekFileOption())
     .addOption(new Option('--allow-signup', 'let people open an account themselves (verified by mail)'));
   for (const option of mailOptions()) serve.addOption(option);
