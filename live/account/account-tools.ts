@@ -21,21 +21,20 @@ import {
 } from './customer-profile.js';
 
 const guards = new Map<string, AccountGuard>();
-const movedClockGuards = new WeakMap<LiveContext, AccountGuard>();
+const movedClockGuards = new WeakMap<() => number, Map<string, AccountGuard>>();
 
-/** The guard for this deployment's issuer and MCP endpoint. */
+/** The guard for this deployment's issuer and MCP endpoint (and the context's clock, when a test moves it). */
 export function accountGuardFor(context: LiveContext): AccountGuard {
   const { issuer, mcpEndpoint: endpoint } = context.settings;
   const { now } = context;
+  let cache = guards;
   if (now !== undefined) {
-    // A test's clock: keyed by its context, so it never leaks into another deployment.
-    const guard = movedClockGuards.get(context) ?? createAccountGuard({ issuer, endpoint, now });
-    movedClockGuards.set(context, guard);
-    return guard;
+    cache = movedClockGuards.get(now) ?? new Map<string, AccountGuard>();
+    movedClockGuards.set(now, cache);
   }
   const key = `${issuer} ${endpoint}`;
-  const guard = guards.get(key) ?? createAccountGuard({ issuer, endpoint });
-  guards.set(key, guard);
+  const guard = cache.get(key) ?? createAccountGuard({ issuer, endpoint, ...(now ? { now } : {}) });
+  cache.set(key, guard);
   return guard;
 }
 
