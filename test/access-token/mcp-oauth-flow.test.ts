@@ -19,12 +19,20 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { decodeJwt, generateKeyPair, SignJWT } from 'jose';
 import * as oauth from 'oauth4webapi';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase } from '../auth-server/helpers/databases.js';
 import { type DocumentServer, startDocumentServer } from '../auth-server/helpers/document-server.js';
 import { authorizeInBrowser, FormAgent } from '../auth-server/helpers/form-agent.js';
 import { createMovableClock, startTestIssuer, type TestIssuer } from '../auth-server/helpers/issuer.js';
 import { authorize, discover } from '../auth-server/helpers/oauth-client.js';
+import {
+  BROWSER,
+  BROWSER_SKIP_REASON,
+  launchBrowser,
+  noBrowser,
+  type TestBrowser,
+} from '../helpers/browser.js';
+import { requires } from '../helpers/requirements.js';
 import { type PreviewMcp, startPreviewMcp } from './helpers/preview-mcp.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -260,4 +268,44 @@ describeEachDatabase('the MCP SDK client against the issuer and the preview live
     expect(answer.status).toBe(401);
     expect(answer.challenge).toContain('error="invalid_token"');
   });
+
+  describe(
+    `with sign-in and consent in headless Chromium${noBrowser ? ` (${BROWSER_SKIP_REASON})` : ''}`,
+    requires(BROWSER),
+    () => {
+      let browser: TestBrowser;
+      beforeAll(async () => {
+        browser = await launchBrowser();
+      });
+      afterAll(async () => {
+        await browser?.close();
+      });
+
+      /** The customer signs in and allows on the issuer's pages; the client's callback is answered in the browser. */
+      async function signInWithChromium(url: URL): Promise<URL> {
+        const page = await browser.context.newPage();
+        await page.route(`${REDIRECT}?**`, (route) => route.fulfill({ status: 200, body: 'signed in' }));
+        await page.goto(url.href);
+        await page.getByLabel('Email').fill(issuer.customer.email);
+        await page.getByLabel('Password').fill(issuer.customer.password);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Allow' }).waitFor();
+        expect(await page.getByText(CLIENT_METADATA.client_name ?? '').count()).toBeGreaterThan(0);
+        await page.getByRole('button', { name: 'Allow' }).click();
+        await page.waitForURL(`${REDIRECT}?**`);
+        const callback = new URL(page.url());
+        await page.close();
+        return callback;
+      }
+
+      it('the SDK client registers, the customer consents in the browser, and the tool answers', async () => {
+        const provider = new TestProvider(signInWithChromium);
+        const client = await connectAndAuthorize(provider);
+        expect(decodeJwt(provider.tokens()?.access_token ?? '').aud).toBe(mcp.endpoint);
+        expectProfile(await client.callTool({ name: 'get_customer_profile', arguments: {} }));
+        await client.close();
+        expect(browser.blockedRequests).toEqual([]);
+      });
+    },
+  );
 });
