@@ -13,7 +13,7 @@ export interface LiveSettings {
   basePath: string;
   /** `{site_url}`, an origin. */
   siteOrigin: string;
-  /** The issuer identifier (`auth_url`) whose access tokens the account tools accept. */
+  /** The issuer identifier (`auth_url`) whose access tokens the account tools accept; "" when the bundle names none. */
   issuer: string;
   /** `{base_url}/mcp`, the MCP endpoint's URL: the audience its tokens must carry. */
   mcpEndpoint: string;
@@ -50,8 +50,9 @@ export async function readLiveSettings(readAsset: AssetReader): Promise<LiveSett
   return {
     basePath: manifest.base_path,
     siteOrigin: manifest.site_url,
-    issuer: manifest.auth_url,
-    mcpEndpoint: manifest.mcp_endpoint,
+    // A bundle built before the account tool has neither: its account tool then answers 503.
+    issuer: manifest.auth_url ?? '',
+    mcpEndpoint: manifest.mcp_endpoint ?? '',
     allowedOrigins: manifest.allowed_origins,
     requestsPerMinute: manifest.requests_per_minute,
     policyHeaders: manifest.policy_headers,

@@ -12,6 +12,7 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { KeySetUnavailableError } from '../access-token/verify-access-token.js';
+import { callsTool } from './account/account-guard.js';
 import { accountGuardFor, registerAccountTools } from './account/account-tools.js';
 import { CUSTOMER_PROFILE_TOOL } from './account/customer-profile.js';
 import {
@@ -82,8 +83,11 @@ export async function handleMcpRequest(
   const screened = screenToolCall(message, ALL_TOOLS);
   if (screened) return screened;
   let token: string | undefined;
+  const callsAccountTool = callsTool(message, CUSTOMER_PROFILE_TOOL.name);
+  if (callsAccountTool && context.settings.issuer === '')
+    return jsonRpcError(503, SERVER_ERROR, 'Service unavailable: this bundle names no issuer; rebuild it');
   try {
-    const auth = await accountGuardFor(context)(request, message);
+    const auth = callsAccountTool ? await accountGuardFor(context)(request, message) : undefined;
     if (auth && !auth.ok) return auth.response;
     token = auth?.token;
   } catch (error) {

@@ -155,4 +155,14 @@ describe('get_customer_profile on the MCP endpoint', () => {
     // The catalog still answers without the issuer.
     expect((await callTool(unreachable, 'get_product', { catalog: { id: 'x' } })).status).toBe(200);
   });
+
+  it('answers 503, never a crash, in a bundle that names no issuer (built before the account tool)', async () => {
+    const older = await syntheticLiveBundle(10, BASE_URL, '');
+    const response = await callTool(older, 'get_customer_profile', {}, await token());
+    expect(response.status).toBe(503);
+    expect((JSON.parse(await response.text()) as { error: { message: string } }).error.message).toContain(
+      'names no issuer',
+    );
+    expect((await callTool(older, 'search_catalog', {})).status).toBe(200);
+  });
 });
