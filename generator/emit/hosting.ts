@@ -21,6 +21,7 @@ import {
   type RedirectRule,
 } from './hosting-rules-format.js';
 import { LANDING_PUBLIC_PATH, landingLinks } from './landing.js';
+import { SERVER_CARD_MEDIA_TYPE } from './mcp-server-card.js';
 import { storefrontProxyRule } from './storefront-proxy.js';
 import { resolveUsagePolicy, type UsagePolicy } from './usage-policy.js';
 import { WELL_KNOWN_DOCUMENTS } from './well-known.js';
@@ -42,7 +43,12 @@ const PREAMBLE = [
 type Header = [name: string, value: string];
 
 function isStable(artifact: Artifact): boolean {
-  return artifact.path.startsWith('.well-known/') || artifact.path === 'robots.txt';
+  return (
+    artifact.path.startsWith('.well-known/') ||
+    artifact.path === 'robots.txt' ||
+    // The MCP server card extension: "Cache-Control: public, max-age=3600".
+    artifact.mediaType === SERVER_CARD_MEDIA_TYPE
+  );
 }
 
 /** The URL paths a document answers at: its public path and, when different, its file path. */

@@ -8,6 +8,8 @@ import type { Artifact } from '../artifact.js';
 import { artifactUrlPath } from '../artifact.js';
 import { CatalogError } from '../errors.js';
 import type { BuildPlan } from '../plan.js';
+import { emitAgentSkills } from './agent-skills.js';
+import { emitAiCatalog } from './ai-catalog.js';
 import { emitCatalog } from './catalog.js';
 import { emitDocs } from './docs.js';
 import { emitFeed } from './feed.js';
@@ -16,6 +18,7 @@ import { emitKnowledgeBase } from './kb.js';
 import { forgetKnowledgeBaseSections } from './kb-markdown.js';
 import { emitLanding } from './landing.js';
 import { emitLlms } from './llms.js';
+import { emitMcpServerCards } from './mcp-server-card.js';
 import { emitOpenApi } from './openapi.js';
 import { emitRobots } from './robots.js';
 import { emitSitemap } from './sitemap.js';
@@ -34,6 +37,9 @@ export const DOCUMENT_EMITTERS: readonly Emitter[] = [
   emitRobots,
   emitWellKnown,
   emitLanding,
+  emitAgentSkills,
+  emitMcpServerCards,
+  emitAiCatalog,
 ];
 
 export function emitBundle(plan: BuildPlan, emitters: readonly Emitter[] = DOCUMENT_EMITTERS): Artifact[] {
