@@ -10,6 +10,7 @@ import { CatalogError } from '../errors.js';
 import type { BuildPlan } from '../plan.js';
 import { emitAgentSkills } from './agent-skills.js';
 import { emitAiCatalog } from './ai-catalog.js';
+import { emitAuthMd } from './auth-md.js';
 import { emitCatalog } from './catalog.js';
 import { emitDocs } from './docs.js';
 import { emitFeed } from './feed.js';
@@ -40,6 +41,7 @@ export const DOCUMENT_EMITTERS: readonly Emitter[] = [
   emitAgentSkills,
   emitMcpServerCards,
   emitAiCatalog,
+  emitAuthMd,
 ];
 
 export function emitBundle(plan: BuildPlan, emitters: readonly Emitter[] = DOCUMENT_EMITTERS): Artifact[] {
