@@ -18,9 +18,10 @@ import type { BuildPlan } from '../plan.js';
 import { liveEndpoints } from './live-endpoints.js';
 import { escapeMarkdownInline } from './markdown-text.js';
 import { describeAccountAccess } from './openapi-policy.js';
+import { AUTH_MD_PATH, filePathOf } from './sitemap-pages.js';
 import { resolveUsagePolicy } from './usage-policy.js';
 
-export const AUTH_MD_FILE = 'auth.md';
+export const AUTH_MD_FILE = filePathOf(AUTH_MD_PATH);
 export const AUTH_MD_MEDIA_TYPE = 'text/markdown; charset=utf-8';
 
 /** The agent_auth block the site's copy of the issuer metadata carries. */

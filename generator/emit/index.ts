@@ -19,8 +19,10 @@ import { emitKnowledgeBase } from './kb.js';
 import { forgetKnowledgeBaseSections } from './kb-markdown.js';
 import { emitLanding } from './landing.js';
 import { emitLlms } from './llms.js';
+import { emitMarkdownTwins } from './markdown-twins.js';
 import { emitMcpServerCards } from './mcp-server-card.js';
 import { emitOpenApi } from './openapi.js';
+import { emitProductMarkdown } from './product-markdown.js';
 import { emitRobots } from './robots.js';
 import { emitSitemap } from './sitemap.js';
 import { emitWellKnown } from './well-known.js';
@@ -42,6 +44,8 @@ export const DOCUMENT_EMITTERS: readonly Emitter[] = [
   emitMcpServerCards,
   emitAiCatalog,
   emitAuthMd,
+  emitMarkdownTwins,
+  emitProductMarkdown,
 ];
 
 export function emitBundle(plan: BuildPlan, emitters: readonly Emitter[] = DOCUMENT_EMITTERS): Artifact[] {

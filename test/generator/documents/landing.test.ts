@@ -51,10 +51,10 @@ describe('the landing page at /', () => {
       ?.headers.filter(([name]) => name === 'Link')
       .map(([, value]) => value)
       .join(', ');
-    for (const rel of ['api-catalog', 'service-desc', 'service-doc', 'alternate']) {
+    for (const rel of ['api-catalog', 'service-desc', 'service-doc', 'ai-catalog', 'alternate']) {
       expect(link).toContain(`rel="${rel}"`);
     }
-    expect(link).toContain('</llms.txt>; rel="alternate"; type="text/markdown"');
+    expect(link).toContain('</index.md>; rel="alternate"; type="text/markdown"');
   });
 });
 
