@@ -15,7 +15,6 @@ import type { BuildPlan } from '../plan.js';
 import { stableJson } from './json.js';
 import { liveEndpoints, MCP_PROTOCOL_VERSIONS, pathOnSite } from './live-endpoints.js';
 import { API_VERSION } from './openapi.js';
-import { resolveUsagePolicy } from './usage-policy.js';
 
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 export const SERVER_CARD_MEDIA_TYPE = 'application/mcp-server-card+json';
@@ -34,13 +33,17 @@ export interface McpServerFacts {
   protocolVersions: readonly string[];
 }
 
+/** The schema caps `description` at 100 characters. */
+function cut(text: string, limit: number): string {
+  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
+}
+
 export function describeMcpServer(config: ResolvedConfig): McpServerFacts {
   const host = new URL(config.site_url).hostname.split('.').reverse().join('.');
-  const policy = resolveUsagePolicy(config);
   return {
     name: `${host}/catalog`,
     title: `${config.merchant.name} Catalog`,
-    description: `Read-only product catalog of ${config.merchant.name}: search_catalog, lookup_catalog and get_product (UCP catalog shapes, prices in minor units). No authentication for the catalog tools; at most ${policy.requestsPerMinute} requests a minute.`,
+    description: cut(`Search and look up the products of ${config.merchant.name} (read-only, no key).`, 100),
     version: API_VERSION,
     endpoint: liveEndpoints(config).mcp,
     websiteUrl: config.storefront_url,

@@ -14,6 +14,8 @@ import { checkRobots } from '../emit/robots.js';
 import { checkSitemap } from '../emit/sitemap.js';
 import { parseJson } from './bundle-layout.js';
 import { checkConsistency } from './consistency.js';
+import { checkDiscovery } from './discovery.js';
+import { checkMarkdownPages } from './markdown-pages.js';
 import { checkOpenApi } from './openapi.js';
 import { bundleFilesOf } from './parse-once.js';
 import type { BundleChecker, BundleFiles, Problem } from './problem.js';
@@ -41,6 +43,8 @@ export const BUNDLE_CHECKERS: readonly BundleChecker[] = [
   checkSchemas,
   checkOpenApi,
   checkWellKnown,
+  checkDiscovery,
+  checkMarkdownPages,
   checkKnowledgeBase,
   checkFeed,
   checkSitemap,
