@@ -84,14 +84,25 @@ function headersFor(
   const twin = twins.get(artifactUrlPath(artifact));
   if (twin !== undefined) headers.push(['Link', markdownAlternateLink(twin)]);
   headers.push(...policy.headers, ...securityHeaders());
-  if (artifact.mediaType.startsWith('text/html'))
-    headers.push(['Content-Security-Policy', HTML_CONTENT_SECURITY_POLICY]);
+  if (artifact.mediaType.startsWith('text/html')) {
+    const landing = artifactUrlPath(artifact) === LANDING_PUBLIC_PATH;
+    headers.push([
+      'Content-Security-Policy',
+      landing ? LANDING_CONTENT_SECURITY_POLICY : HTML_CONTENT_SECURITY_POLICY,
+    ]);
+  }
   return headers;
 }
 
 /** The docs page is static HTML with inline CSS: no script, no third-party load, no framing. */
 export const HTML_CONTENT_SECURITY_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/**
+ * The landing page also runs its one WebMCP script, from the bundle itself, and lets it
+ * call the live endpoints under `{base_url}`, which shares the site's origin.
+ */
+export const LANDING_CONTENT_SECURITY_POLICY = `${HTML_CONTENT_SECURITY_POLICY}; script-src 'self'; connect-src 'self'`;
 
 function securityHeaders(): Header[] {
   return [

@@ -25,6 +25,7 @@ import { emitOpenApi } from './openapi.js';
 import { emitProductMarkdown } from './product-markdown.js';
 import { emitRobots } from './robots.js';
 import { emitSitemap } from './sitemap.js';
+import { emitWebMcp } from './webmcp.js';
 import { emitWellKnown } from './well-known.js';
 
 export type Emitter = (plan: BuildPlan) => Artifact[];
@@ -46,6 +47,7 @@ export const DOCUMENT_EMITTERS: readonly Emitter[] = [
   emitAuthMd,
   emitMarkdownTwins,
   emitProductMarkdown,
+  emitWebMcp,
 ];
 
 export function emitBundle(plan: BuildPlan, emitters: readonly Emitter[] = DOCUMENT_EMITTERS): Artifact[] {

@@ -24,6 +24,7 @@ import {
   siteUrl,
 } from './sitemap-pages.js';
 import { resolveUsagePolicy } from './usage-policy.js';
+import { WEBMCP_PATH } from './webmcp.js';
 import { WELL_KNOWN_DOCUMENTS } from './well-known.js';
 
 export const LANDING_FILE = 'index.html';
@@ -49,6 +50,7 @@ interface LandingView {
     catalog: string;
     markdown: string;
     aiCatalog: string;
+    webmcp: string;
   };
 }
 
@@ -109,6 +111,8 @@ export function emitLanding(plan: BuildPlan): Artifact[] {
       catalog: catalogUrls(config).catalogUrl,
       markdown: siteUrl(config, LANDING_MARKDOWN_PATH),
       aiCatalog: siteUrl(config, '/.well-known/ai-catalog.json'),
+      // Same origin, path-absolute: the page's CSP allows script-src 'self' only.
+      webmcp: WEBMCP_PATH,
     },
   };
   const notFound: NotFoundView = {
