@@ -27,6 +27,15 @@ function parseRateLimit(value: string): number {
   return limit;
 }
 
+/** The flags `preview` and `serve` share (CONTRACT.md, "npm scripts"). */
+function addServerOptions(command: Command): Command {
+  return command
+    .option('--dir <dir>', 'bundle directory', 'dist')
+    .option('--port <port>', 'port (0 picks a free one)', parsePort, 8080)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--quiet', 'no request log', false);
+}
+
 export function createProgram(): Command {
   const program = new Command('agent-catalog')
     .description('Publish a merchant catalog for AI agents as a static bundle.')
@@ -70,18 +79,21 @@ export function createProgram(): Command {
       process.exitCode = await runCheck({ target, json: options.json, ...as }, io);
     });
 
-  program
-    .command('preview')
-    .description('serve a built bundle exactly as the CDN would')
-    .option('--dir <dir>', 'bundle directory', 'dist')
-    .option('--port <port>', 'port (0 picks a free one)', parsePort, 8080)
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
+  addServerOptions(program.command('preview').description('serve a built bundle exactly as the CDN would'))
     .option('--rate-limit <n>', 'enforce N requests a minute per client', parseRateLimit)
-    .option('--quiet', 'no request log', false)
     .action(async (options) => {
       const { runPreview } = await import('./commands/preview.js');
       process.exitCode = await runPreview(options, io);
     });
+
+  addServerOptions(
+    program
+      .command('serve')
+      .description('serve a bundle, live handler included, for a merchant who hosts it themselves'),
+  ).action(async (options) => {
+    const { runPreview } = await import('./commands/preview.js');
+    process.exitCode = await runPreview({ ...options, command: 'serve' }, io);
+  });
 
   return program;
 }

@@ -122,6 +122,24 @@ export const configSchema = z
       .strict()
       .default(() => ({ shrink_threshold: 0.5 }))
       .describe('build safety settings'),
+    live: z
+      .object({
+        enabled: z
+          .boolean()
+          .default(true)
+          .describe(
+            'publish the live handler (MCP and UCP REST catalog search at {base_url}/mcp and {base_url}/ucp, the UCP profile at /.well-known/ucp); turn off for a host that runs no functions (GitHub Pages, a bucket)',
+          ),
+        allowed_origins: z
+          .array(httpUrl)
+          .default([])
+          .describe(
+            'browser origins allowed to call the MCP endpoint besides site_url and loopback origins on a local run (others get 403)',
+          ),
+      })
+      .strict()
+      .default(() => ({ enabled: true, allowed_origins: [] }))
+      .describe('the live catalog search served from the bundle (docs/live.md)'),
     issuer: issuerPagesSchema
       .optional()
       .describe('how the issuer (agent-auth) presents the merchant; read only by agent-auth'),

@@ -1,5 +1,8 @@
 /**
- * `agent-catalog preview`: serves a built bundle as the CDN would (issue 4). Prints
+ * `agent-catalog preview`: serves a built bundle as the CDN would (issue 4), and
+ * `agent-catalog serve`, the same server for a merchant who hosts the bundle on their own
+ * machine: static files with their `_headers`, and the live handler on the paths the
+ * bundle's `_routes.json` names (one server, so what a merchant runs is what was previewed). Prints
  * `listening on <url>` on stdout once the port is bound (tests and scripts wait for that
  * line), one line per request on stderr unless --quiet, and stops cleanly on SIGINT or
  * SIGTERM. A `--dir` that is not a bundle is a usage error: exit 2.
@@ -16,6 +19,8 @@ export interface PreviewCommandOptions {
   host: string;
   rateLimit?: number;
   quiet: boolean;
+  /** Which command runs, for its messages. Default `preview`. */
+  command?: 'preview' | 'serve';
 }
 
 function createStderrLogger(io: CommandIo, quiet: boolean): Logger {
@@ -59,7 +64,9 @@ export async function runPreview(
       logger,
     });
   } catch (error) {
-    io.stderr.write(`agent-catalog preview: ${describeErrorChain(error).join(': ')}\n`);
+    io.stderr.write(
+      `agent-catalog ${options.command ?? 'preview'}: ${describeErrorChain(error).join(': ')}\n`,
+    );
     return exitStatusFor(error);
   }
   io.stdout.write(`listening on ${server.url}\n`);

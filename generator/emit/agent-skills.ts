@@ -14,7 +14,7 @@ import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
 import { catalogUrls } from './catalog.js';
 import { stableJson } from './json.js';
-import { liveEndpoints } from './live-endpoints.js';
+import { type LiveEndpoints, liveSurface } from './live-endpoints.js';
 import { escapeMarkdownInline } from './markdown-text.js';
 import { resolveUsagePolicy } from './usage-policy.js';
 
@@ -42,23 +42,16 @@ export function sha256Digest(body: string): string {
 }
 
 function describeSkill(config: ResolvedConfig): string {
-  const text = `Search and look up the products of ${config.merchant.name} (prices, availability, variants, product links) through its public MCP server or UCP REST API, and cite them correctly. Use when a person asks what ${config.merchant.name} sells, what something costs or whether it is in stock.`;
+  const text = `Search and look up the products of ${config.merchant.name} (prices, availability, variants, product links) through its public catalog, and cite them correctly. Use when a person asks what ${config.merchant.name} sells, what something costs or whether it is in stock.`;
   return text.length <= MAX_DESCRIPTION ? text : `${text.slice(0, MAX_DESCRIPTION - 1)}…`;
 }
 
-function renderInstructions(config: ResolvedConfig): string {
-  const merchant = escapeMarkdownInline(config.merchant.name);
-  const { mcp, ucpRest } = liveEndpoints(config);
-  const { catalogUrl } = catalogUrls(config);
-  const policy = resolveUsagePolicy(config);
+/** The MCP and UCP REST lines, when the live surface is on. */
+function describeLiveSearch(live: LiveEndpoints | undefined): string[] {
+  if (live === undefined) return [];
+  const { mcp, ucpRest } = live;
   const search = JSON.stringify({ catalog: { query: 'green juice', pagination: { limit: 5 } } });
-  const lines = [
-    `# Shop ${merchant}`,
-    '',
-    `${merchant}'s catalog is public and read-only: no key, token or registration.`,
-    '',
-    '## Find products',
-    '',
+  return [
     `- **MCP** (Streamable HTTP, stateless): \`${mcp}\`. Tools: \`search_catalog\` (arguments \`{"catalog": {"query": …, "filters": {"price": …}, "pagination": {"limit": …}}}\`, prices in minor units), \`lookup_catalog\` (\`{"catalog": {"ids": […]}}\`) and \`get_product\` (\`{"catalog": {"id": …}}\`). Results are in \`structuredContent\`.`,
     `- **UCP REST**: \`POST ${ucpRest}/catalog/search\`, \`${ucpRest}/catalog/lookup\` and \`${ucpRest}/catalog/product\` with the same \`catalog\` object as a JSON body, for example:`,
     '',
@@ -66,10 +59,30 @@ function renderInstructions(config: ResolvedConfig): string {
     `curl -s -X POST '${ucpRest}/catalog/search' -H 'Content-Type: application/json' -d '${search}'`,
     '```',
     '',
+  ];
+}
+
+function renderInstructions(config: ResolvedConfig): string {
+  const merchant = escapeMarkdownInline(config.merchant.name);
+  const live = liveSurface(config);
+  const { catalogUrl } = catalogUrls(config);
+  const policy = resolveUsagePolicy(config);
+  const lines = [
+    `# Shop ${merchant}`,
+    '',
+    `${merchant}'s catalog is public and read-only: no key, token or registration.`,
+    '',
+    '## Find products',
+    '',
+    ...describeLiveSearch(live),
     `- **Everything at once**: \`GET ${catalogUrl}\` returns every product as JSON (refreshed every 15 minutes).`,
     '',
-    'Prices from MCP and UCP are in minor units with their currency (2900 USD is $29.00). A product has at least one variant; the first is the featured one, and variant ids are what a checkout takes.',
-    '',
+    ...(live
+      ? [
+          'Prices from MCP and UCP are in minor units with their currency (2900 USD is $29.00). A product has at least one variant; the first is the featured one, and variant ids are what a checkout takes.',
+          '',
+        ]
+      : []),
     '## Cite and link',
     '',
     `- Attribution: ${escapeMarkdownInline(policy.attribution)}`,

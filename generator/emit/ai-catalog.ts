@@ -11,7 +11,7 @@ import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
 import { SKILLS_INDEX_FILE, SKILLS_SCHEMA } from './agent-skills.js';
 import { stableJson } from './json.js';
-import { liveEndpoints } from './live-endpoints.js';
+import { liveSurface } from './live-endpoints.js';
 import { SERVER_CARD_MEDIA_TYPE } from './mcp-server-card.js';
 import { API_DOCS_PATH, siteUrl } from './sitemap-pages.js';
 import { WELL_KNOWN_DOCUMENTS } from './well-known.js';
@@ -24,6 +24,20 @@ export function buildAiCatalog(config: ResolvedConfig): Record<string, unknown> 
   const host = new URL(config.site_url).hostname;
   const urn = (namespace: string, name: string) => `urn:air:${host}:${namespace}:${name}`;
   const merchant = config.merchant.name;
+  const live = liveSurface(config);
+  const mcp =
+    live === undefined
+      ? []
+      : [
+          {
+            identifier: urn('mcp', 'catalog'),
+            displayName: `${merchant} catalog (MCP)`,
+            mediaType: SERVER_CARD_MEDIA_TYPE,
+            description: 'MCP server: search_catalog, lookup_catalog, get_product.',
+            tags: ['mcp', 'catalog', 'products'],
+            url: live.mcpServerCard,
+          },
+        ];
   return {
     specVersion: AI_CATALOG_SPEC_VERSION,
     host: {
@@ -33,14 +47,7 @@ export function buildAiCatalog(config: ResolvedConfig): Record<string, unknown> 
       ...(config.merchant.logo_url ? { logoUrl: config.merchant.logo_url } : {}),
     },
     entries: [
-      {
-        identifier: urn('mcp', 'catalog'),
-        displayName: `${merchant} catalog (MCP)`,
-        mediaType: SERVER_CARD_MEDIA_TYPE,
-        description: 'MCP server: search_catalog, lookup_catalog, get_product.',
-        tags: ['mcp', 'catalog', 'products'],
-        url: liveEndpoints(config).mcpServerCard,
-      },
+      ...mcp,
       {
         identifier: urn('a2a', 'catalog'),
         displayName: `${merchant} catalog (A2A agent card)`,

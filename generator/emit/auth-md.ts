@@ -15,7 +15,7 @@ import {
 import type { Artifact } from '../artifact.js';
 import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
-import { liveEndpoints } from './live-endpoints.js';
+import { liveSurface } from './live-endpoints.js';
 import { escapeMarkdownInline } from './markdown-text.js';
 import { describeAccountAccess } from './openapi-policy.js';
 import { AUTH_MD_PATH, filePathOf } from './sitemap-pages.js';
@@ -58,7 +58,8 @@ function registrationSteps(agentAuth: AgentAuthMetadata, redirect: string): stri
 export function renderAuthMd(config: ResolvedConfig): string {
   const access = describeAccountAccess(config);
   const agentAuth = siteAgentAuth(config);
-  const { mcp } = liveEndpoints(config);
+  // The resource a token is for: the MCP endpoint, or the site itself without a live surface.
+  const mcp = liveSurface(config)?.mcp ?? config.site_url;
   const policy = resolveUsagePolicy(config);
   const merchant = escapeMarkdownInline(config.merchant.name);
   const redirect = 'http://127.0.0.1:8976/callback';

@@ -15,6 +15,7 @@ import type { ResolvedConfig } from '../config.js';
 import { TEMPLATES_DIR } from '../paths.js';
 import type { BuildPlan } from '../plan.js';
 import { catalogUrls } from './catalog.js';
+import { liveSurface } from './live-endpoints.js';
 import {
   API_DOCS_PATH,
   FEED_PATH,
@@ -50,7 +51,7 @@ interface LandingView {
     catalog: string;
     markdown: string;
     aiCatalog: string;
-    webmcp: string;
+    webmcp?: string;
   };
 }
 
@@ -112,7 +113,7 @@ export function emitLanding(plan: BuildPlan): Artifact[] {
       markdown: siteUrl(config, LANDING_MARKDOWN_PATH),
       aiCatalog: siteUrl(config, '/.well-known/ai-catalog.json'),
       // Same origin, path-absolute: the page's CSP allows script-src 'self' only.
-      webmcp: WEBMCP_PATH,
+      ...(liveSurface(config) !== undefined ? { webmcp: WEBMCP_PATH } : {}),
     },
   };
   const notFound: NotFoundView = {

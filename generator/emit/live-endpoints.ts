@@ -1,10 +1,11 @@
 /**
- * The URLs of the live surface (CONTRACT.md, "Live paths"): the MCP endpoint, its server
- * card and the UCP REST base, all under `{base_url}`. The discovery documents (the MCP
- * server cards, the AI catalog, the A2A card, the agent skill, the landing page's WebMCP
- * script) name these, so they are built in this one place.
+ * The URLs of the live surface the discovery documents name (CONTRACT.md, "Live paths"):
+ * the MCP endpoint, its server card and the UCP REST base, all under `{base_url}`, or
+ * undefined when `live.enabled` is off, so no document names an endpoint that is not there.
+ * Built on `live-index.ts`'s `liveEndpoints`, the one place that decides them.
  */
 import type { ResolvedConfig } from '../config.js';
+import { liveEndpoints } from './live-index.js';
 
 export interface LiveEndpoints {
   /** `{base_url}/mcp`: MCP over Streamable HTTP. */
@@ -18,9 +19,10 @@ export interface LiveEndpoints {
 /** MCP protocol revisions the live handler speaks (CONTRACT.md, "Live paths"). */
 export const MCP_PROTOCOL_VERSIONS: readonly string[] = ['2025-06-18', '2025-11-25'];
 
-export function liveEndpoints(config: ResolvedConfig): LiveEndpoints {
-  const base = config.base_url;
-  return { mcp: `${base}/mcp`, mcpServerCard: `${base}/mcp/server-card`, ucpRest: `${base}/ucp` };
+export function liveSurface(config: ResolvedConfig): LiveEndpoints | undefined {
+  const endpoints = liveEndpoints(config);
+  if (endpoints === undefined) return undefined;
+  return { mcp: endpoints.mcp, mcpServerCard: `${endpoints.mcp}/server-card`, ucpRest: endpoints.rest };
 }
 
 /** The URL path (on the site) of a URL under `{base_url}`. */

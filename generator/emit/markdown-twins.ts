@@ -13,7 +13,7 @@ import { SKILLS_INDEX_FILE } from './agent-skills.js';
 import { AI_CATALOG_FILE } from './ai-catalog.js';
 import { buildDocsView, type DocsView } from './docs-view.js';
 import { hasOwnHost, LANDING_PUBLIC_PATH } from './landing.js';
-import { liveEndpoints } from './live-endpoints.js';
+import { liveSurface } from './live-endpoints.js';
 import { escapeMarkdownInline, escapeMarkdownParagraphs } from './markdown-text.js';
 import { buildOpenApiDocument } from './openapi.js';
 import {
@@ -52,7 +52,7 @@ function renderLanding(plan: BuildPlan): string {
   const { config } = plan;
   const at = (path: string) => siteUrl(config, path);
   const policy = resolveUsagePolicy(config);
-  const { mcp } = liveEndpoints(config);
+  const live = liveSurface(config);
   return [
     `# ${escapeMarkdownInline(config.merchant.name)}: product catalog for agents`,
     '',
@@ -62,7 +62,7 @@ function renderLanding(plan: BuildPlan): string {
     '## Read the catalog',
     '',
     link('Catalog (JSON)', `${config.base_url}/agent-catalog`, 'every product, GET, no key'),
-    link('MCP server', mcp, 'search_catalog, lookup_catalog, get_product'),
+    ...(live ? [link('MCP server', live.mcp, 'search_catalog, lookup_catalog, get_product')] : []),
     link('API documentation', at(API_DOCS_MARKDOWN_PATH), 'in Markdown'),
     link('OpenAPI description', at(OPENAPI_PATH)),
     link('Knowledge base', at(knowledgeBasePath(config)), 'every product in Markdown'),

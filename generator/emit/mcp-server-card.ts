@@ -13,7 +13,7 @@ import type { Artifact } from '../artifact.js';
 import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
 import { stableJson } from './json.js';
-import { liveEndpoints, MCP_PROTOCOL_VERSIONS, pathOnSite } from './live-endpoints.js';
+import { type LiveEndpoints, liveSurface, MCP_PROTOCOL_VERSIONS, pathOnSite } from './live-endpoints.js';
 import { API_VERSION } from './openapi.js';
 
 export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
@@ -38,14 +38,14 @@ function cut(text: string, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
 }
 
-export function describeMcpServer(config: ResolvedConfig): McpServerFacts {
+export function describeMcpServer(config: ResolvedConfig, live: LiveEndpoints): McpServerFacts {
   const host = new URL(config.site_url).hostname.split('.').reverse().join('.');
   return {
     name: `${host}/catalog`,
     title: `${config.merchant.name} Catalog`,
     description: cut(`Search and look up the products of ${config.merchant.name} (read-only, no key).`, 100),
     version: API_VERSION,
-    endpoint: liveEndpoints(config).mcp,
+    endpoint: live.mcp,
     websiteUrl: config.storefront_url,
     documentationUrl: `${config.site_url}/api/`,
     protocolVersions: MCP_PROTOCOL_VERSIONS,
@@ -88,16 +88,19 @@ export function buildLegacyServerCard(facts: McpServerFacts): Record<string, unk
 }
 
 /** Bundle file of the card served at `{base_url}/mcp/server-card`. */
-export function serverCardFile(config: ResolvedConfig): { path: string; publicPath: string } {
-  const publicPath = pathOnSite(liveEndpoints(config).mcpServerCard);
+export function serverCardFile(live: LiveEndpoints): { path: string; publicPath: string } {
+  const publicPath = pathOnSite(live.mcpServerCard);
   return { path: `${publicPath.slice(1)}.json`, publicPath };
 }
 
+/** No live surface, no MCP server: neither card is published. */
 export function emitMcpServerCards(plan: BuildPlan): Artifact[] {
-  const facts = describeMcpServer(plan.config);
+  const live = liveSurface(plan.config);
+  if (live === undefined) return [];
+  const facts = describeMcpServer(plan.config, live);
   return [
     {
-      ...serverCardFile(plan.config),
+      ...serverCardFile(live),
       mediaType: SERVER_CARD_MEDIA_TYPE,
       body: stableJson(buildServerCard(facts)),
     },

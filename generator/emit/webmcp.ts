@@ -11,7 +11,7 @@
 import type { Artifact } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
 import { hasOwnHost } from './landing.js';
-import { liveEndpoints } from './live-endpoints.js';
+import { liveSurface } from './live-endpoints.js';
 
 export const WEBMCP_FILE = 'webmcp.js';
 export const WEBMCP_PATH = `/${WEBMCP_FILE}`;
@@ -78,7 +78,8 @@ export function renderWebMcpScript(ucpRest: string, merchant: string): string {
 }
 
 export function emitWebMcp(plan: BuildPlan): Artifact[] {
-  if (!hasOwnHost(plan.config)) return [];
-  const body = renderWebMcpScript(liveEndpoints(plan.config).ucpRest, plan.config.merchant.name);
+  const live = liveSurface(plan.config);
+  if (!hasOwnHost(plan.config) || live === undefined) return [];
+  const body = renderWebMcpScript(live.ucpRest, plan.config.merchant.name);
   return [{ path: WEBMCP_FILE, mediaType: WEBMCP_MEDIA_TYPE, body }];
 }

@@ -12,10 +12,29 @@
  */
 import type { ResolvedConfig } from '../config.js';
 import { catalogUrls } from './catalog.js';
-import { liveEndpoints } from './live-endpoints.js';
+import { liveSurface } from './live-endpoints.js';
 import { API_VERSION } from './openapi.js';
 import { buildUsageExtension, describeAccountAccess } from './openapi-policy.js';
 import { resolveUsagePolicy } from './usage-policy.js';
+
+function searchSkill(config: ResolvedConfig): Record<string, unknown>[] {
+  const live = liveSurface(config);
+  if (live === undefined) return [];
+  return [
+    {
+      id: 'searchCatalog',
+      name: 'Search and look up products',
+      description: `The MCP server at ${live.mcp} (tools search_catalog, lookup_catalog, get_product) and the UCP REST endpoints under ${live.ucpRest}/catalog answer product questions with prices in minor units and every variant. No authentication.`,
+      tags: ['search', 'products', 'mcp', 'ucp', 'read-only'],
+      examples: [
+        `Find ${config.merchant.name} products under $20.`,
+        'Look up the product with this id and list its variants.',
+      ],
+      inputModes: ['application/json'],
+      outputModes: ['application/json'],
+    },
+  ];
+}
 
 function buildSkills(config: ResolvedConfig): Record<string, unknown>[] {
   const base = config.base_url;
@@ -32,18 +51,7 @@ function buildSkills(config: ResolvedConfig): Record<string, unknown>[] {
       inputModes: ['application/json'],
       outputModes: ['application/json'],
     },
-    {
-      id: 'searchCatalog',
-      name: 'Search and look up products',
-      description: `The MCP server at ${liveEndpoints(config).mcp} (tools search_catalog, lookup_catalog, get_product) and the UCP REST endpoints under ${liveEndpoints(config).ucpRest}/catalog answer product questions with prices in minor units and every variant. No authentication.`,
-      tags: ['search', 'products', 'mcp', 'ucp', 'read-only'],
-      examples: [
-        `Find ${config.merchant.name} products under $20.`,
-        'Look up the product with this id and list its variants.',
-      ],
-      inputModes: ['application/json'],
-      outputModes: ['application/json'],
-    },
+    ...searchSkill(config),
     {
       id: 'getHealth',
       name: 'Check the service health',
@@ -90,6 +98,7 @@ export const A2A_PROTOCOL_VERSION = '1.0';
 
 export function buildAgentCard(config: ResolvedConfig): Record<string, unknown> {
   const policy = resolveUsagePolicy(config);
+  const live = liveSurface(config);
   const { merchant } = config;
   return {
     name: `${merchant.name} Catalog`,
@@ -100,7 +109,9 @@ export function buildAgentCard(config: ResolvedConfig): Record<string, unknown> 
     ].join(' '),
     // Ordered: "the first entry is preferred". MCP answers questions; the catalog is one GET.
     supportedInterfaces: [
-      { url: liveEndpoints(config).mcp, protocolBinding: 'MCP', protocolVersion: A2A_PROTOCOL_VERSION },
+      ...(live === undefined
+        ? []
+        : [{ url: live.mcp, protocolBinding: 'MCP', protocolVersion: A2A_PROTOCOL_VERSION }]),
       {
         url: catalogUrls(config).catalogUrl,
         // Not A2A's own HTTP+JSON binding (no /message:send here): a plain GET answering JSON.

@@ -52,9 +52,16 @@ export async function assertBundleDir(dir: string): Promise<void> {
   }
 }
 
+/**
+ * Node's own bounds on a slow client, behind the live handler's 10 s body limit: the whole
+ * request within 15 s, its headers within 10 s, checked every second (Node's default is
+ * every 30 s, which would let a body that never ends hold a connection that long).
+ */
+const SERVER_LIMITS = { requestTimeout: 15_000, headersTimeout: 10_000, connectionsCheckingInterval: 1_000 };
+
 function listen(app: Express, port: number, host: string): Promise<Server> {
   return new Promise((resolveListen, reject) => {
-    const server = createServer(app);
+    const server = createServer(SERVER_LIMITS, app);
     const fail = (error: Error): void => reject(error);
     server.once('error', fail);
     server.listen(port, host, () => {

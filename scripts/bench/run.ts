@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { benchFetch } from './fetch-bench.js';
 import { benchGenerator } from './generator-bench.js';
 import { benchIssuers } from './issuer-bench.js';
+import { benchLive } from './live-bench.js';
 import { describeMachine, readLoadAverage, waitForQuiet } from './machine.js';
 import { renderMarkdown } from './markdown.js';
 import { type BenchOptions, type BenchPart, parseBenchOptions } from './options.js';
@@ -22,6 +23,7 @@ const SECTIONS: Record<BenchPart, Section> = {
   generator: benchGenerator,
   fetch: benchFetch,
   issuer: benchIssuers,
+  live: benchLive,
 };
 
 function log(line: string): void {

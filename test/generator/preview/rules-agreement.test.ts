@@ -3,7 +3,9 @@
  * agree": bundles emitted by the real generator (the sample plan, the sample plan under a
  * path-prefixed base URL, and the sample merchant through `build({ write: false })`) are
  * served by preview, and every rule of their hosting files, and every public URL of
- * CONTRACT.md, is checked against the live answers.
+ * CONTRACT.md, is checked against the live answers. The live paths follow `_routes.json`
+ * (what Cloudflare Pages routes to `_worker.js`): preview hands exactly those to the live
+ * handler and serves every other path as a static file.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import type { Artifact } from '../../../generator/artifact.js';
 import { build } from '../../../generator/build.js';
 import { parseHeadersFile, parseRedirectsFile } from '../../../generator/emit/hosting-rules-format.js';
 import { emitBundle } from '../../../generator/emit/index.js';
+import { matchesRoutes, parseRoutesFile } from '../../../generator/emit/live-routes.js';
 import { silentLogger } from '../../../generator/logger.js';
 import { contractPaths } from '../../helpers/contract-paths.js';
 import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
@@ -138,6 +141,34 @@ describe.each(CASES)('preview agrees with the hosting rules of $name', ({ base, 
       '/_headers',
       '/_redirects',
     ]) {
+      expect((await rawRequest(served.url, path)).status, path).toBe(404);
+    }
+  });
+
+  it('when a path _routes.json sends to the worker is posted to then the live handler answers, and a static path stays 405', async () => {
+    const routes = parseRoutesFile(await readFile(join(served.dir, '_routes.json'), 'utf8'));
+    const live = [
+      `${base}/mcp`,
+      `${base}/ucp/catalog/search`,
+      `${base}/ucp/catalog/lookup`,
+      `${base}/ucp/catalog/product`,
+    ];
+    const post = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' };
+    for (const path of live) {
+      expect(matchesRoutes(routes, path), path).toBe(true);
+      const res = await rawRequest(served.url, path, post);
+      // The static server answers every POST 405 with Allow: GET, HEAD; the live handler never does.
+      expect(res.status, path).not.toBe(405);
+      expect(header(res, 'allow'), path).toBeUndefined();
+    }
+    for (const path of contractPaths(base, slug)) {
+      expect(matchesRoutes(routes, path), path).toBe(false);
+      expect((await rawRequest(served.url, path, post)).status, path).toBe(405);
+    }
+  });
+
+  it("when a host's own file is requested then it is a real 404, as on both hosts", async () => {
+    for (const path of ['/_worker.js', '/_routes.json', '/.netlify-functions/agent-catalog-live.mjs']) {
       expect((await rawRequest(served.url, path)).status, path).toBe(404);
     }
   });

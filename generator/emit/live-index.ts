@@ -1,0 +1,59 @@
+/**
+ * The live handler's data (docs/live.md): the search index, the UCP products sharded by
+ * id, the variant → product map and the manifest with the deployment's settings and the
+ * MCP server's instructions, all under `_live/` in the bundle. The handler reads them
+ * through its shell's asset reader; nothing here is a public document. Emitted only when
+ * `live.enabled` is on.
+ */
+import { buildLiveFiles, type LiveManifestSettings } from '../../live/live-files.js';
+import type { Artifact } from '../artifact.js';
+import type { ResolvedConfig } from '../config.js';
+import type { BuildPlan } from '../plan.js';
+import { resolveUsagePolicy } from './usage-policy.js';
+
+/** `{base_url}/mcp` and the UCP REST root `{base_url}/ucp`, when the live surface is on. */
+export function liveEndpoints(config: ResolvedConfig): { mcp: string; rest: string } | undefined {
+  if (!config.live.enabled) return undefined;
+  return { mcp: `${config.base_url}/mcp`, rest: `${config.base_url}/ucp` };
+}
+
+export function emitLiveIndex(plan: BuildPlan): Artifact[] {
+  if (!plan.config.live.enabled) return [];
+  return buildLiveFiles(
+    plan.products.map((product) => product.record),
+    liveSettings(plan),
+  ).map((file) => ({
+    path: file.path,
+    mediaType: 'application/json',
+    body: file.body,
+  }));
+}
+
+function liveSettings(plan: BuildPlan): LiveManifestSettings {
+  const { config } = plan;
+  const policy = resolveUsagePolicy(config);
+  return {
+    generated: plan.generated,
+    base_path: new URL(config.base_url).pathname.replace(/\/+$/, ''),
+    site_url: config.site_url,
+    allowed_origins: config.live.allowed_origins.map((url) => new URL(url).origin),
+    requests_per_minute: policy.requestsPerMinute,
+    server: {
+      name: `${config.merchant.slug}-catalog`,
+      title: `${config.merchant.name} catalog`,
+      version: plan.generated,
+    },
+    instructions: describeInstructions(plan),
+  };
+}
+
+/** What an agent should know before its first call: what this is, and the usage rules. */
+function describeInstructions(plan: BuildPlan): string {
+  const { config } = plan;
+  const policy = resolveUsagePolicy(config);
+  return [
+    `The product catalog of ${config.merchant.name} (${config.merchant.url}), read-only: search_catalog finds products by text and filters, lookup_catalog and get_product return them by product or variant id. Prices are integers in minor units of ${config.merchant.currency}.`,
+    'Link each product you mention to its url, and name the merchant.',
+    ...policy.rules.map((rule) => rule.text),
+  ].join('\n');
+}

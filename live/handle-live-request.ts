@@ -1,0 +1,59 @@
+/**
+ * The live handler's pure core: `handleLiveRequest(request, context)` answers the live
+ * paths (`{base_url}/mcp`, `{base_url}/ucp/catalog/*`) from the bundle's search index and
+ * product data, and returns undefined for every other path so the runtime shell serves
+ * its static files. Web-standard `Request`/`Response` only; the shells (Cloudflare,
+ * Netlify, Node) adapt I/O and supply the asset reader. Every answer carries the usage
+ * headers the documents announce (RateLimit-Policy and the content-usage fields), and a
+ * failure inside never leaks a stack: a client's mistake is a 4xx, a broken bundle a 503.
+ */
+import type { LiveContext } from './live-context.js';
+import { type LiveData, LiveDataError, loadLiveData } from './live-data.js';
+import { handleMcpRequest } from './mcp-route.js';
+import type { BodyLimits } from './read-body.js';
+import { handleRestRequest, REST_OPERATIONS } from './rest-route.js';
+
+/** MCP and REST bodies are small JSON objects; a 1 MB query is refused before parsing. */
+export const DEFAULT_BODY_LIMITS: BodyLimits = { maxBytes: 64 * 1024, deadlineMs: 10_000 };
+
+export async function handleLiveRequest(
+  request: Request,
+  context: LiveContext,
+  limits: BodyLimits = DEFAULT_BODY_LIMITS,
+): Promise<Response | undefined> {
+  const route = matchLiveRoute(new URL(request.url).pathname, context.settings.basePath);
+  if (route === undefined) return undefined;
+  const loadData = (): Promise<LiveData> => loadLiveData(context.settings, context.readAsset);
+  let response: Response;
+  try {
+    response =
+      route === 'mcp'
+        ? await handleMcpRequest(request, context, loadData, limits)
+        : await handleRestRequest(request, route, loadData, limits);
+  } catch (error) {
+    response = Response.json(
+      { error: error instanceof LiveDataError ? 'the catalog is not available' : 'internal error' },
+      { status: error instanceof LiveDataError ? 503 : 500 },
+    );
+  }
+  return withPolicyHeaders(response, context);
+}
+
+type LiveRoute = 'mcp' | (typeof REST_OPERATIONS)[string];
+
+function matchLiveRoute(pathname: string, basePath: string): LiveRoute | undefined {
+  if (!pathname.startsWith(`${basePath}/`)) return undefined;
+  const rest = pathname.slice(basePath.length);
+  if (rest === '/mcp') return 'mcp';
+  if (!rest.startsWith('/ucp/')) return undefined;
+  const operation = rest.slice('/ucp'.length);
+  return Object.hasOwn(REST_OPERATIONS, operation) ? REST_OPERATIONS[operation] : undefined;
+}
+
+function withPolicyHeaders(response: Response, context: LiveContext): Response {
+  const headers = new Headers(response.headers);
+  headers.set('RateLimit-Policy', `"default";q=${context.settings.requestsPerMinute};w=60`);
+  headers.set('Cache-Control', 'no-store');
+  headers.set('X-Content-Type-Options', 'nosniff');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}

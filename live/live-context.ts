@@ -1,0 +1,47 @@
+/**
+ * What each runtime shell hands the live core: the settings of this deployment and a
+ * reader for the bundle's own files (Cloudflare `env.ASSETS.fetch`, Netlify's bundled
+ * files, Node's fs). The core never touches a file system or the network itself.
+ */
+import { type LiveManifest, MANIFEST_PATH } from './live-files.js';
+
+/** Reads a file of the bundle by its path relative to the bundle root; undefined when absent. */
+export type AssetReader = (path: string) => Promise<string | undefined>;
+
+export interface LiveSettings {
+  /** Where `{base_url}` is mounted: "" at the root, or a path such as "/api" (no trailing slash). */
+  basePath: string;
+  /** `{site_url}`, an origin. */
+  siteOrigin: string;
+  /**
+   * Origins allowed to call the MCP endpoint from a browser, besides the site's own and
+   * the loopback origins of a local run (MCP transport: servers MUST validate `Origin`).
+   */
+  allowedOrigins: readonly string[];
+  /** The request rate the documents announce (RateLimit-Policy), per client per minute. */
+  requestsPerMinute: number;
+  /** The bundle's build time; keys the per-isolate cache. */
+  generated: string;
+}
+
+export interface LiveContext {
+  settings: LiveSettings;
+  readAsset: AssetReader;
+}
+
+/**
+ * The settings the generator wrote into `_live/manifest.json`, for shells that have
+ * nothing better; undefined when the bundle has no live surface.
+ */
+export async function readLiveSettings(readAsset: AssetReader): Promise<LiveSettings | undefined> {
+  const text = await readAsset(MANIFEST_PATH);
+  if (text === undefined) return undefined;
+  const manifest = JSON.parse(text) as LiveManifest;
+  return {
+    basePath: manifest.base_path,
+    siteOrigin: manifest.site_url,
+    allowedOrigins: manifest.allowed_origins,
+    requestsPerMinute: manifest.requests_per_minute,
+    generated: manifest.generated,
+  };
+}

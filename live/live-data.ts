@@ -1,0 +1,86 @@
+/**
+ * The bundle's live data as the handler sees it: the manifest and the search index loaded
+ * once per isolate (keyed by the bundle's build time, so a new deploy is picked up), and
+ * product shards read on demand and kept in a small bounded cache.
+ */
+import type { AssetReader, LiveSettings } from './live-context.js';
+import {
+  INDEX_PATH,
+  type LiveManifest,
+  MANIFEST_PATH,
+  productShardPath,
+  shardOf,
+  variantShardPath,
+} from './live-files.js';
+import { type LoadedSearchIndex, loadSearchIndex, type SearchIndexFile } from './search-index.js';
+import type { UcpProduct } from './ucp-types.js';
+
+const SHARDS_KEPT = 256;
+
+export interface LiveData {
+  manifest: LiveManifest;
+  index: LoadedSearchIndex;
+  /** The products of these ids that exist, by id (product ids only). */
+  readProducts(ids: readonly string[]): Promise<Map<string, UcpProduct>>;
+  /** The product id a variant id belongs to. */
+  productOfVariant(variantId: string): Promise<string | undefined>;
+}
+
+/** The bundle's live data could not be read: the deployment is broken, not the request. */
+export class LiveDataError extends Error {
+  override readonly name = 'LiveDataError';
+}
+
+const loaded = new Map<string, Promise<LiveData>>();
+
+export function loadLiveData(settings: LiveSettings, readAsset: AssetReader): Promise<LiveData> {
+  const key = `${settings.siteOrigin}${settings.basePath}@${settings.generated}`;
+  let data = loaded.get(key);
+  if (!data) {
+    data = readLiveData(readAsset);
+    // One bundle per isolate is the rule; a second key means a redeploy, so drop the old one.
+    loaded.clear();
+    loaded.set(key, data);
+    data.catch(() => loaded.delete(key));
+  }
+  return data;
+}
+
+async function readJson<T>(readAsset: AssetReader, path: string): Promise<T> {
+  const text = await readAsset(path);
+  if (text === undefined) throw new LiveDataError(`the bundle has no ${path}`);
+  return JSON.parse(text) as T;
+}
+
+async function readLiveData(readAsset: AssetReader): Promise<LiveData> {
+  const manifest = await readJson<LiveManifest>(readAsset, MANIFEST_PATH);
+  const index = loadSearchIndex(await readJson<SearchIndexFile>(readAsset, INDEX_PATH));
+  const shards = new Map<string, Promise<Record<string, unknown>>>();
+  const readShard = <T>(path: string): Promise<Record<string, T>> => {
+    let shard = shards.get(path);
+    if (!shard) {
+      if (shards.size >= SHARDS_KEPT) shards.clear();
+      shard = readJson<Record<string, unknown>>(readAsset, path);
+      shards.set(path, shard);
+      shard.catch(() => shards.delete(path));
+    }
+    return shard as Promise<Record<string, T>>;
+  };
+  return {
+    manifest,
+    index,
+    async readProducts(ids) {
+      const found = new Map<string, UcpProduct>();
+      for (const id of ids) {
+        const shard = await readShard<UcpProduct>(productShardPath(shardOf(id, manifest.shards)));
+        const product = Object.hasOwn(shard, id) ? shard[id] : undefined;
+        if (product) found.set(id, product);
+      }
+      return found;
+    },
+    async productOfVariant(variantId) {
+      const shard = await readShard<string>(variantShardPath(shardOf(variantId, manifest.shards)));
+      return Object.hasOwn(shard, variantId) ? shard[variantId] : undefined;
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The files the live handler reads, and how they are laid out in the bundle under
+ * `_live/` (docs/live.md): `manifest.json` (the settings and the shard count),
+ * `index.json` (the search index), `products/<n>.json` (UCP products by product id) and
+ * `variants/<n>.json` (variant id → product id). Product data is sharded by a hash of the
+ * id, so a lookup or a page of results reads only the few shards it needs, and the
+ * handler's cold start at 100,000 products is the index alone. The generator builds them
+ * with `buildLiveFiles`; the handler finds a shard with the same `shardOf`.
+ */
+import type { ProductRecord } from '../record/product-record.js';
+import { buildSearchIndex } from './search-index.js';
+import { toUcpProduct } from './ucp-product.js';
+import type { UcpProduct } from './ucp-types.js';
+
+export const LIVE_DIR = '_live';
+export const MANIFEST_PATH = `${LIVE_DIR}/manifest.json`;
+export const INDEX_PATH = `${LIVE_DIR}/index.json`;
+/** About this many products per shard: small enough to parse in a millisecond or two. */
+const PRODUCTS_PER_SHARD = 64;
+
+export function productShardPath(shard: number): string {
+  return `${LIVE_DIR}/products/${shard}.json`;
+}
+
+export function variantShardPath(shard: number): string {
+  return `${LIVE_DIR}/variants/${shard}.json`;
+}
+
+/** What the handler needs to know about the deployment, fixed at build time. */
+export interface LiveManifest {
+  format: 1;
+  /** The build's `generated` time: a new bundle is a new cache key. */
+  generated: string;
+  /** `{base_url}` path without a trailing slash ("" at the root, "/api" when mounted there). */
+  base_path: string;
+  site_url: string;
+  /** Browser origins allowed to call the MCP endpoint besides the site's own and loopback ones. */
+  allowed_origins: string[];
+  requests_per_minute: number;
+  server: { name: string; title: string; version: string };
+  /** The MCP server's instructions: what the catalog is and the usage rules. */
+  instructions: string;
+  shards: number;
+  products: number;
+}
+
+export type LiveManifestSettings = Omit<LiveManifest, 'format' | 'shards' | 'products'>;
+
+export interface LiveFile {
+  path: string;
+  body: string;
+}
+
+/** FNV-1a over UTF-16 code units: the same on every runtime, no crypto needed. */
+export function shardOf(id: string, shards: number): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < id.length; index += 1) {
+    hash ^= id.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % shards;
+}
+
+export function buildLiveFiles(
+  records: readonly ProductRecord[],
+  settings: LiveManifestSettings,
+): LiveFile[] {
+  const shards = Math.max(1, Math.ceil(records.length / PRODUCTS_PER_SHARD));
+  const place = (id: string): number => shardOf(id, shards);
+  const productShards = Array.from({ length: shards }, (): Record<string, UcpProduct> => ({}));
+  const variantShards = Array.from({ length: shards }, (): Record<string, string> => ({}));
+  for (const record of records) {
+    const productShard = productShards[place(record.id)];
+    if (productShard) productShard[record.id] = toUcpProduct(record);
+    for (const variant of record.variants) {
+      const variantShard = variantShards[place(variant.id)];
+      if (variantShard) variantShard[variant.id] = record.id;
+    }
+  }
+  const manifest: LiveManifest = { format: 1, ...settings, shards, products: records.length };
+  return [
+    { path: MANIFEST_PATH, body: JSON.stringify(manifest) },
+    { path: INDEX_PATH, body: JSON.stringify(buildSearchIndex(records, place)) },
+    ...productShards.map((shard, index) => ({ path: productShardPath(index), body: JSON.stringify(shard) })),
+    ...variantShards.map((shard, index) => ({ path: variantShardPath(index), body: JSON.stringify(shard) })),
+  ];
+}
