@@ -22,11 +22,19 @@ export interface LiveSettings {
   requestsPerMinute: number;
   /** The bundle's build time; keys the per-isolate cache. */
   generated: string;
+  /** The HTML pages whose Markdown twin the core serves when `Accept` prefers it. */
+  markdownPages: readonly { path: string; html: string; twin: string }[];
 }
 
 export interface LiveContext {
   settings: LiveSettings;
   readAsset: AssetReader;
+  /**
+   * The static file at a bundle path as the host serves it (headers included), for a shell
+   * whose routed paths cannot fall through to the static files (Netlify's function); the
+   * others leave it out and serve the HTML form of a page themselves.
+   */
+  fetchStatic?: (path: string) => Promise<Response>;
 }
 
 /**
@@ -43,5 +51,6 @@ export async function readLiveSettings(readAsset: AssetReader): Promise<LiveSett
     allowedOrigins: manifest.allowed_origins,
     requestsPerMinute: manifest.requests_per_minute,
     generated: manifest.generated,
+    markdownPages: manifest.markdown_pages ?? [],
   };
 }

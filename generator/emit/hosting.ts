@@ -82,7 +82,9 @@ function headersFor(
   if (artifactUrlPath(artifact) === LANDING_PUBLIC_PATH) headers.push(['Link', landingLinks().join(', ')]);
   // Every HTML page names its Markdown twin in a header as in its <link> element (RFC 8288).
   const twin = twins.get(artifactUrlPath(artifact));
-  if (twin !== undefined) headers.push(['Link', markdownAlternateLink(twin)]);
+  // Where the live handler runs, the page's URL also answers Markdown to Accept: text/markdown
+  // (RFC 9110 §12.5.5: a response chosen by Accept carries Vary: Accept).
+  if (twin !== undefined) headers.push(['Link', markdownAlternateLink(twin)], ['Vary', 'Accept']);
   headers.push(...policy.headers, ...securityHeaders());
   if (artifact.mediaType.startsWith('text/html')) {
     const landing = artifactUrlPath(artifact) === LANDING_PUBLIC_PATH;
