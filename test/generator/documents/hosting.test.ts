@@ -38,7 +38,10 @@ function bundle() {
   const plan = makeSamplePlan();
   const artifacts = emitBundle(plan);
   const body = (path: string) => artifacts.find((a) => a.path === path)?.body ?? '';
-  const documents = artifacts.filter((a) => !a.path.startsWith('_'));
+  // The live handler's code (`_worker.js`, the Netlify function) is for the hosts, not served.
+  const documents = artifacts.filter(
+    (a) => !a.path.startsWith('_') && !a.path.startsWith('.netlify-functions/'),
+  );
   return {
     plan,
     artifacts,
