@@ -9,9 +9,10 @@ import { silentLogger } from '../logger.js';
 import { startPreviewServer } from '../preview/server.js';
 import { type Problem, validateBundle } from '../validate/index.js';
 import { createProbeFetch, essenceOf } from './probe-http.js';
-import { levelOf, type ProbeResult, runProbes } from './probes.js';
+import { type ProbeResult, runProbes } from './probes.js';
 import { readBundleDir } from './read-dir.js';
 import { normaliseSiteUrl, readBundleSite } from './read-site.js';
+import { levelOf } from './readiness-level.js';
 
 export interface CheckResult {
   target: string;

@@ -5,7 +5,7 @@
  * public DNS (offline, never), payment probes (x402, MPP) do not apply to a free catalog,
  * Web Bot Auth concerns crawlers, not sites. The page probes read the bundle's own HTML
  * page: `/` when the bundle serves it (model (a)), else `/api/` (model (b), where `/` is
- * the store's). `levelOf` folds the verdicts into the scanner's levels L0 to L5.
+ * the store's). `readiness-level.ts` folds the verdicts into the scanner's levels.
  */
 import { SKILLS_SCHEMA, sha256Digest } from '../emit/agent-skills.js';
 import { AI_CRAWLERS, readRobotsGroups } from '../emit/robots.js';
@@ -226,36 +226,4 @@ export async function runProbes(fetch: ProbeFetch, page: string): Promise<ProbeR
     results.push({ id: probe.id, category: probe.category, status, message });
   }
   return results;
-}
-
-export const LEVEL_NAMES = [
-  'Not Ready',
-  'Basic Web Presence',
-  'Bot-Aware',
-  'Agent-Readable',
-  'Agent-Integrated',
-  'Agent-Native',
-] as const;
-
-/**
- * The scanner's levels, each on top of the one below: L1 two of robots.txt, sitemap and
- * Link headers; L2 AI bot rules and Content Signals; L3 Markdown negotiation; L4 one of
- * the MCP server card, A2A card, skills index or API catalog; L5 two of Web Bot Auth, all
- * four of those documents, and authentication metadata (OAuth discovery or auth.md).
- */
-export function levelOf(results: readonly ProbeResult[]): number {
-  const ok = (id: string) => results.some((result) => result.id === id && result.status === 'pass');
-  const integration = ['mcpServerCard', 'a2aAgentCard', 'agentSkills', 'apiCatalog'];
-  const steps = [
-    () => ['robotsTxt', 'sitemap', 'linkHeaders'].filter(ok).length >= 2,
-    () => ok('robotsTxtAiRules') && ok('contentSignals'),
-    () => ok('markdownNegotiation'),
-    () => integration.some(ok),
-    () =>
-      [ok('webBotAuth'), integration.every(ok), ok('oauthDiscovery') || ok('authMd')].filter(Boolean)
-        .length >= 2,
-  ];
-  let level = 0;
-  while (level < steps.length && steps[level]?.()) level++;
-  return level;
 }

@@ -5,7 +5,7 @@
  */
 import type { Problem } from '../validate/index.js';
 import type { CheckResult } from './check-target.js';
-import { LEVEL_NAMES } from './probes.js';
+import { LEVEL_NAMES } from './readiness-level.js';
 
 function formatProbes(result: CheckResult): string[] {
   if (result.probes.length === 0) return [];

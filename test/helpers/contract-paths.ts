@@ -23,5 +23,12 @@ export function contractPaths(base: string, merchantSlug: string): string[] {
     '/.well-known/agent.json',
     '/.well-known/agent-card.json',
     '/.well-known/tdmrep.json',
+    '/.well-known/ai-catalog.json',
+    '/.well-known/agent-skills/index.json',
+    `/.well-known/agent-skills/shop-${merchantSlug}/SKILL.md`,
+    '/.well-known/mcp/server-card.json',
+    `${base}/mcp/server-card`,
+    '/auth.md',
+    '/api/index.md',
   ];
 }
