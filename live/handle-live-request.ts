@@ -23,7 +23,10 @@ export async function handleLiveRequest(
   limits: BodyLimits = DEFAULT_BODY_LIMITS,
 ): Promise<Response | undefined> {
   const pathname = new URL(request.url).pathname;
-  const page = context.settings.markdownPages.find((candidate) => candidate.path === pathname);
+  // `/api` is the same page as `/api/` (hosts redirect or serve it; Netlify routes it here).
+  const page = context.settings.markdownPages.find(
+    (candidate) => candidate.path === pathname || candidate.path === `${pathname}/`,
+  );
   if (page !== undefined) return negotiateLivePage(request, context, page);
   const route = matchLiveRoute(pathname, context.settings.basePath);
   if (route === undefined) return undefined;

@@ -41,8 +41,11 @@ export function livePaths(basePath: string): string[] {
  * Cloudflare reads it as `_routes.json`'s `include`; Netlify as the function's `config.path`.
  */
 export function routedPaths(basePath: string, pages: readonly string[] = []): string[] {
-  // The HTML pages with a Markdown twin: the core negotiates their form (Accept).
-  return [...pages, ...livePaths(basePath), ...HOST_FILE_PATHS];
+  // The HTML pages with a Markdown twin: the core negotiates their form (Accept). A folder
+  // page is listed without its slash too: Netlify matches a function's path with the
+  // trailing slash removed, and serves the static page otherwise.
+  const folders = pages.filter((page) => page !== '/' && page.endsWith('/')).map((page) => page.slice(0, -1));
+  return [...pages, ...folders, ...livePaths(basePath), ...HOST_FILE_PATHS];
 }
 
 export function cloudflareRoutes(basePath: string, pages: readonly string[] = []): LiveRoutes {
