@@ -53,8 +53,9 @@ interface CatalogProduct {
   currency: string;
 }
 
-async function readCatalog(dir: string): Promise<CatalogProduct[]> {
-  const catalog = JSON.parse(await readFile(join(dir, 'agent-catalog.json'), 'utf8')) as {
+async function readCatalog(dir: string, base: string): Promise<CatalogProduct[]> {
+  // The catalog file sits under the base path (`api/agent-catalog.json` for `/api`).
+  const catalog = JSON.parse(await readFile(join(dir, base, 'agent-catalog.json'), 'utf8')) as {
     products: CatalogProduct[];
   };
   return catalog.products;
@@ -135,7 +136,7 @@ describe("the live handler on the hosts' own engines", requires(ENGINES), () => 
 
     beforeAll(async () => {
       const dir = await make(root);
-      products = await readCatalog(dir);
+      products = await readCatalog(dir, base);
       served = await serveEverywhere(dir, []);
       clients = await Promise.all(serversOf(served).map((server) => connect(server, base)));
     }, 240_000);
