@@ -11,6 +11,13 @@ export interface Artifact {
   body: string;
   publicPath?: string;
   /**
+   * `gzip`: the file on disk holds `body` as UTF-8, gzip-compressed (RFC 1952), as the
+   * agent feeds' `.jsonl.gz` and `.csv.gz` shards are published. Everything before
+   * `publish` (the gate included) reads `body`; every reader of a bundle on disk or on a
+   * site decompresses the file first (`decodeBundleFile`).
+   */
+  encoding?: 'gzip';
+  /**
    * The value a library serialised `body` from (JSON.stringify, fast-xml-parser's
    * XMLBuilder), with the body it became. The gate reads the value instead of parsing the
    * body back; a copy of the artifact whose body was changed afterwards no longer matches

@@ -6,6 +6,7 @@
  * keys. Reading the file is `loadConfigFile` in `config-file.ts`.
  */
 import { z } from 'zod';
+import { agentFeedsSchema, assertAgentFeeds } from './config-agent-feeds.js';
 import { currencyCode, httpUrl, issuerPagesSchema, upstreamSchema, usageSchema } from './config-sections.js';
 import { resolveStorefrontOrigin } from './deployment.js';
 import { CatalogError } from './errors.js';
@@ -110,6 +111,9 @@ export const configSchema = z
       .strict()
       .default(() => ({ condition: 'new' as const }))
       .describe('Google Merchant Center feed settings'),
+    agent_feeds: agentFeedsSchema
+      .default(() => agentFeedsSchema.parse({}))
+      .describe('product feeds for agent platforms (OpenAI, ACP); off unless enabled'),
     build: z
       .object({
         shrink_threshold: z
@@ -250,6 +254,7 @@ export function resolveConfig(
   const config = parsed.data;
   const brand = resolveBrand(config.merchant, options.file);
   assertShippingPolicy(config, options.file);
+  assertAgentFeeds(config.agent_feeds, options.file);
   const site_url = stripTrailingSlash(config.site_url ?? config.merchant.url);
   refusePathInSiteUrl(site_url, options.file);
   const base_url = stripTrailingSlash(config.base_url ?? site_url);

@@ -1,11 +1,12 @@
 /**
  * Reads a bundle directory into the gate's input: every regular file, by its path
- * relative to the directory with forward slashes, as UTF-8 text. Symbolic links are
+ * relative to the directory with forward slashes, as UTF-8 text (`.gz` files gunzipped). Symbolic links are
  * not followed (a bundle holds plain files), and the walk is bounded so a wrong
  * directory (a home folder, `/`) fails fast instead of reading the disk.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { decodeBundleFile } from '../bundle-file-encoding.js';
 import { CatalogError } from '../errors.js';
 import type { BundleFiles } from '../validate/index.js';
 
@@ -31,7 +32,8 @@ export async function readBundleDir(dir: string): Promise<BundleFiles> {
   }
   const files = new Map<string, string>();
   for (const file of await listFiles(dir)) {
-    files.set(relative(dir, file).split(sep).join('/'), await readFile(file, 'utf8'));
+    const path = relative(dir, file).split(sep).join('/');
+    files.set(path, decodeBundleFile(path, await readFile(file)));
   }
   return files;
 }

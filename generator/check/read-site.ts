@@ -7,6 +7,8 @@
  * bundle path it is published from, so the same checkers run on it as on a directory.
  * Requests are sequential, well under the 60 a minute the merchant asks for.
  */
+
+import { decodeBundleFile } from '../bundle-file-encoding.js';
 import { SKILLS_INDEX_FILE } from '../emit/agent-skills.js';
 import { AI_CATALOG_FILE } from '../emit/ai-catalog.js';
 import { SERVER_CARD_MEDIA_TYPE } from '../emit/mcp-server-card.js';
@@ -21,6 +23,7 @@ import {
 } from '../validate/bundle-layout.js';
 import { findCatalogContext } from '../validate/linkset.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
+import { type DocumentSource, readAgentFeeds } from './read-agent-feeds.js';
 import { expectedMediaType, mediaTypeMatches, SITE_DOCUMENTS, type SiteDocument } from './site-documents.js';
 
 export interface ReadSiteOptions {
@@ -48,7 +51,7 @@ interface Fetched {
   body: string;
 }
 
-class SiteReader {
+class SiteReader implements DocumentSource {
   readonly files = new Map<string, string>();
   readonly problems: Problem[] = [];
 
@@ -68,7 +71,8 @@ class SiteReader {
         headers: { origin: 'https://agent.example', accept: '*/*' },
         signal: AbortSignal.timeout(this.timeoutMs),
       });
-      const body = method === 'HEAD' ? '' : await response.text();
+      // Bodies are read as bytes: a `.gz` feed shard is gunzipped into the text the gate reads.
+      const body = method === 'HEAD' ? '' : decodeBundleFile(path, Buffer.from(await response.arrayBuffer()));
       return { status: response.status, headers: response.headers, body };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -227,6 +231,7 @@ export async function readBundleSite(target: string, options: ReadSiteOptions = 
   if (kb !== undefined) await reader.read({ urlPath: kb, file: kb.slice(1) });
   await readChildSitemaps(reader);
   await readDiscoveryTargets(reader);
+  await readAgentFeeds(reader);
   await checkCatalogHeaders(reader, catalogPath);
   await checkApiCatalogHead(reader);
   await checkUnknownPathsAre404(reader);

@@ -51,6 +51,8 @@ export function expectedMediaType(file: string): string {
   if (file.endsWith('.xml')) return 'application/xml or text/xml';
   if (file.endsWith('.md')) return 'text/markdown';
   if (file.endsWith('.txt')) return 'text/plain';
+  if (file.endsWith('.gz')) return 'application/gzip';
+  if (file.endsWith('.jsonl')) return 'application/x-ndjson';
   return 'application/octet-stream';
 }
 

@@ -8,6 +8,8 @@ import type { Artifact } from '../artifact.js';
 import { artifactUrlPath } from '../artifact.js';
 import { CatalogError } from '../errors.js';
 import type { BuildPlan } from '../plan.js';
+import { emitAcpFeed } from './agent-feeds/acp-feed.js';
+import { emitOpenAiFeed } from './agent-feeds/openai-feed.js';
 import { emitAgentSkills } from './agent-skills.js';
 import { emitAiCatalog } from './ai-catalog.js';
 import { emitAuthMd } from './auth-md.js';
@@ -38,6 +40,8 @@ export const DOCUMENT_EMITTERS: readonly Emitter[] = [
   emitDocs,
   emitKnowledgeBase,
   emitFeed,
+  emitOpenAiFeed,
+  emitAcpFeed,
   emitSitemap,
   emitLlms,
   emitRobots,

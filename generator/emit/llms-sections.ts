@@ -5,6 +5,8 @@
  * every note is inert Markdown.
  */
 import type { BuildPlan } from '../plan.js';
+import { ACP_PRODUCTS_FILE } from './agent-feeds/acp-feed.js';
+import { OPENAI_MANIFEST_FILE } from './agent-feeds/openai-feed.js';
 import { catalogUrls } from './catalog.js';
 import { escapeMarkdownInline as inline, formatMarkdownLink as link } from './markdown-text.js';
 import {
@@ -29,6 +31,31 @@ import { requireAbsoluteUrl } from './xml-text.js';
 export interface LlmsSection {
   title: 'Catalog API' | 'Documents' | 'Products' | 'Usage' | 'Optional';
   lines: string[];
+}
+
+/** The agent platforms' feeds the merchant turned on (config `agent_feeds`). */
+function agentFeedLines(plan: BuildPlan, at: (path: string) => string): string[] {
+  const feeds = plan.config.agent_feeds;
+  return [
+    ...(feeds.openai.enabled
+      ? [
+          item(
+            'OpenAI product feed',
+            at(`/${OPENAI_MANIFEST_FILE}`),
+            'manifest of JSON Lines and CSV shards (gzip), one row per variant',
+          ),
+        ]
+      : []),
+    ...(feeds.acp.enabled
+      ? [
+          item(
+            'ACP product feed',
+            at(`/${ACP_PRODUCTS_FILE}`),
+            'Agentic Commerce Protocol snapshot, one product a line, prices in minor units',
+          ),
+        ]
+      : []),
+  ];
 }
 
 function item(title: string, url: string, notes: string): string {
@@ -105,6 +132,7 @@ export function llmsSections(plan: BuildPlan, policy: UsagePolicy): LlmsSection[
           'the catalog records with their source and usage terms',
         ),
         item('Product feed', at(FEED_PATH), 'Google Merchant Center RSS 2.0'),
+        ...agentFeedLines(plan, at),
         item('Sitemap', at(SITEMAP_PATH), 'product pages and public documents'),
       ],
     },

@@ -12,12 +12,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Artifact } from '../artifact.js';
+import { decodeBundleFile, encodeArtifactBody } from '../bundle-file-encoding.js';
 import { CatalogError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Problem } from '../validate/index.js';
 import { acquirePublishLock, lockPathFor } from './lock.js';
 import { listBundleFiles, readBundle } from './read-bundle.js';
-import { allocateSliceBuffers, writeTextVerified } from './write-text.js';
+import { allocateSliceBuffers, writeBytesVerified, writeTextVerified } from './write-text.js';
 
 export interface PublishOptions {
   /** Absolute path of the bundle directory (e.g. …/dist). */
@@ -123,7 +124,8 @@ async function writeStaging(staging: string, artifacts: readonly Artifact[]): Pr
     const file = join(staging, artifact.path);
     await mkdir(dirname(file), { recursive: true });
     for (let dir = dirname(file); dir.startsWith(staging); dir = dirname(dir)) folders.add(dir);
-    await writeTextVerified(file, artifact.body, buffers);
+    if (artifact.encoding === undefined) await writeTextVerified(file, artifact.body, buffers);
+    else await writeBytesVerified(file, encodeArtifactBody(artifact.body, artifact.encoding));
   }
   for (const folder of folders) await fsyncDirectory(folder);
 }
@@ -148,7 +150,7 @@ async function verifyStaging(staging: string, options: PublishOptions): Promise<
   if (!options.validate) return;
   const files = (await readBundle(staging)) ?? new Map();
   const problems = options.validate(
-    new Map([...files].map(([path, bytes]) => [path, bytes.toString('utf8')])),
+    new Map([...files].map(([path, bytes]) => [path, decodeBundleFile(path, bytes)])),
   );
   if (problems.length > 0) {
     const documents = [...new Set(problems.map((problem) => problem.path))].sort();

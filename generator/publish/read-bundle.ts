@@ -6,6 +6,8 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Artifact } from '../artifact.js';
+import { encodeArtifactBody } from '../bundle-file-encoding.js';
 import { CatalogError } from '../errors.js';
 
 const MAX_DEPTH = 16;
@@ -70,19 +72,19 @@ async function walk(
   }
 }
 
+type WrittenArtifact = Pick<Artifact, 'path' | 'body' | 'encoding'>;
+
 /** True when `files` holds exactly these artifacts' paths and bytes. */
-export function sameFiles(files: BundleBytes, artifacts: readonly { path: string; body: string }[]): boolean {
+export function sameFiles(files: BundleBytes, artifacts: readonly WrittenArtifact[]): boolean {
   return files.size === artifacts.length && holdsFiles(files, artifacts);
 }
 
 /** True when `files` holds each of these artifacts with the same bytes (and maybe others). */
-export function holdsFiles(
-  files: BundleBytes,
-  artifacts: readonly { path: string; body: string }[],
-): boolean {
+export function holdsFiles(files: BundleBytes, artifacts: readonly WrittenArtifact[]): boolean {
   for (const artifact of artifacts) {
     const bytes = files.get(artifact.path);
-    if (bytes === undefined || !bytes.equals(Buffer.from(artifact.body, 'utf8'))) return false;
+    if (bytes === undefined || !bytes.equals(encodeArtifactBody(artifact.body, artifact.encoding)))
+      return false;
   }
   return true;
 }

@@ -62,3 +62,19 @@ export async function writeTextVerified(file: string, text: string, buffers: Sli
     await handle.close();
   }
 }
+
+/** Creates `file` (it must not exist) with `bytes`, durably, and checks the bytes on disk. */
+export async function writeBytesVerified(file: string, bytes: Buffer): Promise<void> {
+  const handle = await open(file, 'wx+');
+  try {
+    await handle.write(bytes, 0, bytes.length, 0);
+    await handle.sync();
+    const readBack = Buffer.alloc(bytes.length);
+    const { bytesRead } = await handle.read(readBack, 0, bytes.length, 0);
+    const { size } = await handle.stat();
+    if (bytesRead !== bytes.length || size !== bytes.length || !readBack.equals(bytes))
+      throw readBackError(file);
+  } finally {
+    await handle.close();
+  }
+}

@@ -12,6 +12,7 @@ import { checkKnowledgeBase } from '../emit/kb.js';
 import { checkLlms } from '../emit/llms.js';
 import { checkRobots } from '../emit/robots.js';
 import { checkSitemap } from '../emit/sitemap.js';
+import { checkAgentFeeds } from './agent-feeds/index.js';
 import { parseJson } from './bundle-layout.js';
 import { checkConsistency } from './consistency.js';
 import { checkDiscovery } from './discovery.js';
@@ -52,6 +53,7 @@ export const BUNDLE_CHECKERS: readonly BundleChecker[] = [
   checkRobots,
   checkHostingRules,
   checkConsistency,
+  checkAgentFeeds,
 ];
 
 export function validateBundle(

@@ -7,6 +7,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { benchAgentFeeds } from './agent-feeds-bench.js';
 import { benchFetch } from './fetch-bench.js';
 import { benchGenerator } from './generator-bench.js';
 import { benchIssuers } from './issuer-bench.js';
@@ -21,6 +22,7 @@ type Section = (options: BenchOptions, log: (line: string) => void) => Promise<B
 
 const SECTIONS: Record<BenchPart, Section> = {
   generator: benchGenerator,
+  feeds: benchAgentFeeds,
   fetch: benchFetch,
   issuer: benchIssuers,
   live: benchLive,

@@ -32,3 +32,16 @@ export function contractPaths(base: string, merchantSlug: string): string[] {
     '/api/index.md',
   ];
 }
+
+/**
+ * CONTRACT.md: "the feeds the merchant turns on (… the OpenAI product feed and the ACP feed
+ * with their manifests)", for a bundle whose config turns both on and whose catalog fits one
+ * shard.
+ */
+export const AGENT_FEED_PATHS: readonly string[] = [
+  '/feeds/openai/manifest.json',
+  '/feeds/openai/products-0001.jsonl.gz',
+  '/feeds/openai/products-0001.csv.gz',
+  '/feeds/acp/metadata.json',
+  '/feeds/acp/products.jsonl',
+];

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureCompiled } from '../generator/cli/run-cli.js';
 import { REPO_ROOT } from '../generator/pipeline/helpers.js';
-import { contractPaths } from '../helpers/contract-paths.js';
+import { AGENT_FEED_PATHS, contractPaths } from '../helpers/contract-paths.js';
 import { requires } from '../helpers/requirements.js';
 import { ENGINES, startWrangler } from './engines.js';
 import {
@@ -65,7 +65,7 @@ describe("the hosts' own engines", requires(ENGINES), () => {
 
     beforeAll(async () => {
       const dir = await make(root);
-      served = await serveEverywhere(dir, [...contractPaths(base, slug), ...rootPaths]);
+      served = await serveEverywhere(dir, [...contractPaths(base, slug), ...AGENT_FEED_PATHS, ...rootPaths]);
     }, 240_000);
 
     afterAll(() => stopAll(served), 60_000);

@@ -141,6 +141,16 @@ export async function buildHostileBundle(root: string): Promise<string> {
       base_url: 'https://agents.hostile-juice.example/api',
       auth_url: 'https://auth.hostile-juice.example',
       upstream: { format: 'shopify', source: upstream },
+      agent_feeds: {
+        openai: {
+          enabled: true,
+          seller_name: 'Hostile Juice',
+          seller_url: HOSTILE_MERCHANT.url,
+          return_policy: `${HOSTILE_MERCHANT.url}/returns`,
+          store_country: 'US',
+        },
+        acp: { enabled: true },
+      },
     }),
   );
   return buildWith(root, 'hostile', config);

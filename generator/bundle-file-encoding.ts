@@ -1,0 +1,35 @@
+/**
+ * How a bundle file's bytes become the text the gate reads: UTF-8, after gunzip for the
+ * `.gz` files (Artifact.encoding `gzip`). One rule for every reader of a bundle (publish's
+ * read-back, `check` on a directory and on a live site), so a compressed feed is judged on
+ * exactly what it holds. Decompression is bounded: a `.gz` from a live site is untrusted.
+ */
+import { gunzipSync, gzipSync } from 'node:zlib';
+
+/** Far above a shard's text (10,000 rows of a few kilobytes), and far below what would exhaust memory. */
+export const MAX_DECOMPRESSED_BYTES = 256 * 1024 * 1024;
+
+export function isGzipPath(path: string): boolean {
+  return path.endsWith('.gz');
+}
+
+/** The bytes of an artifact's file: its body, compressed when the artifact says so. */
+export function encodeArtifactBody(body: string, encoding: 'gzip' | undefined): Buffer {
+  const bytes = Buffer.from(body, 'utf8');
+  // Level 9 and no file name or time in the header: the same text always gives the same bytes.
+  return encoding === 'gzip' ? gzipSync(bytes, { level: 9 }) : bytes;
+}
+
+/**
+ * The text of one bundle file, gunzipped first when its name ends in `.gz`. A `.gz` that
+ * does not decompress (corrupt, or past the bound) reads as empty text: the checker of its
+ * document then reports it (a shard's rows and digest no longer match its manifest).
+ */
+export function decodeBundleFile(path: string, bytes: Buffer): string {
+  if (!isGzipPath(path)) return bytes.toString('utf8');
+  try {
+    return gunzipSync(bytes, { maxOutputLength: MAX_DECOMPRESSED_BYTES }).toString('utf8');
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * OpenAI's product feed, when `agent_feeds.openai.enabled`: a full snapshot of every
+ * variant as one row, in JSON Lines and in CSV, each gzip-compressed and cut into shards of
+ * `shard_rows` rows, with a manifest that lists the files. Rows are ordered by product
+ * slug, then the store's variant order, and shard N always holds rows N·size+1 onwards,
+ * so the file names (`products-0001.jsonl.gz`, …) are stable and a build that changes
+ * nothing writes the same bytes. Each shard is its own bounded string; no file holds the
+ * whole feed.
+ */
+
+import { createHash } from 'node:crypto';
+import { stringify } from 'csv-stringify/sync';
+import type { Artifact } from '../../artifact.js';
+import { openAiFeedSettings } from '../../config-agent-feeds.js';
+import type { BuildPlan } from '../../plan.js';
+import { jsonBody } from '../json.js';
+import { buildOpenAiRow, OPENAI_COLUMNS, type OpenAiRow } from './openai-row.js';
+
+export const OPENAI_FEED_DIR = 'feeds/openai';
+export const OPENAI_MANIFEST_FILE = `${OPENAI_FEED_DIR}/manifest.json`;
+export const GZIP_MEDIA_TYPE = 'application/gzip';
+
+/** A variant the feed leaves out, and why (the build warns about each). */
+export interface OpenAiExclusion {
+  product: string;
+  variant: string;
+  message: string;
+}
+
+export interface OpenAiFeedRows {
+  rows: OpenAiRow[];
+  excluded: OpenAiExclusion[];
+}
+
+/** Every row of the feed, and the variants left out; empty when the feed is off. */
+export function buildOpenAiRows(plan: BuildPlan): OpenAiFeedRows {
+  const settings = openAiFeedSettings(plan.config.agent_feeds, plan.config.merchant.ships_to);
+  if (settings === undefined) return { rows: [], excluded: [] };
+  const rows: OpenAiRow[] = [];
+  const excluded: OpenAiExclusion[] = [];
+  for (const { record } of plan.products) {
+    for (const variant of record.variants) {
+      const row = buildOpenAiRow(record, variant, plan.config, settings);
+      if (row !== undefined) {
+        rows.push(row);
+        continue;
+      }
+      excluded.push({
+        product: record.slug,
+        variant: variant.id,
+        message: `product "${record.slug}" variant ${variant.id} has no image, and OpenAI's feed requires image_url: left out of the OpenAI feed (still in the catalog)`,
+      });
+    }
+  }
+  return { rows, excluded };
+}
+
+export function shardFileName(index: number, format: 'jsonl' | 'csv'): string {
+  return `${OPENAI_FEED_DIR}/products-${String(index + 1).padStart(4, '0')}.${format}.gz`;
+}
+
+/** One JSON object a line, each ending in a newline (JSON Lines). */
+export function formatJsonLines(rows: readonly OpenAiRow[]): string {
+  return rows.map((row) => `${JSON.stringify(row)}\n`).join('');
+}
+
+/** RFC 4180 CSV with a header row; lists joined with commas, booleans as lower-case words. */
+export function formatCsv(rows: readonly OpenAiRow[]): string {
+  const cells = rows.map((row) =>
+    OPENAI_COLUMNS.map((column) => {
+      const value = row[column];
+      if (value === undefined) return '';
+      return Array.isArray(value) ? value.join(',') : String(value);
+    }),
+  );
+  return stringify([[...OPENAI_COLUMNS], ...cells], { record_delimiter: '\n' });
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+export function emitOpenAiFeed(plan: BuildPlan): Artifact[] {
+  const settings = openAiFeedSettings(plan.config.agent_feeds, plan.config.merchant.ships_to);
+  if (settings === undefined) return [];
+  const { rows } = buildOpenAiRows(plan);
+  const artifacts: Artifact[] = [];
+  const files: { path: string; format: string; rows: number; content_sha256: string }[] = [];
+  const shards = Math.max(1, Math.ceil(rows.length / settings.shard_rows));
+  for (let index = 0; index < shards; index += 1) {
+    const shard = rows.slice(index * settings.shard_rows, (index + 1) * settings.shard_rows);
+    for (const [format, body] of [
+      ['jsonl', formatJsonLines(shard)],
+      ['csv', formatCsv(shard)],
+    ] as const) {
+      const path = shardFileName(index, format);
+      artifacts.push({ path, mediaType: GZIP_MEDIA_TYPE, body, encoding: 'gzip' });
+      files.push({
+        path: `/${path}`,
+        format: `${format}.gz`,
+        rows: shard.length,
+        content_sha256: sha256(body),
+      });
+    }
+  }
+  const manifest = {
+    feed: 'openai-product-feed',
+    generated: plan.generated,
+    seller_name: settings.seller_name,
+    target_countries: settings.target_countries,
+    row_count: rows.length,
+    shard_rows: settings.shard_rows,
+    files,
+  };
+  artifacts.push({ path: OPENAI_MANIFEST_FILE, mediaType: 'application/json', ...jsonBody(manifest) });
+  return artifacts;
+}

@@ -1,0 +1,96 @@
+/**
+ * The gate's reading of the ACP feed: `metadata.json` is a FeedMetadata and each line of
+ * `products.jsonl` a Product of the release's JSON Schema; product and variant ids are
+ * unique; every catalog product is in the snapshot (a full snapshot replaces the feed, so
+ * one left out would be deleted at the agent); and every variant agrees with the catalog
+ * on link, price and list price (minor units turned back into decimals) and availability.
+ */
+import { formatMinorUnits, minorDigitsFor } from '../../../record/decimal-price.js';
+import type { Availability } from '../../../record/product-record.js';
+import { ACP_AVAILABILITY, ACP_METADATA_FILE, ACP_PRODUCTS_FILE } from '../../emit/agent-feeds/acp-feed.js';
+import { isRecord, readJson } from '../bundle-layout.js';
+import type { BundleFiles } from '../problem.js';
+import { acpValidators, describeSchemaErrors } from './acp-schema.js';
+import type { CatalogOffers } from './catalog-offers.js';
+import { checkOfferAgrees, type FeedOfferRow, type Report } from './offer-agreement.js';
+
+const MAX_LINE_FAULTS = 20;
+
+const STATUS_TABLE = Object.fromEntries(
+  Object.entries(ACP_AVAILABILITY).map(([state, value]) => [state, value.status]),
+) as Record<Availability, string>;
+
+function decimalOf(price: unknown): { amount: string; currency: string } | undefined {
+  if (!isRecord(price) || typeof price.amount !== 'number' || typeof price.currency !== 'string')
+    return undefined;
+  const digits = minorDigitsFor(price.currency);
+  const amount = formatMinorUnits(String(price.amount), digits, digits);
+  return amount === undefined ? undefined : { amount, currency: price.currency };
+}
+
+function offerRowOf(variant: Record<string, unknown>): FeedOfferRow {
+  const price = decimalOf(variant.price);
+  const list = decimalOf(variant.list_price);
+  const availability = isRecord(variant.availability) ? variant.availability : {};
+  return {
+    variantId: String(variant.id),
+    url: typeof variant.url === 'string' ? variant.url : '',
+    price: list?.amount ?? price?.amount ?? '',
+    ...(list !== undefined && price !== undefined ? { salePrice: price.amount } : {}),
+    currency: price?.currency ?? '',
+    availability: typeof availability.status === 'string' ? availability.status : '',
+  };
+}
+
+export function checkAcpFeed(files: BundleFiles, catalog: CatalogOffers | undefined, report: Report): void {
+  const text = files.get(ACP_PRODUCTS_FILE);
+  const hasMetadata = files.has(ACP_METADATA_FILE);
+  if (text === undefined && !hasMetadata) return;
+  const validators = acpValidators();
+  if (!validators.metadata(readJson(files, ACP_METADATA_FILE))) {
+    report(ACP_METADATA_FILE, `not a FeedMetadata: ${describeSchemaErrors(validators.metadata.errors)}`);
+  }
+  if (text === undefined) {
+    report(ACP_PRODUCTS_FILE, 'missing beside metadata.json');
+    return;
+  }
+  let faults = 0;
+  const limited: Report = (path, message) => {
+    faults += 1;
+    if (faults <= MAX_LINE_FAULTS) report(path, message);
+  };
+  const productIds = new Set<string>();
+  const variantIds = new Set<string>();
+  for (const [index, line] of text.split('\n').entries()) {
+    if (line === '') continue;
+    let product: unknown;
+    try {
+      product = JSON.parse(line);
+    } catch {
+      limited(ACP_PRODUCTS_FILE, `line ${index + 1} is not valid JSON`);
+      continue;
+    }
+    if (!validators.product(product) || !isRecord(product) || !Array.isArray(product.variants)) {
+      limited(
+        ACP_PRODUCTS_FILE,
+        `line ${index + 1} is not a Product: ${describeSchemaErrors(validators.product.errors)}`,
+      );
+      continue;
+    }
+    const id = String(product.id);
+    if (productIds.has(id)) limited(ACP_PRODUCTS_FILE, `product ${id} appears twice`);
+    productIds.add(id);
+    for (const variant of product.variants) {
+      if (!isRecord(variant)) continue;
+      const row = offerRowOf(variant);
+      if (variantIds.has(row.variantId)) limited(ACP_PRODUCTS_FILE, `variant ${row.variantId} appears twice`);
+      variantIds.add(row.variantId);
+      if (catalog !== undefined) checkOfferAgrees(row, catalog, STATUS_TABLE, ACP_PRODUCTS_FILE, limited);
+    }
+  }
+  for (const id of catalog?.productIds ?? []) {
+    if (!productIds.has(id)) limited(ACP_PRODUCTS_FILE, `catalog product ${id} is missing from the snapshot`);
+  }
+  if (faults > MAX_LINE_FAULTS)
+    report(ACP_PRODUCTS_FILE, `${faults - MAX_LINE_FAULTS} more faults not listed`);
+}
