@@ -109,7 +109,7 @@ async function probeAgentSkills({ fetch }: ProbeContext): Promise<Verdict> {
     if (sha256Digest(artifact.body) !== stringField(skill, 'digest'))
       return fail(`${url} does not match its digest`);
   }
-  return pass(`${index.skills.length} skills, digests verified`);
+  return pass(`${index.skills.length} skill(s), each matching its SHA-256`);
 }
 
 async function probeAuthMd({ fetch }: ProbeContext): Promise<Verdict> {
