@@ -165,6 +165,23 @@ describe('checkHostingRules', () => {
     expect(rules(bundleFiles)).toContain('_redirects');
   });
 
+  it("accepts the product Markdown pages' folder rule and refuses any other pattern in _headers", () => {
+    const bundleFiles = files();
+    expect(checkHostingRules(bundleFiles)).toEqual([]);
+    const headers = bundleFiles.get('_headers') ?? '';
+    bundleFiles.set('_headers', `${headers}/kb/*\n  Content-Type: text/markdown; charset=utf-8\n`);
+    expect(checkHostingRules(bundleFiles).map((p) => p.message)).toContain(
+      'headers for "/kb/*": only exact paths are allowed',
+    );
+  });
+
+  it('refuses a product Markdown page the folder rule does not cover', () => {
+    const bundleFiles = files();
+    const headers = (bundleFiles.get('_headers') ?? '').replace('/kb/products/*', '/kb/products/only-one.md');
+    bundleFiles.set('_headers', headers);
+    expect(checkHostingRules(bundleFiles).some((p) => p.message.includes('/kb/products/'))).toBe(true);
+  });
+
   it('refuses a rewrite to a file that is not in the bundle', () => {
     const bundleFiles = files();
     bundleFiles.delete('agent-catalog.json');
