@@ -42,6 +42,8 @@ export interface BuildOptions {
   write: boolean;
   strict?: boolean;
   allowShrink?: boolean;
+  /** Publish a catalog with no product (`--allow-empty`); without it an empty catalog fails the build. */
+  allowEmpty?: boolean;
   logger: Logger;
   /** The build clock; injected by tests for reproducible output. */
   now?: () => Date;
@@ -112,6 +114,26 @@ function guardShrink(
   }
 }
 
+/**
+ * An empty catalog is never a success by accident: when the store gave nothing usable
+ * (every product refused, as when an older WooCommerce answer has no `slug` field), the
+ * build stops before publishing and says why the products were refused.
+ */
+function guardEmpty(count: number, rejected: readonly LeftOutProduct[], allow: boolean): void {
+  if (count > 0 || allow) return;
+  const reasons = rejected.slice(0, 3).map((item) => item.reason);
+  const more = rejected.length > reasons.length ? `; and ${rejected.length - reasons.length} more` : '';
+  const why =
+    rejected.length === 0
+      ? 'the upstream has no products'
+      : `every upstream product was refused (${rejected.length}): ${reasons.join('; ')}${more}`;
+  throw new CatalogError(
+    'CATALOG_EMPTY',
+    `refusing to publish an empty catalog: ${why}; pass --allow-empty to publish it anyway`,
+    { rejected: rejected.length },
+  );
+}
+
 function assertValid(artifacts: readonly Artifact[]): void {
   const problems = validateArtifacts(artifacts);
   if (problems.length === 0) return;
@@ -131,7 +153,13 @@ interface Emitted {
 
 /** Emits with the previous bundle's time first: identical bytes mean nothing changed. */
 function emitAgainst(
-  input: { config: ResolvedConfig; products: PlannedProduct[]; articles: Article[]; now: Date },
+  input: {
+    config: ResolvedConfig;
+    products: PlannedProduct[];
+    articles: Article[];
+    now: Date;
+    allowEmpty: boolean;
+  },
   previous: PreviousBundle | undefined,
   onStage: (stage: BuildStage) => void,
 ): Emitted {
@@ -184,6 +212,7 @@ async function gatherProducts(
     upstream: upstream.products,
     content: content.products,
     ...(shipping !== undefined ? { shipping } : {}),
+    brand: { source: config.upstream.brand_source, merchant: config.merchant.brand },
   });
   // Only these facts of the upstream read outlive the merge: its products are merged copies now.
   const { format, requests, rejected } = upstream;
@@ -206,6 +235,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   if (options.write) await recoverBundle(out, options.logger);
   const previous = await readPreviousBundle(out, config, options.logger, warnings);
   for (const warning of warnings) options.logger.warn(warning.message);
+  guardEmpty(merged.products.length, [...upstream.rejected, ...merged.leftOut], options.allowEmpty === true);
   guardShrink(previous, merged.products.length, config, options.allowShrink === true);
   const unusedContent = checkContentUse({
     content: content.products,
@@ -223,7 +253,13 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
   const now = (options.now ?? (() => new Date()))();
   const emitted = emitAgainst(
-    { config, products: merged.products, articles: content.articles, now },
+    {
+      config,
+      products: merged.products,
+      articles: content.articles,
+      now,
+      allowEmpty: options.allowEmpty === true,
+    },
     previous,
     onStage,
   );

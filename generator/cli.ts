@@ -59,6 +59,7 @@ export function createProgram(): Command {
     .addOption(new Option('--quiet', 'print nothing on stdout').default(false).conflicts('json'))
     .option('--strict', 'fail when an upstream product is invalid', false)
     .option('--allow-shrink', 'publish even when the catalog shrank sharply', false)
+    .option('--allow-empty', 'publish a catalog with no product at all', false)
     .action(async (options) => {
       const { runBuild } = await import('./commands/build.js');
       process.exitCode = await runBuild(options, io);

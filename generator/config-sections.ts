@@ -25,6 +25,12 @@ export const upstreamSchema = z
       .min(1)
       .default('coming-soon')
       .describe('Shopify/WooCommerce tag that marks a product as coming_soon'),
+    brand_source: z
+      .enum(['vendor', 'merchant'])
+      .default('vendor')
+      .describe(
+        'each product\'s brand: "vendor" takes the store\'s vendor or brand (Shopify vendor, WooCommerce brands, native brand) and falls back to merchant.brand when the store gives none; "merchant" always uses merchant.brand (or the merchant name). A product\'s content file `brand` overrides both',
+      ),
     connect_timeout_ms: z
       .number()
       .int()

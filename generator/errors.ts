@@ -16,6 +16,7 @@ export type CatalogErrorCode =
   | 'UPSTREAM_TOO_LARGE'
   | 'UPSTREAM_LIMIT'
   | 'CATALOG_SHRANK'
+  | 'CATALOG_EMPTY'
   | 'OUTPUT_INVALID'
   | 'PUBLISH_FAILED'
   | 'CHECK_FAILED';
@@ -52,6 +53,7 @@ const exitStatusByCode: Readonly<Record<CatalogErrorCode, 1 | 2>> = {
   UPSTREAM_TOO_LARGE: 1,
   UPSTREAM_LIMIT: 1,
   CATALOG_SHRANK: 1,
+  CATALOG_EMPTY: 1,
   OUTPUT_INVALID: 1,
   PUBLISH_FAILED: 1,
   CHECK_FAILED: 1,

@@ -1,25 +1,33 @@
 /**
  * The merge stage: combines normalised upstream products with the merchant's content
  * files into planned products. Precedence per field: the merchant's content wins for the
- * descriptive fields (flavor, description, packaging, ingredients, nutrition, benefits,
- * certifications); the upstream alone decides name, price, currency, availability and
- * the URLs (they change in the store, not in Markdown); `shipping` comes from the config.
- * Pure: no files, no network.
+ * descriptive fields (flavor, brand, description, packaging, ingredients, nutrition,
+ * benefits, certifications); the upstream alone decides name, prices, currency,
+ * availability, variants and the URLs (they change in the store, not in Markdown). From
+ * the config: `shipping`, only on products that ship (a digital product gets no shipping
+ * sentence), and the brand rule (`upstream.brand_source`: the store's vendor, falling
+ * back to the merchant's brand, or always the merchant's). Pure: no files, no network.
  */
 
-import { orderProductRecord, recordOfSeedProduct } from '../record/build-record.js';
+import { orderProductRecord } from '../record/build-record.js';
 import type { ProductContent } from './content/load-content.js';
-import type { Product, ProductRecord } from './model.js';
+import type { ProductRecord } from './model.js';
 import type { PlannedProduct } from './plan.js';
 
-/** A product as an upstream adapter hands it over (see `sources/`). */
+/** A product as an upstream adapter hands it over (see `sources/`): a full canonical record. */
 export interface UpstreamProduct {
   sourceId: string;
-  /** A full record when the adapter knows the store's variants; a seed Product gets one variant in the merge. */
-  record: Product | ProductRecord;
+  record: ProductRecord;
   imageUrl?: string;
   updatedAt?: string;
-  tags?: readonly string[];
+  descriptionMarkdown?: string;
+}
+
+/** Whose name a product's brand is (config `upstream.brand_source`, `merchant.brand`). */
+export interface BrandRule {
+  source: 'vendor' | 'merchant';
+  /** The merchant's brand (merchant.brand, or its name). */
+  merchant: string;
 }
 
 /** A product left out of the catalog, and why; a warning, or fatal under --strict. */
@@ -32,8 +40,10 @@ export interface LeftOutProduct {
 export interface MergeInput {
   upstream: readonly UpstreamProduct[];
   content: readonly ProductContent[];
-  /** Copied into every product when set (config `shipping`). */
+  /** Copied into every product that ships, when set (config `shipping`). */
   shipping?: string;
+  /** Without it, a product keeps the brand its store gave (tests of other stages). */
+  brand?: BrandRule;
 }
 
 export interface MergeResult {
@@ -45,40 +55,30 @@ export interface MergeResult {
   unmatched: ProductContent[];
 }
 
-/**
- * The upstream product as a canonical record. An adapter that knows the store's variants
- * hands over a full record; a bare seed Product gets one variant, its own.
- */
-function toProductRecord(product: UpstreamProduct): ProductRecord {
-  const { record } = product;
-  if (isProductRecord(record)) return record;
-  return recordOfSeedProduct(record, product.sourceId, {
-    ...(product.imageUrl === undefined ? {} : { imageUrl: product.imageUrl }),
-    ...(product.tags === undefined ? {} : { tags: product.tags }),
-  });
-}
-
-function isProductRecord(record: Product | ProductRecord): record is ProductRecord {
-  return record.id !== undefined && Array.isArray(record.variants) && record.variants.length > 0;
+function decideBrand(record: ProductRecord, content: string | undefined, rule: BrandRule | undefined) {
+  if (content !== undefined) return content;
+  if (rule === undefined) return record.brand;
+  return rule.source === 'vendor' ? (record.brand ?? rule.merchant) : rule.merchant;
 }
 
 function applyContent(
-  product: UpstreamProduct,
+  record: ProductRecord,
   content: ProductContent | undefined,
-  shipping?: string,
+  input: Pick<MergeInput, 'shipping' | 'brand'>,
 ): ProductRecord {
-  const record = toProductRecord(product);
   const fields = content?.fields ?? {};
   return orderProductRecord({
     ...record,
     flavor: fields.flavor ?? record.flavor,
+    brand: decideBrand(record, fields.brand, input.brand),
     description: fields.description ?? record.description ?? null,
     packaging: fields.packaging ?? record.packaging,
     ingredients: fields.ingredients ?? record.ingredients ?? null,
     nutrition: fields.nutrition ?? record.nutrition ?? null,
     benefits: fields.benefits ?? record.benefits ?? null,
     certifications: fields.certifications ?? record.certifications ?? null,
-    shipping: shipping ?? record.shipping,
+    // A product that needs no shipping (an eBook) must not say "Ships to US: $5.00".
+    shipping: record.requires_shipping ? (input.shipping ?? record.shipping) : undefined,
   });
 }
 
@@ -106,11 +106,22 @@ export function mergeProducts(input: MergeInput): MergeResult {
   const unmatched = input.content.filter((item) => !bySlug.has(item.slug));
   const products = [...bySlug.values()]
     .sort((a, b) => compareText(a.record.slug, b.record.slug))
-    .map((product) => ({
-      record: applyContent(product, contentBySlug.get(product.record.slug), input.shipping),
-      sourceId: product.sourceId,
-      ...(product.imageUrl !== undefined ? { imageUrl: product.imageUrl } : {}),
-      ...(product.updatedAt !== undefined ? { updatedAt: product.updatedAt } : {}),
-    }));
+    .map((product) => planProduct(product, contentBySlug.get(product.record.slug), input));
   return { products, leftOut, unmatched };
+}
+
+function planProduct(
+  product: UpstreamProduct,
+  content: ProductContent | undefined,
+  input: MergeInput,
+): PlannedProduct {
+  return {
+    record: applyContent(product.record, content, input),
+    sourceId: product.sourceId,
+    ...(product.imageUrl !== undefined ? { imageUrl: product.imageUrl } : {}),
+    ...(product.updatedAt !== undefined ? { updatedAt: product.updatedAt } : {}),
+    ...(product.descriptionMarkdown !== undefined && content?.fields.description === undefined
+      ? { descriptionMarkdown: product.descriptionMarkdown }
+      : {}),
+  };
 }

@@ -46,6 +46,8 @@ export interface Health {
   service: string;
   generated: string;
   cached: boolean;
+  /** Present (true) only on a catalog with no product built with `--allow-empty`, so `check` accepts it. */
+  allow_empty?: true;
 }
 
 export interface ErrorBody {

@@ -31,6 +31,8 @@ export interface PlanInput {
   articles: readonly Article[];
   /** ISO 8601 build time. */
   generated: string;
+  /** The build was told `--allow-empty`; an empty catalog then says so in its health document. */
+  allowEmpty?: boolean;
 }
 
 export function planBuild(input: PlanInput): BuildPlan {
@@ -56,6 +58,7 @@ export function planBuild(input: PlanInput): BuildPlan {
     service: `${config.merchant.name} agent catalog`,
     generated,
     cached: true,
+    ...(input.allowEmpty === true && products.length === 0 ? { allow_empty: true as const } : {}),
   };
   return { config, generated, products, articles, catalog, health };
 }

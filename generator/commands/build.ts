@@ -26,6 +26,7 @@ export interface BuildCommandOptions {
   quiet: boolean;
   strict: boolean;
   allowShrink: boolean;
+  allowEmpty: boolean;
 }
 
 const STAGE_LABELS: Record<BuildStage, string> = {
@@ -105,6 +106,7 @@ export async function runBuild(options: BuildCommandOptions, io: CommandIo): Pro
       write: true,
       strict: options.strict,
       allowShrink: options.allowShrink,
+      allowEmpty: options.allowEmpty,
       logger,
       onStage,
     });

@@ -1,7 +1,7 @@
 /**
  * The front matter a merchant writes in `content/products/<slug>.md` and
  * `content/articles/<slug>.md`, as zod schemas. These add what commerce platforms do not
- * carry (flavor, packaging, ingredients, nutrition, benefits, certifications). Limits on
+ * carry (flavor, brand, packaging, ingredients, nutrition, benefits, certifications). Limits on
  * size and characters are part of the schema so that nothing a merchant types can break
  * a document downstream (JSON, XML feed, Markdown, llms.txt): control characters are
  * refused everywhere, and every string and list has a documented maximum.
@@ -12,6 +12,8 @@ import { buildPackagingText, checkPackagingText } from './packaging.js';
 /** Documented maxima (docs/content.md, "Merchant content"). */
 export const CONTENT_LIMITS = {
   shortText: 200,
+  /** Google's limit for g:brand, which a product's brand becomes. */
+  brandText: 70,
   packagingText: 300,
   listItems: 50,
   descriptionChars: 5_000,
@@ -84,6 +86,7 @@ const nutrition = z
 export const productFrontMatterSchema = z
   .object({
     flavor: text(CONTENT_LIMITS.shortText).optional(),
+    brand: text(CONTENT_LIMITS.brandText).optional(),
     packaging: packaging.optional(),
     ingredients: z.union([list, text(CONTENT_LIMITS.descriptionChars)]).optional(),
     nutrition: nutrition.optional(),

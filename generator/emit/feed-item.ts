@@ -121,5 +121,6 @@ export function buildFeedItem(
   }
   // No GTIN or MPN is known for these products; Google asks for identifier_exists "no" then.
   item['g:identifier_exists'] = 'no';
-  return Object.assign(item, shipping);
+  // A product that needs no shipping (an eBook) has no shipping line, as it has no shipping sentence.
+  return product.requires_shipping ? Object.assign(item, shipping) : item;
 }

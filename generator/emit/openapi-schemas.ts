@@ -101,6 +101,12 @@ const health: JsonSchema = {
     service: text('Service name.'),
     generated: { type: 'string', format: 'date-time', description: 'When the catalog was generated.' },
     cached: { type: 'boolean', description: 'Whether the answer comes from the cached build.' },
+    allow_empty: {
+      type: 'boolean',
+      enum: [true],
+      description:
+        'Present only when the catalog has no product and the build was told to publish it anyway (--allow-empty).',
+    },
   },
 };
 

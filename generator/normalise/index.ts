@@ -1,13 +1,15 @@
 /**
- * The normalise stage: upstream product objects of one format → spec Products. Pure (no
+ * The normalise stage: upstream product objects of one format → canonical records. Pure (no
  * I/O). Products that cannot be mapped are returned as rejections, not thrown, so one bad
  * product does not sink a catalog of thousands (the pipeline warns, or fails under
  * --strict). The same upstream id seen twice (a page served twice while the store
  * changed under the crawl) is kept once; two different products claiming one slug
- * cannot both be published, so the later one is rejected.
+ * cannot both be published, so the later one is rejected. Once every item is mapped,
+ * WooCommerce grouped products are summarised from their children (`grouped.ts`).
  */
 import { cleanDeep } from './clean-text.js';
 import { decodeSlug, describeRejection } from './fields.js';
+import { resolveGroupedProducts } from './grouped.js';
 import { mapNativeProduct } from './native.js';
 import { mapShopifyProduct } from './shopify.js';
 import type { MapContext, MapOutcome, NormalisedProduct, RejectedProduct, UpstreamFormat } from './types.js';
@@ -76,7 +78,8 @@ export function normaliseProducts(
     slugOwners.set(product.record.slug, product.sourceId);
     products.push(product);
   }
-  return { products, rejected, duplicates };
+  const grouped = resolveGroupedProducts(products);
+  return { products: grouped.products, rejected: [...rejected, ...grouped.rejected], duplicates };
 }
 
 /** Where each format keeps the handle that names the product's content file. */

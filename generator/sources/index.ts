@@ -1,11 +1,12 @@
 /**
  * The fetchUpstream stage: reads the merchant's catalog from its store (a Shopify
  * storefront, the WooCommerce Store API, or a native document in the spec's shape, from
- * a URL or a file) and returns it normalised into spec Products, plus the products that
+ * a URL or a file) and returns it normalised into canonical records, plus the products that
  * could not be mapped. Upstream failures (unreachable, timeout, 5xx after retries,
  * truncated, oversized or wrong-shaped data) throw a CatalogError with an UPSTREAM_*
- * code; an empty catalog is not an error here, because refusing a sharp shrink is the
- * pipeline's decision, made against the last published bundle.
+ * code; an empty catalog is not an error here, because refusing it (`CATALOG_EMPTY`,
+ * unless `--allow-empty`) or a sharp shrink (against the last published bundle) is the
+ * pipeline's decision.
  */
 
 import type { ResolvedConfig } from '../config.js';

@@ -166,12 +166,34 @@ function checkKbProducts(files: BundleFiles): Problem[] {
   return problems;
 }
 
+/**
+ * A catalog with no product tells every agent the store sells nothing: it is accepted only
+ * when the build was told so (`--allow-empty` writes `allow_empty: true` in the health
+ * document), never because a whole store's products were refused.
+ */
+function checkNotEmpty(files: BundleFiles, catalogFile: string | undefined, healthFile: string | undefined) {
+  const catalog = catalogFile === undefined ? undefined : parseJson(files, catalogFile);
+  if (catalog === undefined || !catalog.ok || !isRecord(catalog.value) || catalog.value.count !== 0)
+    return [];
+  const health = healthFile === undefined ? undefined : parseJson(files, healthFile);
+  if (health?.ok === true && isRecord(health.value) && health.value.allow_empty === true) return [];
+  return [
+    {
+      path: catalogFile ?? 'agent-catalog.json',
+      rule: 'empty',
+      message:
+        'the catalog has no product (count 0) and was not built with --allow-empty; an agent would be told the store sells nothing',
+    },
+  ];
+}
+
 /** The bundle checker: catalog, health and the knowledge-base product records. */
 export function checkSchemas(files: BundleFiles): Problem[] {
   const { catalogFile, healthFile } = locateDocuments(files);
   return [
     ...checkDocument(files, catalogFile, 'Catalog'),
     ...checkDocument(files, healthFile, 'Health'),
+    ...checkNotEmpty(files, catalogFile, healthFile),
     ...checkKbProducts(files),
   ];
 }

@@ -97,9 +97,17 @@ describe('agent-catalog build against a failing upstream', () => {
         const report = JSON.parse(run.stdout) as { ok: boolean; exitCode: number; error: { code: string } };
         expect(report.ok).toBe(false);
         expect(report.exitCode).toBe(1);
-        expect(report.error.code).toMatch(mode === 'empty' ? /^CATALOG_SHRANK$/ : /^UPSTREAM_/);
+        expect(report.error.code).toMatch(mode === 'empty' ? /^CATALOG_EMPTY$/ : /^UPSTREAM_/);
         expect(run.stderr).not.toMatch(/^\s+at /m);
         expect(await hashTree(join(dir, 'dist'))).toEqual(goodHashes);
+        if (mode === 'empty') {
+          // Told both that the store may be empty and may shrink, the build publishes it.
+          const allowed = await runCli(['build', '--quiet', '--allow-empty', '--allow-shrink'], {
+            cwd: dir,
+            limitMs: GUARD_MS,
+          });
+          expect(allowed.code).toBe(0);
+        }
       } finally {
         server.setMode('ok');
       }

@@ -38,6 +38,7 @@ const defaults: BuildCommandOptions = {
   quiet: false,
   strict: false,
   allowShrink: false,
+  allowEmpty: false,
 };
 
 describe('runBuild output', () => {

@@ -229,15 +229,16 @@ describe('build against the last bundle', () => {
     await build(options({ write: true }));
     await rm(join(dir, 'content/products'), { recursive: true });
     await rewriteUpstream(() => []);
-    const error = await build(options({ write: true })).catch((e: unknown) => e);
+    // --allow-empty allows an empty catalog, not the loss of a whole published one.
+    const error = await build(options({ write: true, allowEmpty: true })).catch((e: unknown) => e);
     expect(isCatalogError(error, 'CATALOG_SHRANK')).toBe(true);
   });
 
-  it('when the catalog shrinks under --allow-shrink then it is published', async () => {
+  it('when the catalog empties under --allow-shrink and --allow-empty then it is published', async () => {
     await build(options({ write: true }));
     await rm(join(dir, 'content/products'), { recursive: true });
     await rewriteUpstream(() => []);
-    const result = await build(options({ write: true, allowShrink: true }));
+    const result = await build(options({ write: true, allowShrink: true, allowEmpty: true }));
     expect(result.plan.catalog.count).toBe(0);
     expect(result.published).toBe(true);
   });

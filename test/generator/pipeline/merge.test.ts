@@ -4,27 +4,30 @@ import type { ProductContent } from '../../../generator/content/load-content.js'
 import { isCatalogError } from '../../../generator/errors.js';
 import { mergeProducts, type UpstreamProduct } from '../../../generator/merge.js';
 import type { Product } from '../../../generator/model.js';
+import { recordOfSeedProduct } from '../../../record/build-record.js';
 import { catchError } from '../../helpers/catch-error.js';
 
 function upstreamProduct(slug: string, fields: Partial<Product> = {}, sourceId = slug): UpstreamProduct {
   return {
     sourceId,
-    tags: [],
-    record: {
-      name: slug.toUpperCase(),
-      slug,
-      url: `https://shop.example/products/${slug}`,
-      description: 'Upstream description',
-      ingredients: null,
-      nutrition: null,
-      benefits: null,
-      certifications: null,
-      price: '9.50',
-      currency: 'USD',
-      availability: 'in_stock',
-      purchase_url: `https://shop.example/products/${slug}`,
-      ...fields,
-    },
+    record: recordOfSeedProduct(
+      {
+        name: slug.toUpperCase(),
+        slug,
+        url: `https://shop.example/products/${slug}`,
+        description: 'Upstream description',
+        ingredients: null,
+        nutrition: null,
+        benefits: null,
+        certifications: null,
+        price: '9.50',
+        currency: 'USD',
+        availability: 'in_stock',
+        purchase_url: `https://shop.example/products/${slug}`,
+        ...fields,
+      },
+      sourceId,
+    ),
   };
 }
 
@@ -133,5 +136,55 @@ describe('mergeProducts', () => {
     const input = { ...useInput(files, result.unmatched), strict: true };
     expect(checkContentUse({ ...input, rejected: [{ slug: 'broken' }] })).toEqual([]);
     expect(() => checkContentUse({ ...input, rejected: [{ slug: 'other' }] })).toThrow();
+  });
+
+  it('when the brand rule is "vendor" then the store brand wins, the merchant brand fills in, and content overrides both', () => {
+    const upstream = [
+      upstreamProduct('a', { brand: 'Shall' }),
+      upstreamProduct('b'),
+      upstreamProduct('c', { brand: 'Luma' }),
+    ];
+    const files = [content('c', { brand: 'House Brand' })];
+    const vendor = mergeProducts({ upstream, content: files, brand: { source: 'vendor', merchant: 'Shop' } });
+    expect(vendor.products.map((product) => product.record.brand)).toEqual(['Shall', 'Shop', 'House Brand']);
+    const merchant = mergeProducts({
+      upstream,
+      content: files,
+      brand: { source: 'merchant', merchant: 'Shop' },
+    });
+    expect(merchant.products.map((product) => product.record.brand)).toEqual(['Shop', 'Shop', 'House Brand']);
+  });
+
+  it('when a product needs no shipping then it gets no shipping sentence; one that ships does', () => {
+    const digital = upstreamProduct('ebook');
+    const noShipping = {
+      ...digital,
+      record: {
+        ...digital.record,
+        requires_shipping: false,
+        variants: digital.record.variants.map((variant) => ({ ...variant, requires_shipping: false })),
+      },
+    };
+    const result = mergeProducts({
+      upstream: [noShipping, upstreamProduct('juice')],
+      content: [],
+      shipping: 'Ships cold.',
+    });
+    expect(result.products.map((product) => [product.record.slug, product.record.shipping])).toEqual([
+      ['ebook', undefined],
+      ['juice', 'Ships cold.'],
+    ]);
+  });
+
+  it("when the merchant writes a description then the store's Markdown rendering is dropped with the store's text", () => {
+    const withMarkdown = { ...upstreamProduct('a'), descriptionMarkdown: '| a | b |' };
+    const kept = mergeProducts({ upstream: [withMarkdown], content: [] });
+    expect(kept.products[0]?.descriptionMarkdown).toBe('| a | b |');
+    const replaced = mergeProducts({
+      upstream: [withMarkdown],
+      content: [content('a', { description: 'Mine.' })],
+    });
+    expect(replaced.products[0]?.descriptionMarkdown).toBeUndefined();
+    expect(replaced.products[0]?.record.description).toBe('Mine.');
   });
 });

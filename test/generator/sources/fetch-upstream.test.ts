@@ -71,7 +71,7 @@ describe('fetchUpstream mapping and pagination', () => {
     expect(result.products).toHaveLength(30);
     const [first] = result.products;
     expect(first?.sourceId).toBe('7000000');
-    expect(first?.record).toEqual({
+    expect(first?.record).toMatchObject({
       name: 'Green Glow Cold-Pressed Juice 0',
       slug: 'green-glow-0',
       url: `${SITE_URL}/products/green-glow-0`,
@@ -84,10 +84,29 @@ describe('fetchUpstream mapping and pagination', () => {
       currency: 'USD',
       availability: 'in_stock',
       purchase_url: `${SITE_URL}/products/green-glow-0`,
+      id: '7000000',
+      brand: 'Pomona Press Juice Co.',
+      category: 'Juice',
+      tags: ['organic', 'cold-pressed'],
+      images: [{ url: 'https://cdn.shop.example/files/green-glow-0.jpg', width: 800, height: 800 }],
     });
+    expect(first?.record.variants.map((variant) => [variant.id, variant.sku])).toEqual([
+      ['70000003', 'JC-0-3'],
+      ['70000001', 'JC-0-1'],
+      ['70000002', 'JC-0-2'],
+    ]);
+    expect(first?.record.options).toEqual([{ name: 'Pack', values: ['12 fl oz', '3-pack', '6-pack'] }]);
+    expect(first?.record.variants[0]?.options).toEqual([{ name: 'Pack', value: '6-pack' }]);
+    // Product 1 has its 6-pack on sale: only that variant says "was".
+    const onSale = result.products[1]?.record;
+    expect(onSale?.variants.map((variant) => variant.compare_at_price !== undefined)).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect(onSale?.compare_at_price).toBeUndefined();
     expect(first?.imageUrl).toBe('https://cdn.shop.example/files/green-glow-0.jpg');
     expect(first?.updatedAt).toBe('2026-01-01T00:00:00.000Z');
-    expect(first?.tags).toEqual(['organic', 'cold-pressed']);
   });
 
   test('when requests are made then they carry the descriptive User-Agent, or the configured one', async () => {

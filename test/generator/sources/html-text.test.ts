@@ -14,11 +14,11 @@ describe('convertHtmlToText', () => {
     ).toBe(`Sweet & tangy <3 "fresh" 'pressed' &amp;`);
   });
 
-  test('when the HTML has links and images then the text keeps the words and drops the URLs', () => {
+  test('when the HTML has links and images then the text keeps the words and the http(s) URL, and drops images', () => {
     const text = convertHtmlToText(
       '<p>See <a href="https://x.example/terms">our terms</a> <img src="a.png" alt="bottle"></p>',
     );
-    expect(text).toBe('See our terms');
+    expect(text).toBe('See our terms (https://x.example/terms)');
   });
 
   test('when the HTML has headings then their case is kept', () => {

@@ -38,7 +38,24 @@ function mapped(outcome: MapOutcome): NormalisedProduct {
 describe('mapNativeProduct', () => {
   test('when a product is in the spec shape then it is kept as it is', () => {
     const product = mapped(mapNativeProduct(nativeProduct(), context));
-    expect(product.record).toEqual(nativeProduct());
+    expect(product.record).toEqual({
+      ...nativeProduct(),
+      id: 'citrus-sunrise',
+      tags: [],
+      images: [],
+      options: [],
+      variants: [
+        {
+          id: 'citrus-sunrise',
+          title: 'Citrus Sunrise',
+          options: [],
+          price: '42.00',
+          availability: 'in_stock',
+          requires_shipping: true,
+        },
+      ],
+      requires_shipping: true,
+    });
     expect(product.sourceId).toBe('citrus-sunrise');
   });
 
@@ -59,6 +76,21 @@ describe('mapNativeProduct', () => {
       currency: 'USD',
       availability: 'out_of_stock',
       purchase_url: 'https://shop.pomona.example/products/plain',
+      id: 'plain',
+      tags: [],
+      images: [],
+      options: [],
+      variants: [
+        {
+          id: 'plain',
+          title: 'Plain',
+          options: [],
+          price: '3.00',
+          availability: 'out_of_stock',
+          requires_shipping: true,
+        },
+      ],
+      requires_shipping: true,
     });
   });
 
@@ -88,7 +120,7 @@ describe('mapNativeProduct', () => {
       sourceId: '77',
       imageUrl: 'https://cdn.example/c.jpg',
       updatedAt: '2026-02-02T00:00:00.000Z',
-      tags: ['new'],
+      record: { id: '77', tags: ['new'], images: [{ url: 'https://cdn.example/c.jpg' }] },
     });
   });
 
@@ -142,5 +174,94 @@ describe('normaliseProducts', () => {
     const result = normaliseProducts([good, bad], 'native', context);
     expect(result.products).toHaveLength(1);
     expect(result.rejected).toEqual([expect.objectContaining({ id: 'other', name: 'Citrus Sunrise' })]);
+  });
+
+  test('when a product gives variants, options, images and a brand then they are checked and kept, and the summary follows from the variants', () => {
+    const product = mapped(
+      mapNativeProduct(
+        nativeProduct({
+          id: 'cs-1',
+          brand: 'Pomona',
+          category: 'Juice',
+          price: undefined,
+          availability: undefined,
+          images: [{ url: 'https://cdn.example/cs.jpg', alt: 'Bottle', width: 600, height: 900 }],
+          options: [{ name: 'Pack', values: ['Single', '6-pack'] }],
+          variants: [
+            {
+              id: 'cs-1-1',
+              options: [{ name: 'Pack', value: 'Single' }],
+              price: '7.00',
+              availability: 'out_of_stock',
+            },
+            {
+              id: 'cs-1-6',
+              title: 'Six bottles',
+              options: [{ name: 'Pack', value: '6-pack' }],
+              price: 38,
+              compare_at_price: '42.00',
+              availability: 'in_stock',
+              sku: 'CS-6',
+            },
+          ],
+        }),
+        context,
+      ),
+    );
+    expect(product.record).toMatchObject({
+      id: 'cs-1',
+      brand: 'Pomona',
+      category: 'Juice',
+      price: '38.00',
+      availability: 'in_stock',
+      price_range: { min: '7.00', max: '38.00' },
+      images: [{ url: 'https://cdn.example/cs.jpg', alt: 'Bottle', width: 600, height: 900 }],
+    });
+    expect(
+      product.record.variants.map((variant) => [variant.id, variant.title, variant.compare_at_price]),
+    ).toEqual([
+      ['cs-1-1', 'Single', undefined],
+      ['cs-1-6', 'Six bottles', '42.00'],
+    ]);
+  });
+
+  test('when a product without variants needs no shipping then its one variant and the product say so', () => {
+    const { record } = mapped(mapNativeProduct(nativeProduct({ requires_shipping: false }), context));
+    expect(record.requires_shipping).toBe(false);
+    expect(record.variants.map((variant) => variant.requires_shipping)).toEqual([false]);
+  });
+
+  test.each([
+    [
+      'a variant naming an option the product lacks',
+      {
+        variants: [
+          { id: 'v', options: [{ name: 'Size', value: 'L' }], price: '1', availability: 'in_stock' },
+        ],
+      },
+      'variants.0.options',
+    ],
+    [
+      'a price its variants contradict',
+      { price: '1.00', variants: [{ id: 'v', price: '2', availability: 'in_stock' }] },
+      'but its variants make it 2.00',
+    ],
+    [
+      'two variants with one id',
+      {
+        price: undefined,
+        variants: [
+          { id: 'v', price: '2', availability: 'in_stock' },
+          { id: 'v', price: '3', availability: 'in_stock' },
+        ],
+      },
+      'variants.1.id v twice',
+    ],
+    ['an image URL that is not absolute', { images: [{ url: '/img.jpg' }] }, 'images.0.url'],
+    ['no price and no variants', { price: undefined }, 'no `price` field'],
+    ['no slug', { slug: undefined }, 'no `slug` field'],
+  ])('when a product has %s then it is rejected, naming the field', (_case, overrides, reason) => {
+    const outcome = mapNativeProduct(nativeProduct(overrides), context);
+    expect(outcome.ok ? undefined : outcome.rejected.reason).toContain(reason);
   });
 });

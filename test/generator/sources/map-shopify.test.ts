@@ -52,10 +52,35 @@ describe('mapShopifyProduct', () => {
         currency: 'USD',
         availability: 'in_stock',
         purchase_url: 'https://shop.pomona.example/products/green-glow',
+        id: '42',
+        tags: ['organic'],
+        images: [{ url: 'https://cdn.shopify.com/s/files/green-glow.jpg' }],
+        options: [],
+        variants: [
+          {
+            id: '1',
+            title: '6-pack',
+            url: 'https://shop.pomona.example/products/green-glow?variant=1',
+            options: [],
+            price: '54.00',
+            availability: 'in_stock',
+            requires_shipping: true,
+          },
+          {
+            id: '2',
+            title: '12 fl oz',
+            url: 'https://shop.pomona.example/products/green-glow?variant=2',
+            options: [],
+            price: '9.50',
+            availability: 'in_stock',
+            requires_shipping: true,
+          },
+        ],
+        price_range: { min: '9.50', max: '54.00' },
+        requires_shipping: true,
       },
       imageUrl: 'https://cdn.shopify.com/s/files/green-glow.jpg',
       updatedAt: '2026-03-01T15:00:00.000Z',
-      tags: ['organic'],
     });
   });
 
@@ -125,7 +150,17 @@ describe('mapShopifyProduct', () => {
     expect(product.record.availability).toBe('in_stock');
     expect(product.imageUrl).toBeUndefined();
     expect(product.updatedAt).toBeUndefined();
-    expect(product.tags).toEqual([]);
+    expect(product.record.tags).toEqual([]);
+    expect(product.record.variants).toEqual([
+      {
+        id: '9',
+        title: 'Plain',
+        options: [],
+        price: '3.00',
+        availability: 'in_stock',
+        requires_shipping: true,
+      },
+    ]);
   });
 
   test('when an image is malformed then the image is dropped, not the product', () => {
@@ -151,5 +186,71 @@ describe('mapShopifyProduct', () => {
   test('when the item is not an object then it is rejected', () => {
     expect(mapShopifyProduct('nope', context).ok).toBe(false);
     expect(mapShopifyProduct(null, context).ok).toBe(false);
+  });
+
+  test('when the product comes from the Admin API then stock, variant images and barcodes are read from its fields', () => {
+    const product = mapped(
+      mapShopifyProduct(
+        shopifyProduct({
+          tags: 'organic, cold-pressed',
+          options: [{ id: 1, product_id: 42, name: 'Size', position: 1, values: ['12 fl oz', '6-pack'] }],
+          variants: [
+            {
+              id: 1,
+              title: '12 fl oz',
+              option1: '12 fl oz',
+              price: '9.50',
+              barcode: '0850000123456',
+              inventory_management: 'shopify',
+              inventory_policy: 'deny',
+              inventory_quantity: 0,
+              image_id: 900,
+            },
+            {
+              id: 2,
+              title: '6-pack',
+              option1: '6-pack',
+              price: '54.00',
+              inventory_management: 'shopify',
+              inventory_policy: 'continue',
+              inventory_quantity: 0,
+              image_id: null,
+            },
+          ],
+          images: [
+            {
+              id: 899,
+              src: 'https://cdn.shopify.com/s/files/front.jpg',
+              alt: 'Front',
+              width: 800,
+              height: 800,
+            },
+            {
+              id: 900,
+              src: 'https://cdn.shopify.com/s/files/single.jpg',
+              alt: null,
+              width: 800,
+              height: 800,
+            },
+          ],
+        }),
+        context,
+      ),
+    );
+    expect(product.record.tags).toEqual(['organic', 'cold-pressed']);
+    expect(
+      product.record.variants.map((variant) => [variant.availability, variant.image, variant.gtin]),
+    ).toEqual([
+      ['out_of_stock', 'https://cdn.shopify.com/s/files/single.jpg', '0850000123456'],
+      // A variant that may be oversold is still for sale at 0.
+      ['in_stock', undefined, undefined],
+    ]);
+    expect(product.record.price).toBe('54.00');
+    expect(product.record.images[0]).toEqual({
+      url: 'https://cdn.shopify.com/s/files/front.jpg',
+      alt: 'Front',
+      width: 800,
+      height: 800,
+    });
   });
 });

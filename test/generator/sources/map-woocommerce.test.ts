@@ -48,9 +48,23 @@ describe('mapWooProduct', () => {
         currency: 'USD',
         availability: 'in_stock',
         purchase_url: 'https://shop.pomona.example/product/beet-boost/',
+        id: '501',
+        tags: ['Organic'],
+        images: [{ url: 'https://shop.pomona.example/wp-content/uploads/beet.jpg' }],
+        options: [],
+        variants: [
+          {
+            id: '501',
+            title: 'Beet Boost',
+            options: [],
+            price: '12.34',
+            availability: 'in_stock',
+            requires_shipping: true,
+          },
+        ],
+        requires_shipping: true,
       },
       imageUrl: 'https://shop.pomona.example/wp-content/uploads/beet.jpg',
-      tags: ['Organic'],
     });
   });
 
@@ -118,5 +132,24 @@ describe('mapWooProduct', () => {
       expect(outcome.rejected.id).toBe('501');
       expect(outcome.rejected.reason).toContain('501');
     }
+  });
+
+  test.each([
+    ['a pretty permalink', 'https://shop.pomona.example/product/beet-boost/', 'beet-boost'],
+    ['a plain permalink', 'https://shop.pomona.example/?product=beet-boost', 'beet-boost'],
+    ['a percent-encoded one', 'https://shop.pomona.example/product/%e6%8a%b9%e8%8c%b6/', '抹茶'],
+  ])('when an older answer has no slug field then it comes from %s', (_case, permalink, slug) => {
+    const outcome = mapWooProduct(wooProduct({ slug: undefined, permalink }), context);
+    expect(outcome.ok ? outcome.product.record.slug : outcome.rejected.reason).toBe(slug);
+  });
+
+  test('when there is no slug field and the permalink names no product then the reason names the field', () => {
+    const outcome = mapWooProduct(
+      wooProduct({ slug: undefined, permalink: 'https://shop.pomona.example/' }),
+      context,
+    );
+    expect(outcome.ok ? undefined : outcome.rejected.reason).toBe(
+      'product 501 ("Beet Boost") has no `slug` field, and its permalink ends in no usable slug',
+    );
   });
 });
