@@ -50,7 +50,8 @@ function describeSkill(config: ResolvedConfig): string {
 function describeLiveSearch(live: LiveEndpoints | undefined): string[] {
   if (live === undefined) return [];
   const { mcp, ucpRest } = live;
-  const search = JSON.stringify({ catalog: { query: 'green juice', pagination: { limit: 5 } } });
+  // REST takes the `catalog` object itself as its body; MCP wraps it in `{"catalog": …}`.
+  const search = JSON.stringify({ query: 'green juice', pagination: { limit: 5 } });
   return [
     `- **MCP** (Streamable HTTP, stateless): \`${mcp}\`. Tools: \`search_catalog\` (arguments \`{"catalog": {"query": …, "filters": {"price": …}, "pagination": {"limit": …}}}\`, prices in minor units), \`lookup_catalog\` (\`{"catalog": {"ids": […]}}\`) and \`get_product\` (\`{"catalog": {"id": …}}\`). Results are in \`structuredContent\`.`,
     `- **UCP REST**: \`POST ${ucpRest}/catalog/search\`, \`${ucpRest}/catalog/lookup\` and \`${ucpRest}/catalog/product\` with the same \`catalog\` object as a JSON body, for example:`,

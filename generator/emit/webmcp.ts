@@ -3,7 +3,8 @@
  * bundle, registers `search_catalog` and `get_product` with `document.modelContext` (the
  * WebMCP draft, webmachinelearning/webmcp: `registerTool({name, description, inputSchema,
  * execute, annotations})`), or `navigator.modelContext` where only the older form exists.
- * Each tool calls the live UCP REST endpoint with `fetch` and answers its JSON as text.
+ * Each tool posts its UCP `catalog` object (the REST body, CONTRACT.md "MCP and UCP shapes")
+ * to the live UCP REST endpoint with `fetch` and answers its JSON as text.
  * The page's Content-Security-Policy allows this script alone (`script-src 'self'`), and
  * the page reads the same without it. The endpoint URL is written in by the build with
  * JSON.stringify, the one safe way to put a value in a JavaScript string.
@@ -33,7 +34,7 @@ export function renderWebMcpScript(ucpRest: string, merchant: string): string {
     return fetch(endpoint + '/catalog/' + operation, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ catalog: catalog })
+      body: JSON.stringify(catalog)
     }).then(function (response) {
       return response.text().then(function (text) {
         return { content: [{ type: 'text', text: text }], isError: !response.ok };
