@@ -20,8 +20,14 @@ describe('preview follows Netlify redirect semantics', () => {
   let served: ServedBundle;
 
   beforeAll(async () => {
+    // Model (b)'s root: no file, only a rule naming the discovery documents.
+    const rootRule = '/\n  Link: </.well-known/api-catalog>; rel="api-catalog"\n';
     const files = makeFixtureBundle().map((file) =>
-      file.path === '_redirects' ? { ...file, body: `${file.body}${EXTRA_REDIRECTS}\n` } : file,
+      file.path === '_redirects'
+        ? { ...file, body: `${file.body}${EXTRA_REDIRECTS}\n` }
+        : file.path === '_headers'
+          ? { ...file, body: `${file.body}${rootRule}` }
+          : file,
     );
     served = await serveTempBundle([...files, { path: '404.html', body: '<h1>Custom not found</h1>' }]);
   });
@@ -44,6 +50,15 @@ describe('preview follows Netlify redirect semantics', () => {
     const res = await rawRequest(served.url, '/feed.xml');
     expect(res.status).toBe(200);
     expect(res.body).toContain('<urlset>');
+  });
+
+  it("when the root has no file but a _headers rule then its 404 carries the rule's Link, as Cloudflare Pages sends it", async () => {
+    const root = await rawRequest(served.url, '/');
+    expect(root.status).toBe(404);
+    expect(header(root, 'link')).toContain('</.well-known/api-catalog>; rel="api-catalog"');
+    const unknown = await rawRequest(served.url, '/no-such-page');
+    expect(unknown.status).toBe(404);
+    expect(header(unknown, 'link')).toBeUndefined();
   });
 
   it('when a 404 rule matches then its page is served with status 404', async () => {
