@@ -9,6 +9,7 @@ import { Command, Option } from 'commander';
 import { ConfigError, type IssuerConfig, type IssuerConfigInput, resolveConfig } from './config.js';
 import { addCustomer, CustomerInputError } from './customers.js';
 import { applyDevDefaults, DevModeError, devModeBanner, type ValueSource } from './dev-mode.js';
+import { forTerminal, linesForTerminal } from './display-text.js';
 import { coalescedWrite, createJsonLogger } from './logger.js';
 import { MerchantConfigError } from './merchant.js';
 import { withMigratedStore } from './migrated-store.js';
@@ -177,7 +178,7 @@ function mailOptions(): Option[] {
     new Option(
       '--smtp-url <url>',
       // A flag shows in `ps` to every user on the machine; a URL with a password belongs in the env.
-      'send mail over SMTP: smtp://… (STARTTLS) or smtps://… (TLS); with a password, set AUTH_SMTP_URL instead',
+      'send mail over SMTP: smtps://… (TLS), smtp://… (STARTTLS required) or smtp+insecure://127.0.0.1… (loopback relay only); with a password, set AUTH_SMTP_URL instead',
     ).env('AUTH_SMTP_URL'),
     new Option('--mail-from <address>', 'From address of mail (default no-reply at the issuer host)').env(
       'AUTH_MAIL_FROM',
@@ -216,7 +217,8 @@ function describeError(error: unknown): string {
 function fail(error: unknown): void {
   // A start-up error already says what to fix; its cause chain would only bury that.
   const message = error instanceof StartupError ? error.message : describeError(error);
-  process.stderr.write(`agent-auth: ${message}\n`);
+  // Messages quote flags and file names as given: escaped, so they cannot drive the terminal.
+  process.stderr.write(`agent-auth: ${forTerminal(message)}\n`);
   const badKey =
     typeof error === 'object' && error !== null && 'code' in error && error.code === 'KEK_INVALID';
   const badInput =
@@ -232,6 +234,8 @@ function buildProgram(): Command {
   const program = new Command('agent-auth').description(
     'OAuth 2.0 / OpenID Connect issuer for agent-catalog',
   );
+  // commander's own errors quote a flag or command as typed: escaped like every other line.
+  program.configureOutput({ outputError: (text, write) => write(linesForTerminal(text)) });
   const serve = program
     .command('serve', { isDefault: true })
     .description('run the issuer')

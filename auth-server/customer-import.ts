@@ -11,6 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 import { CustomerInputError, normaliseEmail } from './customers.js';
+import { forTerminal } from './display-text.js';
 import { checkInvite, inviteCustomer } from './invitations.js';
 import type { AccountMail } from './mail/account-mail.js';
 import type { Store } from './store/store.js';
@@ -116,12 +117,14 @@ export async function importCustomers(
   return report;
 }
 
-/** The lines `customers import` prints. */
+/** The lines `customers import` prints; what came from the file (or a mail server) is escaped. */
 export function formatImportReport(report: ImportReport): string {
   const lines = [
     `created ${report.created}, skipped ${report.skipped.length}, rejected ${report.rejected.length}`,
-    ...report.skipped.map((s) => `skipped line ${s.line} (${s.email}): ${s.reason}`),
-    ...report.rejected.map((r) => `rejected line ${r.line}: ${r.reason}`),
+    ...report.skipped.map(
+      (s) => `skipped line ${s.line} (${forTerminal(s.email)}): ${forTerminal(s.reason)}`,
+    ),
+    ...report.rejected.map((r) => `rejected line ${r.line}: ${forTerminal(r.reason)}`),
   ];
   return `${lines.join('\n')}\n`;
 }

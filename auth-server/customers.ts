@@ -3,6 +3,7 @@
  * that sign-in uses too, so an address matches however it was typed.
  */
 import { z } from 'zod';
+import { customerName } from './customer-name.js';
 import { checkNewPassword, describePasswordProblem } from './password-policy.js';
 import { hashPassword } from './passwords.js';
 import { generateId } from './secrets.js';
@@ -23,7 +24,7 @@ export function isEmailAddress(email: string): boolean {
 
 const customerInput = z.object({
   email: emailAddress,
-  name: z.string().trim().min(1).max(200),
+  name: customerName,
   password: z.string().superRefine((password, check) => {
     const problem = checkNewPassword(password);
     if (problem) check.addIssue({ code: 'custom', message: describePasswordProblem(problem) });
@@ -39,6 +40,34 @@ export class CustomerInputError extends Error {
 /** Lower-cases and trims an email so sign-in and creation agree. */
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
+}
+
+// Providers that also ignore dots in the local part, and the one domain each is known by.
+const DOTLESS_DOMAINS: Readonly<Record<string, string>> = {
+  'gmail.com': 'gmail.com',
+  'googlemail.com': 'gmail.com',
+};
+
+/**
+ * The mailbox an address delivers to, for mail budgets: lower-cased, with any `+tag` dropped
+ * for every domain (Gmail, Outlook, iCloud, Fastmail, Proton and most hosts deliver
+ * `name+tag@` to `name@`; for a host that does not, the cost is only a shared budget), and
+ * at Gmail the dots too. Never used as the account's address, which stays as typed.
+ */
+export function canonicalMailbox(email: string): string {
+  const normalised = normaliseEmail(email);
+  const at = normalised.lastIndexOf('@');
+  if (at < 1) return normalised;
+  let local = normalised.slice(0, at);
+  let domain = normalised.slice(at + 1);
+  const plus = local.indexOf('+');
+  if (plus > 0) local = local.slice(0, plus);
+  const dotless = DOTLESS_DOMAINS[domain];
+  if (dotless !== undefined) {
+    domain = dotless;
+    local = local.replaceAll('.', '');
+  }
+  return `${local}@${domain}`;
 }
 
 /** Creates a customer; returns its id, or throws CustomerInputError (bad input or email taken). */
@@ -58,5 +87,7 @@ export async function addCustomer(store: Store, input: NewCustomer, now: number)
     emailVerifiedAt: null,
   });
   if (!created) throw new CustomerInputError(`a customer with email ${parsed.data.email} already exists`);
+  // An unconfirmed sign-up for the address owned nothing; its link dies now.
+  await store.signups.discard(parsed.data.email);
   return id;
 }

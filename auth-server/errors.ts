@@ -1,7 +1,8 @@
 /**
  * The one error type of the issuer and the one middleware that turns errors into the wire
  * format. Handlers throw `OAuthError` (status, RFC 6749 §5.2 / RFC 6750 §3.1 error code,
- * description, optional headers); `@hapi/boom` errors (404, 405, 413…) are mapped too;
+ * description, optional headers); `@hapi/boom` errors (404, 405, 413…) are mapped too, and
+ * so is the store's conflict (two changes to one account at once: 409);
  * anything else becomes `500 server_error` without details, logged with its stack.
  * Errors raised before the redirect URI is known to be safe are rendered as an HTML page
  * instead (`render: 'page'`), because RFC 6749 §4.1.2.1 forbids redirecting then.
@@ -9,6 +10,7 @@
 import { isBoom } from '@hapi/boom';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from './logger.js';
+import { StoreConflictError } from './store/conflicts.js';
 
 export interface OAuthErrorOptions {
   headers?: Readonly<Record<string, string>>;
@@ -80,6 +82,20 @@ function fromBodyParser(err: unknown): OAuthError | undefined {
   return new OAuthError(status, 'invalid_request', 'the request body could not be read');
 }
 
+/** A change that met another one to the same account and could not finish: 409, never 500. */
+function fromConflict(err: unknown): OAuthError | undefined {
+  if (!(err instanceof StoreConflictError)) return undefined;
+  return new OAuthError(
+    409,
+    'conflict',
+    'Another change to this account happened at the same moment. Try again.',
+    {
+      render: 'auto',
+      cause: err,
+    },
+  );
+}
+
 /** The issuer's single error middleware: `{ error, error_description }` or the error page. */
 export function createErrorMiddleware(
   logger: Logger,
@@ -91,7 +107,8 @@ export function createErrorMiddleware(
       next(err);
       return;
     }
-    const known = err instanceof OAuthError ? err : (fromBoom(err) ?? fromBodyParser(err));
+    const known =
+      err instanceof OAuthError ? err : (fromBoom(err) ?? fromBodyParser(err) ?? fromConflict(err));
     if (!known) {
       const stack = err instanceof Error ? err.stack : String(err);
       logger.error('unexpected error', { method: req.method, path: req.path, stack });

@@ -2,30 +2,20 @@
  * Inviting customers: an account without a password, and a mailed link to choose one
  * (`customers invite`, and each row of `customers import`). The operator never picks or
  * sees a password. Inviting an address that already has an account changes nothing and
- * mails nothing, so running an import twice is harmless. Self sign-up checks its input by
+ * mails nothing, so running an import twice is harmless; an unconfirmed sign-up is no
+ * account, so the invitation takes that address over and its sign-up link dies. Self sign-up checks its input by
  * the same rules (checkInvite).
  */
 import { z } from 'zod';
+import { customerName } from './customer-name.js';
 import { CustomerInputError, emailAddress, normaliseEmail } from './customers.js';
-import { findUnsafeCharacter } from './display-text.js';
 import { type AccountMail, mailAccountLink } from './mail/account-mail.js';
 import { generateId } from './secrets.js';
 import type { Store } from './store/store.js';
 
-// The name is shown on pages and in mail, so it keeps to the characters a client's name may
-// hold (display-text.ts): no controls, bidi overrides or zero-width characters.
-const inviteInput = z.object({
-  email: emailAddress,
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .superRefine((name, check) => {
-      const unsafe = findUnsafeCharacter(name);
-      if (unsafe) check.addIssue({ code: 'custom', message: `must not contain ${unsafe}` });
-    }),
-});
+// The name is shown on pages and reaches apps: customer-name.ts's rule (no controls, bidi
+// overrides, zero-width characters or web addresses).
+const inviteInput = z.object({ email: emailAddress, name: customerName });
 
 export type InviteOutcome = 'created' | 'exists';
 
@@ -53,6 +43,8 @@ export async function inviteCustomer(
     emailVerifiedAt: null,
   });
   if (!created) return 'exists';
+  // An unconfirmed sign-up for the address owned nothing: the merchant's invitation takes over.
+  await store.signups.discard(customer.email);
   try {
     await mailAccountLink(mail, store, customer, 'invite', now);
   } catch (error) {

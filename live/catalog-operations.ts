@@ -15,6 +15,7 @@ import {
 } from './catalog-schemas.js';
 import type { LiveData } from './live-data.js';
 import { decodeCursor, encodeCursor, queryFingerprint } from './page-cursor.js';
+import { detailProduct } from './product-detail.js';
 import type { SearchQuery } from './search-index.js';
 import {
   LOOKUP_CAPABILITY,
@@ -24,6 +25,7 @@ import {
   type UcpVariant,
   ucpEnvelope,
 } from './ucp-types.js';
+import { filterVariants } from './variant-filter.js';
 
 export class CatalogRequestError extends Error {
   override readonly name = 'CatalogRequestError';
@@ -53,9 +55,9 @@ export async function searchCatalog(data: LiveData, request: SearchRequest) {
   }
   const limit = Math.min(request.pagination?.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
   const matches = data.index.search(query);
-  const ids = matches
-    .slice(offset, offset + limit)
-    .flatMap((position) => data.index.rows[position]?.[0] ?? []);
+  const ids = Array.from(matches.subarray(offset, offset + limit)).flatMap(
+    (position) => data.index.rows[position]?.[0] ?? [],
+  );
   const found = await data.readProducts(ids);
   const products = ids.flatMap((id) => found.get(id) ?? []);
   const next = offset + limit;
@@ -112,12 +114,12 @@ export async function lookupCatalog(data: LiveData, request: LookupRequest) {
       messages.push({ type: 'info', code: 'not_found', content: id });
       continue;
     }
+    // A product id names its first variant that passes the filters; a product none passes is left out.
+    const passing = filterVariants(hit.product, request.filters);
+    const variant = passing.find((candidate) => candidate.id === (hit.variantId ?? candidate.id));
+    if (!variant) continue;
     const entry = byProduct.get(hit.product.id) ?? { product: hit.product, variants: new Map() };
     byProduct.set(hit.product.id, entry);
-    const variant = hit.product.variants.find(
-      (candidate) => candidate.id === (hit.variantId ?? candidate.id),
-    );
-    if (!variant) continue;
     const shown = entry.variants.get(variant.id) ?? { ...variant, inputs: [] };
     shown.inputs?.push({ id, match: hit.variantId === undefined ? 'featured' : 'exact' });
     entry.variants.set(variant.id, shown);
@@ -131,28 +133,31 @@ export async function lookupCatalog(data: LiveData, request: LookupRequest) {
 
 export async function getProduct(data: LiveData, request: GetProductRequest) {
   const hit = (await resolveIds(data, [request.id])).get(request.id);
-  if (!hit) {
-    return {
-      ucp: ucpEnvelope(LOOKUP_CAPABILITY, 'error'),
-      messages: [
-        {
-          type: 'error',
-          code: 'not_found',
-          content: `Product not found: ${request.id}`,
-          severity: 'unrecoverable',
-        },
-      ] satisfies UcpMessage[],
-    };
+  if (!hit) return notFound(`Product not found: ${request.id}`);
+  const { variantId } = hit;
+  const variants = filterVariants(hit.product, request.filters);
+  if (
+    variants.length === 0 ||
+    (variantId !== undefined && !variants.some((variant) => variant.id === variantId))
+  ) {
+    return notFound(`No variant of ${hit.product.id} matches the filters`);
   }
-  const { product, variantId } = hit;
-  // UCP get_product: "The requested variant MUST be the first element (featured)."
-  const first = product.variants.find((variant) => variant.id === variantId) ?? product.variants[0];
-  const variants = first
-    ? [first, ...product.variants.filter((variant) => variant !== first)]
-    : product.variants;
-  const selected = first?.options ?? [];
+  const product = { ...hit.product, variants };
+  // UCP get_product: for a variant id "The requested variant MUST be the first element (featured)."
+  const detail = detailProduct(product, {
+    ...(variantId === undefined ? {} : { variantId }),
+    ...(request.selected ? { selected: request.selected } : {}),
+    ...(request.preferences ? { preferences: request.preferences } : {}),
+  });
+  return { ucp: ucpEnvelope(LOOKUP_CAPABILITY), product: detail };
+}
+
+/** UCP's error envelope for get_product: an application outcome, not a protocol error. */
+function notFound(content: string) {
   return {
-    ucp: ucpEnvelope(LOOKUP_CAPABILITY),
-    product: { ...product, ...(selected.length > 0 ? { selected } : {}), variants },
+    ucp: ucpEnvelope(LOOKUP_CAPABILITY, 'error'),
+    messages: [
+      { type: 'error', code: 'not_found', content, severity: 'unrecoverable' },
+    ] satisfies UcpMessage[],
   };
 }

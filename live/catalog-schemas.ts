@@ -31,7 +31,12 @@ const filters = z
       .describe(
         "Price range in minor units of the catalog's currency: a product matches when one variant is within.",
       ),
-    available: z.boolean().optional().describe('true: only products that can be bought now.'),
+    available: z
+      .boolean()
+      .optional()
+      .describe(
+        'true: only products with a variant that can be bought now (within the price range, when one is given).',
+      ),
   })
   .describe('Filter criteria; all combine with AND.');
 

@@ -87,6 +87,8 @@ function matchLiveRoute(pathname: string, basePath: string): LiveRoute | undefin
 
 function withPolicyHeaders(response: Response, context: LiveContext): Response {
   const headers = new Headers(response.headers);
+  for (const [name, value] of context.settings.policyHeaders ?? []) headers.set(name, value);
+  // The rate the shell was given wins over the one written at build time.
   headers.set('RateLimit-Policy', `"default";q=${context.settings.requestsPerMinute};w=60`);
   headers.set('Cache-Control', 'no-store');
   headers.set('X-Content-Type-Options', 'nosniff');

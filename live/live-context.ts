@@ -20,6 +20,8 @@ export interface LiveSettings {
   allowedOrigins: readonly string[];
   /** The request rate the documents announce (RateLimit-Policy), per client per minute. */
   requestsPerMinute: number;
+  /** Further usage-policy fields the documents carry (Content-Usage, tdm-reservation…). */
+  policyHeaders?: readonly (readonly [name: string, value: string])[];
   /** The bundle's build time; keys the per-isolate cache. */
   generated: string;
   /** The HTML pages whose Markdown twin the core serves when `Accept` prefers it. */
@@ -50,6 +52,7 @@ export async function readLiveSettings(readAsset: AssetReader): Promise<LiveSett
     siteOrigin: manifest.site_url,
     allowedOrigins: manifest.allowed_origins,
     requestsPerMinute: manifest.requests_per_minute,
+    policyHeaders: manifest.policy_headers,
     generated: manifest.generated,
     markdownPages: manifest.markdown_pages ?? [],
   };

@@ -5,7 +5,7 @@
  */
 import type { AssetReader, LiveSettings } from './live-context.js';
 import {
-  INDEX_PATH,
+  indexPartPath,
   type LiveManifest,
   MANIFEST_PATH,
   productShardPath,
@@ -15,7 +15,8 @@ import {
 import { type LoadedSearchIndex, loadSearchIndex, type SearchIndexFile } from './search-index.js';
 import type { UcpProduct } from './ucp-types.js';
 
-const SHARDS_KEPT = 256;
+/** About 64 products each: a few MB of parsed products at most, beside the index. */
+const SHARDS_KEPT = 64;
 
 export interface LiveData {
   manifest: LiveManifest;
@@ -54,7 +55,14 @@ async function readJson<T>(readAsset: AssetReader, path: string): Promise<T> {
 
 async function readLiveData(readAsset: AssetReader): Promise<LiveData> {
   const manifest = await readJson<LiveManifest>(readAsset, MANIFEST_PATH);
-  const index = loadSearchIndex(await readJson<SearchIndexFile>(readAsset, INDEX_PATH));
+  const parts = await Promise.all(
+    Array.from({ length: manifest.index_parts }, async (_, part) => {
+      const text = await readAsset(indexPartPath(part));
+      if (text === undefined) throw new LiveDataError(`the bundle has no ${indexPartPath(part)}`);
+      return text;
+    }),
+  );
+  const index = loadSearchIndex(JSON.parse(parts.join('')) as SearchIndexFile);
   const shards = new Map<string, Promise<Record<string, unknown>>>();
   const readShard = <T>(path: string): Promise<Record<string, T>> => {
     let shard = shards.get(path);

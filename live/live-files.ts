@@ -1,7 +1,9 @@
 /**
  * The files the live handler reads, and how they are laid out in the bundle under
  * `_live/` (docs/live.md): `manifest.json` (the settings and the shard count),
- * `index.json` (the search index), `products/<n>.json` (UCP products by product id) and
+ * `index/<n>.part` (the search index as JSON text, cut into parts small enough for every
+ * host's per-file limit: Cloudflare Pages serves no file over 25 MiB; the handler joins them
+ * before parsing), `products/<n>.json` (UCP products by product id) and
  * `variants/<n>.json` (variant id → product id). Product data is sharded by a hash of the
  * id, so a lookup or a page of results reads only the few shards it needs, and the
  * handler's cold start at 100,000 products is the index alone. The generator builds them
@@ -14,9 +16,14 @@ import type { UcpProduct } from './ucp-types.js';
 
 export const LIVE_DIR = '_live';
 export const MANIFEST_PATH = `${LIVE_DIR}/manifest.json`;
-export const INDEX_PATH = `${LIVE_DIR}/index.json`;
+/** Characters per index part: at most 18 MB even if every character took 3 bytes of UTF-8. */
+const INDEX_PART_CHARS = 6_000_000;
 /** About this many products per shard: small enough to parse in a millisecond or two. */
 const PRODUCTS_PER_SHARD = 64;
+
+export function indexPartPath(part: number): string {
+  return `${LIVE_DIR}/index/${part}.part`;
+}
 
 export function productShardPath(shard: number): string {
   return `${LIVE_DIR}/products/${shard}.json`;
@@ -37,10 +44,14 @@ export interface LiveManifest {
   /** Browser origins allowed to call the MCP endpoint besides the site's own and loopback ones. */
   allowed_origins: string[];
   requests_per_minute: number;
+  /** The usage-policy fields every document carries (Content-Usage, tdm-reservation…), for the handler's answers too. */
+  policy_headers: [name: string, value: string][];
   server: { name: string; title: string; version: string };
   /** The MCP server's instructions: what the catalog is and the usage rules. */
   instructions: string;
   shards: number;
+  /** How many `index/<n>.part` files hold the search index. */
+  index_parts: number;
   products: number;
   /**
    * The HTML pages that negotiate Markdown: the page's URL path, the bundle file of its
@@ -49,7 +60,7 @@ export interface LiveManifest {
   markdown_pages?: { path: string; html: string; twin: string }[];
 }
 
-export type LiveManifestSettings = Omit<LiveManifest, 'format' | 'shards' | 'products'>;
+export type LiveManifestSettings = Omit<LiveManifest, 'format' | 'shards' | 'index_parts' | 'products'>;
 
 export interface LiveFile {
   path: string;
@@ -69,6 +80,7 @@ export function shardOf(id: string, shards: number): number {
 export function buildLiveFiles(
   records: readonly ProductRecord[],
   settings: LiveManifestSettings,
+  options: { indexPartChars?: number } = {},
 ): LiveFile[] {
   const shards = Math.max(1, Math.ceil(records.length / PRODUCTS_PER_SHARD));
   const place = (id: string): number => shardOf(id, shards);
@@ -82,11 +94,35 @@ export function buildLiveFiles(
       if (variantShard) variantShard[variant.id] = record.id;
     }
   }
-  const manifest: LiveManifest = { format: 1, ...settings, shards, products: records.length };
+  const index = splitText(
+    JSON.stringify(buildSearchIndex(records, place)),
+    options.indexPartChars ?? INDEX_PART_CHARS,
+  );
+  const manifest: LiveManifest = {
+    format: 1,
+    ...settings,
+    shards,
+    index_parts: index.length,
+    products: records.length,
+  };
   return [
     { path: MANIFEST_PATH, body: JSON.stringify(manifest) },
-    { path: INDEX_PATH, body: JSON.stringify(buildSearchIndex(records, place)) },
+    ...index.map((body, part) => ({ path: indexPartPath(part), body })),
     ...productShards.map((shard, index) => ({ path: productShardPath(index), body: JSON.stringify(shard) })),
     ...variantShards.map((shard, index) => ({ path: variantShardPath(index), body: JSON.stringify(shard) })),
   ];
+}
+
+/** Cuts text into parts of at most `size` characters, never between the halves of a surrogate pair. */
+export function splitText(text: string, size: number): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(start + size, text.length);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
+    parts.push(text.slice(start, end));
+    start = end;
+  }
+  return parts.length > 0 ? parts : [''];
 }

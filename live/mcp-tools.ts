@@ -7,6 +7,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { getProduct, lookupCatalog, searchCatalog } from './catalog-operations.js';
 import {
   getProductResponseSchema,
@@ -20,6 +21,19 @@ import type { LiveData } from './live-data.js';
 
 export const TOOL_NAMES = ['search_catalog', 'lookup_catalog', 'get_product'] as const;
 
+/**
+ * The SDK validates elicitation answers with a JSON Schema validator, by default a fresh Ajv
+ * per server, which here means per request, and Ajv compiles with `new Function`, which
+ * Workers forbid. This server never elicits, so its validator refuses everything.
+ */
+const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator: () => () => ({
+    valid: false,
+    data: undefined,
+    errorMessage: 'this server asks no questions',
+  }),
+};
+
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 function answer(value: Record<string, unknown>): CallToolResult {
@@ -30,7 +44,7 @@ export function createCatalogMcpServer(data: LiveData): McpServer {
   const { server: info, instructions } = data.manifest;
   const server = new McpServer(
     { name: info.name, title: info.title, version: info.version },
-    { instructions, capabilities: { tools: { listChanged: false } } },
+    { instructions, capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: NO_ELICITATION },
   );
   server.registerTool(
     'search_catalog',

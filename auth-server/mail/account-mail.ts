@@ -7,9 +7,10 @@
  * share this one path.
  */
 import type { IssuerConfig } from '../config.js';
+import { nameForMail } from '../customer-name.js';
 import type { Logger } from '../logger.js';
 import { loadMerchantIdentity, type MerchantIdentity } from '../merchant.js';
-import { generateSecret, hashSecret } from '../secrets.js';
+import { generateId, generateSecret, hashSecret } from '../secrets.js';
 import type { EmailTokenPurpose } from '../store/email-link-queries.js';
 import type { CustomerRow, Store } from '../store/store.js';
 import { mailTransportOf } from './mail-config.js';
@@ -33,33 +34,81 @@ export interface AccountMail {
   issuer: string;
 }
 
-/** Creates a token for `purpose`, mails its link to the customer and resolves once sent. */
+/** Composes the message carrying `token`'s link and sends it (or only rehearses the send). */
+async function sendLink(
+  mail: AccountMail,
+  to: string,
+  name: string | undefined,
+  purpose: EmailTokenPurpose,
+  token: string,
+  deliver = true,
+): Promise<void> {
+  const link = new URL(`${mail.issuer}${SET_PASSWORD_PATH}`);
+  link.searchParams.set('token', token);
+  const validFor = LINK_LIFETIMES[purpose].words;
+  const message = mail.compose(purpose, { to, ...(name ? { name } : {}), link: link.href, validFor });
+  await (deliver ? mail.mailer.send(message) : mail.mailer.rehearse(message));
+}
+
+/**
+ * Creates a token for `purpose`, mails its link to the customer and resolves once sent. The
+ * greeting names the customer only once the address is confirmed (customer-name.ts).
+ */
 export async function mailAccountLink(
   mail: AccountMail,
   store: Store,
-  customer: Pick<CustomerRow, 'id' | 'email' | 'name'>,
+  customer: Pick<CustomerRow, 'id' | 'email' | 'name' | 'emailVerifiedAt'>,
   purpose: EmailTokenPurpose,
   now: number,
+  deliver = true,
 ): Promise<void> {
   const token = generateSecret();
-  const lifetime = LINK_LIFETIMES[purpose];
   await store.emailLinks.createToken({
     tokenHash: hashSecret(token),
     customerId: customer.id,
     purpose,
     createdAt: now,
-    expiresAt: now + lifetime.seconds,
+    expiresAt: now + LINK_LIFETIMES[purpose].seconds,
     usedAt: null,
   });
-  const link = new URL(`${mail.issuer}${SET_PASSWORD_PATH}`);
-  link.searchParams.set('token', token);
-  const message = mail.compose(purpose, {
-    to: customer.email,
-    name: customer.name,
-    link: link.href,
-    validFor: lifetime.words,
+  await sendLink(mail, customer.email, nameForMail(customer), purpose, token, deliver);
+}
+
+/**
+ * The same work as mailing a `purpose` link, for an address without an account, and no mail
+ * (issue 23, finding 3): the same token write, for an id no customer has (the token is never
+ * shown to anyone and dies at its expiry), the same message built, and the SMTP exchange
+ * short of sending. So neither the answer nor the request after it tells the two apart.
+ */
+export function rehearseAccountLink(
+  mail: AccountMail,
+  store: Store,
+  email: string,
+  purpose: EmailTokenPurpose,
+  now: number,
+): Promise<void> {
+  const decoy = { id: generateId(), email, name: '', emailVerifiedAt: null };
+  return mailAccountLink(mail, store, decoy, purpose, now, false);
+}
+
+/**
+ * Keeps a sign-up pending (signup-queries.ts) and mails the link that confirms it. The name
+ * waits with it, unused: the message says "Hello," alone, since a stranger may have typed it.
+ */
+export async function mailSignupLink(
+  mail: AccountMail,
+  store: Store,
+  signup: { email: string; name: string },
+  now: number,
+): Promise<void> {
+  const token = generateSecret();
+  await store.signups.createPending({
+    tokenHash: hashSecret(token),
+    ...signup,
+    createdAt: now,
+    expiresAt: now + LINK_LIFETIMES.signup.seconds,
   });
-  await mail.mailer.send(message);
+  await sendLink(mail, signup.email, undefined, 'signup', token);
 }
 
 /** Loads the merchant and opens the mail transport the config names. */

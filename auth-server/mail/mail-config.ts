@@ -6,22 +6,56 @@
  * must not silently drop their mail into a local folder; it needs SMTP, or `--mail outbox`
  * saying that is meant.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
-function isSmtpUrl(value: string): boolean {
+/** Plain SMTP, without TLS: only ever to a relay on this machine (ASVS 9.2.2: no fallback to clear text). */
+export const INSECURE_SMTP_SCHEME = 'smtp+insecure:';
+
+// nodemailer reads its options from the URL's query too; these would undo the TLS rule.
+const TLS_OVERRIDES = ['requiretls', 'ignoretls', 'opportunistictls', 'secure'];
+
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}
+
+/** What is wrong with an SMTP URL, or undefined: the scheme, and plain SMTP only to loopback. */
+export function checkSmtpUrl(value: string): string | undefined {
+  let url: URL;
   try {
-    const url = new URL(value);
-    return url.protocol === 'smtp:' || url.protocol === 'smtps:';
+    url = new URL(value);
   } catch {
-    return false;
+    return 'must be an smtps://, smtp:// or smtp+insecure:// URL';
   }
+  if (![INSECURE_SMTP_SCHEME, 'smtp:', 'smtps:'].includes(url.protocol))
+    return 'must be an smtps:// (TLS), smtp:// (STARTTLS required) or smtp+insecure:// (loopback relay only) URL';
+  const override = [...url.searchParams.keys()].find((key) => TLS_OVERRIDES.includes(key.toLowerCase()));
+  if (override) return `must not set ${override}: smtp:// always requires STARTTLS and smtps:// is TLS`;
+  const unchecked = url.searchParams.get('tls.rejectUnauthorized') === 'false';
+  if (unchecked && !isLoopbackHost(url.hostname))
+    return `must not set tls.rejectUnauthorized=false for ${url.hostname}: the server's certificate is checked, except for a relay on this machine`;
+  if (url.protocol === INSECURE_SMTP_SCHEME && !isLoopbackHost(url.hostname))
+    return `smtp+insecure:// (plain SMTP, no TLS) is only for a relay on this machine (127.0.0.1, ::1 or localhost), not ${url.hostname}; use smtps:// or smtp:// (STARTTLS)`;
+  return undefined;
 }
 
 export const mailConfigShape = {
   /** The catalog's config file; the merchant's name, logo, store link and support contact come from it. */
   catalogConfig: z.string().min(1).default('./catalog.config.json'),
-  /** SMTP server URL (smtp:// with STARTTLS, smtps:// for TLS from the start); credentials may be in it. */
-  smtpUrl: z.string().refine(isSmtpUrl, 'must be an smtp:// or smtps:// URL').optional(),
+  /**
+   * SMTP server URL: smtps:// (TLS from the start), smtp:// (STARTTLS required, never a
+   * fallback to clear text) or smtp+insecure:// (plain SMTP, loopback relays only); credentials may be in it.
+   */
+  smtpUrl: z
+    .string()
+    .superRefine((value, check) => {
+      const problem = checkSmtpUrl(value);
+      if (problem) check.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
   /** The From address of every message; default: no-reply at the issuer's host. */
   mailFrom: z.string().min(3).max(320).optional(),
   /** `outbox` writes each message as an .eml file under `outboxDir` instead of sending it. */

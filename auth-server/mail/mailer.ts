@@ -1,6 +1,9 @@
 /**
- * How the issuer's mail leaves: over SMTP with nodemailer (`smtp://` upgrades with
- * STARTTLS, `smtps://` is TLS from the start), or, for a newcomer running it locally, into
+ * How the issuer's mail leaves: over SMTP with nodemailer (`smtp://` must upgrade with
+ * STARTTLS, nodemailer's `requireTLS`, so a server that does not offer it, or a path that
+ * strips it, gets neither a password nor a link; `smtps://` is TLS from the start;
+ * `smtp+insecure://` is plain SMTP to a loopback relay, allowed by mail-config.ts only
+ * there), or, for a newcomer running it locally, into
  * an outbox folder as one `.eml` file per message. The outbox logs one line with the file's
  * path and the link inside, on purpose: it is a local development transport whose files
  * already hold the link in the clear, so the line reveals nothing the folder does not, and
@@ -14,6 +17,7 @@ import { join, resolve } from 'node:path';
 import nodemailer from 'nodemailer';
 import { isEmailAddress } from '../customers.js';
 import type { Logger } from '../logger.js';
+import { checkSmtpUrl, INSECURE_SMTP_SCHEME } from './mail-config.js';
 
 export interface MailMessage {
   to: string;
@@ -27,6 +31,14 @@ export interface MailMessage {
 export interface Mailer {
   readonly transport: 'smtp' | 'outbox';
   send(message: MailMessage): Promise<void>;
+  /**
+   * The work of a send without the mail, for an address that must not get one (the decoy of
+   * a forgot-password request for an unknown address): the message is built as for sending
+   * and, over SMTP, the server is connected to, greeted, TLS and AUTH done, and left (QUIT),
+   * so the issuer's work and its traffic look like a send. The outbox, a development
+   * transport, does nothing.
+   */
+  rehearse(message: MailMessage): Promise<void>;
   close(): void;
 }
 
@@ -44,13 +56,32 @@ function envelope(from: string, message: MailMessage) {
   return { from, to: message.to, subject: message.subject, text: message.text, html: message.html };
 }
 
+/**
+ * nodemailer's options for a configured URL: TLS required unless the URL says plain SMTP on
+ * purpose. The config refused a bad URL already; this refuses one that did not come through
+ * it (nodemailer lets the URL's query override the options, `requireTLS=false` included).
+ */
+export function smtpTransportOptions(url: string): { url: string; requireTLS: boolean } {
+  const problem = checkSmtpUrl(url);
+  if (problem) throw new TypeError(`SMTP URL ${problem}`);
+  if (url.startsWith(INSECURE_SMTP_SCHEME))
+    return { url: `smtp:${url.slice(INSECURE_SMTP_SCHEME.length)}`, requireTLS: false };
+  return { url, requireTLS: true };
+}
+
 function createSmtpMailer(from: string, url: string, logger: Logger): Mailer {
-  const transporter = nodemailer.createTransport(url);
+  const transporter = nodemailer.createTransport(smtpTransportOptions(url));
+  // Builds a message exactly as a send would, without a connection (rehearse).
+  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true });
   return {
     transport: 'smtp',
     async send(message) {
       const info = await transporter.sendMail(envelope(from, message));
       logger.info('mail sent', { messageId: info.messageId });
+    },
+    async rehearse(message) {
+      await composer.sendMail(envelope(from, message));
+      await transporter.verify();
     },
     close: () => transporter.close(),
   };
@@ -69,6 +100,7 @@ function createOutboxMailer(from: string, dir: string, logger: Logger): Mailer {
       await writeFile(file, Buffer.isBuffer(body) ? body : String(body), { mode: 0o600 });
       logger.info('mail written to the outbox', { file, link: message.link ?? null });
     },
+    async rehearse() {},
     close() {},
   };
 }

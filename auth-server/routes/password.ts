@@ -16,8 +16,9 @@ import { checkInvite } from '../invitations.js';
 import { SET_PASSWORD_PATH } from '../mail/account-mail.js';
 import { checkNewPassword, describePasswordProblem } from '../password-policy.js';
 import { hashPassword } from '../passwords.js';
-import { hashSecret } from '../secrets.js';
+import { generateId, hashSecret } from '../secrets.js';
 import type { EmailTokenPurpose, EmailTokenRow } from '../store/email-link-queries.js';
+import type { PendingSignupRow } from '../store/signup-queries.js';
 import { throttleMailRequest } from '../throttle/mail-requests.js';
 import { deliverInBackground, mailResetLink, openAccountBySignup } from './account-mail-tasks.js';
 import { readForm } from './session.js';
@@ -48,12 +49,25 @@ function deadLink(): OAuthError {
   );
 }
 
-/** The live token row a link names, or the dead-link page. */
-async function liveToken(ctx: IssuerContext, token: string | undefined): Promise<EmailTokenRow> {
-  const row =
-    token && TOKEN_SHAPE.test(token) ? await ctx.store.emailLinks.findToken(hashSecret(token)) : undefined;
-  if (!row || row.usedAt !== null || row.expiresAt <= nowSeconds(ctx)) throw deadLink();
-  return row;
+/**
+ * What a live link names: a token of an existing account (invitation, reset), or a pending
+ * sign-up that becomes an account when its password is set (signup-queries.ts).
+ */
+type LiveLink =
+  | { kind: 'account'; purpose: EmailTokenPurpose; row: EmailTokenRow }
+  | { kind: 'signup'; purpose: 'signup'; row: PendingSignupRow };
+
+/** The live link a token names, or the dead-link page. */
+async function liveLink(ctx: IssuerContext, token: string | undefined): Promise<LiveLink> {
+  if (!token || !TOKEN_SHAPE.test(token)) throw deadLink();
+  const tokenHash = hashSecret(token);
+  const now = nowSeconds(ctx);
+  const row = await ctx.store.emailLinks.findToken(tokenHash);
+  if (row && row.usedAt === null && row.expiresAt > now)
+    return { kind: 'account', purpose: row.purpose, row };
+  const pending = row ? undefined : await ctx.store.signups.findPending(tokenHash, now);
+  if (pending) return { kind: 'signup', purpose: 'signup', row: pending };
+  throw deadLink();
 }
 
 function readEmail(body: unknown): string {
@@ -76,29 +90,28 @@ async function handleForgot(ctx: IssuerContext, req: Request, res: Response): Pr
 
 async function showSetPassword(ctx: IssuerContext, req: Request, res: Response): Promise<void> {
   const token = typeof req.query.token === 'string' ? req.query.token : undefined;
-  const row = await liveToken(ctx, token);
-  // Reaching this page proves the customer reads mail at the address.
-  await ctx.store.emailLinks.markEmailVerified(row.customerId, nowSeconds(ctx));
-  const customer = await ctx.store.findCustomerById(row.customerId);
-  if (!customer) throw deadLink();
+  const link = await liveLink(ctx, token);
+  let email: string;
+  if (link.kind === 'account') {
+    // Reaching this page proves the customer reads mail at the address.
+    await ctx.store.emailLinks.markEmailVerified(link.row.customerId, nowSeconds(ctx));
+    const customer = await ctx.store.findCustomerById(link.row.customerId);
+    if (!customer) throw deadLink();
+    email = customer.email;
+  } else email = link.row.email;
   const csrf = ensureCsrfToken(ctx, req, res);
-  const { heading, intro } = HEADINGS[row.purpose];
-  ctx.views.sendPage(
-    res,
-    'set-password',
-    { csrf, token, heading, intro, email: customer.email },
-    { title: heading },
-  );
+  const { heading, intro } = HEADINGS[link.purpose];
+  ctx.views.sendPage(res, 'set-password', { csrf, token, heading, intro, email }, { title: heading });
 }
 
 async function handleSetPassword(ctx: IssuerContext, req: Request, res: Response): Promise<void> {
   verifyCsrf(ctx, req);
   const form = readForm(req.body, ['token', 'new_password']);
-  const row = await liveToken(ctx, form.token);
+  const link = await liveLink(ctx, form.token);
   const password = form.new_password ?? '';
   const problem = checkNewPassword(password);
   if (problem) {
-    const { heading, intro } = HEADINGS[row.purpose];
+    const { heading, intro } = HEADINGS[link.purpose];
     const data = { csrf: ensureCsrfToken(ctx, req, res), token: form.token, heading, intro };
     ctx.views.sendPage(
       res,
@@ -108,13 +121,13 @@ async function handleSetPassword(ctx: IssuerContext, req: Request, res: Response
     );
     return;
   }
-  const customerId = await ctx.store.emailLinks.spendToken(
-    row.tokenHash,
-    await hashPassword(password),
-    nowSeconds(ctx),
-  );
+  const passwordHash = await hashPassword(password);
+  const customerId =
+    link.kind === 'account'
+      ? await ctx.store.emailLinks.spendToken(link.row.tokenHash, passwordHash, nowSeconds(ctx))
+      : await ctx.store.signups.confirm(link.row.tokenHash, generateId(), passwordHash, nowSeconds(ctx));
   if (!customerId) throw deadLink();
-  ctx.logger.info('password set by mailed link', { customerId, purpose: row.purpose });
+  ctx.logger.info('password set by mailed link', { customerId, purpose: link.purpose });
   clearSessionCookie(ctx, res);
   const notice = 'Your password is set. Sign in with it now.';
   ctx.views.sendPage(res, 'signin', { csrf: ensureCsrfToken(ctx, req, res), notice }, { title: 'Sign in' });

@@ -6,6 +6,7 @@
  * a precompiled statement (statements.ts) rather than a query built per request.
  */
 import type { Kysely } from 'kysely';
+import { isUniqueViolation } from './conflicts.js';
 import type { ClientsTable, IssuerDatabase, SigningKeysTable } from './schema.js';
 import { type Dialect, defineStatement, type StatementRunner } from './statements.js';
 import type { ClientRow, KeyAlg, KeyRow, Store } from './store.js';
@@ -64,12 +65,6 @@ function toClientRow(row: ClientsTable): ClientRow {
 function toKeyRow(row: SigningKeysTable): KeyRow {
   const alg: KeyAlg = row.alg === 'RS256' ? 'RS256' : 'ES256';
   return { ...row, alg };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const code = 'code' in error ? error.code : undefined;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
 const CLIENT_COLUMNS = `client_id AS "clientId", secret_hash AS "secretHash",

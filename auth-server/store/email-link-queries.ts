@@ -7,9 +7,19 @@
  * row count decides, so two clicks of one link never both set a password. Every change of
  * password ends the customer's sessions and revokes their grants, refresh tokens included,
  * in the same transaction.
+ *
+ * Lock order (issue 23, finding 4): every transaction here that spends a token, changes a
+ * password or deletes the account locks the customer's row first (`SELECT … FOR UPDATE` on
+ * PostgreSQL; SQLite has one writer at a time), and only then its tokens, sessions and
+ * grants; so two links of one account spent at once queue up instead of deadlocking, and the
+ * second finds its token gone. A serialization failure or deadlock is still retried
+ * (conflicts.ts). After a deletion SQLite checkpoints its WAL (with `secure_delete` set at
+ * open), so the deleted customer's bytes are not left readable in the database files.
  */
-import type { Kysely, Migration, Transaction } from 'kysely';
+import { type Kysely, type Migration, sql, type Transaction } from 'kysely';
+import { retryOnConflict } from './conflicts.js';
 import type { IssuerDatabase } from './schema.js';
+import type { Dialect } from './statements.js';
 
 export type EmailTokenPurpose = 'invite' | 'reset' | 'signup';
 
@@ -99,7 +109,14 @@ async function endAccess(
   await grants.execute();
 }
 
-export function createEmailLinkStore(issuerDb: Kysely<IssuerDatabase>): EmailLinkStore {
+/** Locks the customer's row for the rest of the transaction (PostgreSQL); false when there is none. */
+async function lockCustomer(trx: Transaction<LinkDatabase>, dialect: Dialect, customerId: string) {
+  let query = trx.selectFrom('customers').select('id').where('id', '=', customerId);
+  if (dialect === 'postgres') query = query.forUpdate();
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+export function createEmailLinkStore(issuerDb: Kysely<IssuerDatabase>, dialect: Dialect): EmailLinkStore {
   const db: Kysely<LinkDatabase> = issuerDb.withTables<{ emailTokens: EmailTokenRow }>();
   return {
     async createToken(row) {
@@ -127,57 +144,75 @@ export function createEmailLinkStore(issuerDb: Kysely<IssuerDatabase>): EmailLin
         .execute();
     },
 
-    spendToken(tokenHash, passwordHash, at) {
-      return db.transaction().execute(async (trx) => {
-        const spent = await trx
-          .updateTable('emailTokens')
-          .set({ usedAt: at })
-          .where('tokenHash', '=', tokenHash)
-          .where('usedAt', 'is', null)
-          .where('expiresAt', '>', at)
-          .returning('customerId')
-          .executeTakeFirst();
-        if (!spent) return undefined;
-        const { customerId } = spent;
-        const updated = await trx
-          .updateTable('customers')
-          .set((eb) => ({ passwordHash, emailVerifiedAt: eb.fn.coalesce('emailVerifiedAt', eb.val(at)) }))
-          .where('id', '=', customerId)
-          .executeTakeFirst();
-        if (Number(updated.numUpdatedRows) !== 1) return undefined;
-        // The customer's other links die with this one: one reset, one new password.
-        await trx
-          .deleteFrom('emailTokens')
-          .where('customerId', '=', customerId)
-          .where('usedAt', 'is', null)
-          .execute();
-        await endAccess(trx, customerId, at);
-        return customerId;
-      });
+    async spendToken(tokenHash, passwordHash, at) {
+      // Whose token it is, read before the transaction: the customer is locked first.
+      const owner = await db
+        .selectFrom('emailTokens')
+        .select('customerId')
+        .where('tokenHash', '=', tokenHash)
+        .executeTakeFirst();
+      if (!owner) return undefined;
+      const { customerId } = owner;
+      return retryOnConflict(() =>
+        db.transaction().execute(async (trx) => {
+          if (!(await lockCustomer(trx, dialect, customerId))) return undefined;
+          const spent = await trx
+            .updateTable('emailTokens')
+            .set({ usedAt: at })
+            .where('tokenHash', '=', tokenHash)
+            .where('usedAt', 'is', null)
+            .where('expiresAt', '>', at)
+            .executeTakeFirst();
+          if (Number(spent.numUpdatedRows) !== 1) return undefined;
+          await trx
+            .updateTable('customers')
+            .set((eb) => ({ passwordHash, emailVerifiedAt: eb.fn.coalesce('emailVerifiedAt', eb.val(at)) }))
+            .where('id', '=', customerId)
+            .execute();
+          // The customer's other links die with this one: one reset, one new password.
+          await trx
+            .deleteFrom('emailTokens')
+            .where('customerId', '=', customerId)
+            .where('usedAt', 'is', null)
+            .execute();
+          await endAccess(trx, customerId, at);
+          return customerId;
+        }),
+      );
     },
 
     async changePassword(customerId, passwordHash, keepSessionIdHash, at) {
-      await db.transaction().execute(async (trx) => {
-        await trx.updateTable('customers').set({ passwordHash }).where('id', '=', customerId).execute();
-        // A reset link already in the mailbox must not undo a change made over it.
-        await trx
-          .deleteFrom('emailTokens')
-          .where('customerId', '=', customerId)
-          .where('usedAt', 'is', null)
-          .execute();
-        await endAccess(trx, customerId, at, keepSessionIdHash);
-      });
+      await retryOnConflict(() =>
+        db.transaction().execute(async (trx) => {
+          await lockCustomer(trx, dialect, customerId);
+          await trx.updateTable('customers').set({ passwordHash }).where('id', '=', customerId).execute();
+          // A reset link already in the mailbox must not undo a change made over it.
+          await trx
+            .deleteFrom('emailTokens')
+            .where('customerId', '=', customerId)
+            .where('usedAt', 'is', null)
+            .execute();
+          await endAccess(trx, customerId, at, keepSessionIdHash);
+        }),
+      );
     },
 
-    deleteCustomer(customerId, at) {
-      return db.transaction().execute(async (trx) => {
-        await endAccess(trx, customerId, at);
-        await trx.deleteFrom('consents').where('customerId', '=', customerId).execute();
-        await trx.deleteFrom('emailTokens').where('customerId', '=', customerId).execute();
-        await trx.deleteFrom('sessions').where('customerId', '=', customerId).execute();
-        const deleted = await trx.deleteFrom('customers').where('id', '=', customerId).executeTakeFirst();
-        return Number(deleted.numDeletedRows) === 1;
-      });
+    async deleteCustomer(customerId, at) {
+      const deleted = await retryOnConflict(() =>
+        db.transaction().execute(async (trx) => {
+          if (!(await lockCustomer(trx, dialect, customerId))) return false;
+          await endAccess(trx, customerId, at);
+          await trx.deleteFrom('consents').where('customerId', '=', customerId).execute();
+          await trx.deleteFrom('emailTokens').where('customerId', '=', customerId).execute();
+          await trx.deleteFrom('sessions').where('customerId', '=', customerId).execute();
+          const result = await trx.deleteFrom('customers').where('id', '=', customerId).executeTakeFirst();
+          return Number(result.numDeletedRows) === 1;
+        }),
+      );
+      // The WAL still holds the row's earlier page images: copy the zeroed pages into the
+      // database and truncate the WAL. Best effort: a reader in another process can hold it.
+      if (deleted && dialect === 'sqlite') await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+      return deleted;
     },
 
     async deleteExpiredTokens(now) {

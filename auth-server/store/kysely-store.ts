@@ -14,6 +14,7 @@ import { createEmailLinkStore } from './email-link-queries.js';
 import { createGrantQueries } from './grant-queries.js';
 import { issuerMigrations } from './migrations.js';
 import type { IssuerDatabase } from './schema.js';
+import { createSignupStore } from './signup-queries.js';
 import { createKyselyRunner, type Dialect, type StatementRunner } from './statements.js';
 import type { CleanupCounts, Store } from './store.js';
 
@@ -74,6 +75,7 @@ async function deleteExpired(db: Kysely<IssuerDatabase>, now: number): Promise<C
       await db.deleteFrom('revokedAccessTokens').where('expiresAt', '<', now).executeTakeFirst(),
     ),
     keys: count(await db.deleteFrom('signingKeys').where('retiresAt', '<', now).executeTakeFirst()),
+    signups: await createSignupStore(db).deleteExpired(now),
   };
 }
 
@@ -90,7 +92,8 @@ export function createKyselyStore(
   return {
     dialect,
     counters: createCounterStore(db),
-    emailLinks: createEmailLinkStore(db),
+    emailLinks: createEmailLinkStore(db, dialect),
+    signups: createSignupStore(db),
     ...createAccountQueries(db, runner, dialect),
     ...createGrantQueries(db, runner, dialect),
     migrate: () => migrateToLatest(db, migrationSchema),

@@ -7,6 +7,7 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { counterMigrations } from './counters.js';
 import { emailLinkMigrations } from './email-link-queries.js';
+import { signupMigrations } from './signup-queries.js';
 
 async function createCoreTables(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -158,6 +159,7 @@ const migrations: Record<string, Migration> = {
   },
   ...counterMigrations,
   ...emailLinkMigrations,
+  ...signupMigrations,
 };
 
 /** Provides the in-code migrations to Kysely's Migrator. */

@@ -87,6 +87,9 @@ function openSqlite(path: string): Kysely<IssuerDatabase> {
   database.pragma('journal_mode = WAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
+  // A deleted customer's bytes are overwritten with zeros, not left in free pages (issue 23);
+  // the WAL's older copies go at the checkpoint that follows a deletion (email-link-queries.ts).
+  database.pragma('secure_delete = ON');
   return new Kysely<IssuerDatabase>({
     dialect: new SqliteDialect({ database: cacheStatements(database) }),
     plugins: [new CamelCasePlugin()],

@@ -10,6 +10,7 @@
 
 import type { CounterStore } from './counters.js';
 import type { EmailLinkStore } from './email-link-queries.js';
+import type { SignupStore } from './signup-queries.js';
 
 export interface CustomerRow {
   id: string;
@@ -150,6 +151,8 @@ export interface CleanupCounts {
   grants: number;
   revokedAccessTokens: number;
   keys: number;
+  /** Pending sign-ups whose link expired (signup-queries.ts). */
+  signups: number;
 }
 
 export interface Store {
@@ -158,6 +161,8 @@ export interface Store {
   readonly counters: CounterStore;
   /** Mailed links, password changes and account deletion (email-link-queries.ts). */
   readonly emailLinks: EmailLinkStore;
+  /** Sign-ups waiting for their link to be followed (signup-queries.ts). */
+  readonly signups: SignupStore;
   /** Brings the schema up to date; safe when several processes call it at once. */
   migrate(): Promise<void>;
   close(): Promise<void>;

@@ -2,15 +2,16 @@
  * Throttles the forms that send mail (forgot password, sign-up), the way the sign-in
  * throttle does: counters in the shared database, each hit one atomic upsert-increment
  * (counters.ts), so the limits hold across instances and parallel requests cannot slip
- * past. Per account (keyed by a hash of the normalised address, so unknown addresses are
- * counted exactly like known ones and the answer reveals nothing): 3 in 15 minutes, 10 a
+ * past. Per mailbox (keyed by a hash of the canonical mailbox, customers.ts: lower-cased,
+ * `+tag` dropped, so `victim+1@` and `victim+2@` share one budget; unknown addresses are
+ * counted exactly like known ones, so the answer reveals nothing): 3 in 15 minutes, 10 a
  * day; per network address: 20 in 15 minutes. The two forms share these budgets. Past a
  * limit the form answers 429 with `Retry-After` and sends nothing.
  */
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { type IssuerContext, nowSeconds } from '../context.js';
-import { normaliseEmail } from '../customers.js';
+import { canonicalMailbox } from '../customers.js';
 import { OAuthError } from '../errors.js';
 import { windowOf } from '../rate-limit/limiter.js';
 import type { SignInRule } from './sign-in.js';
@@ -25,7 +26,8 @@ export const MAIL_REQUEST_RULES: readonly MailRule[] = [
 ];
 
 function subjectOf(rule: MailRule, req: Request, email: string): string {
-  if (rule.scope === 'account') return createHash('sha256').update(normaliseEmail(email)).digest('base64url');
+  if (rule.scope === 'account')
+    return createHash('sha256').update(canonicalMailbox(email)).digest('base64url');
   return req.ip ?? 'unknown';
 }
 

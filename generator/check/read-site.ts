@@ -13,6 +13,7 @@ import { SKILLS_INDEX_FILE } from '../emit/agent-skills.js';
 import { AI_CATALOG_FILE } from '../emit/ai-catalog.js';
 import { SERVER_CARD_MEDIA_TYPE } from '../emit/mcp-server-card.js';
 import { readSitemap, SITEMAP_FILE } from '../emit/sitemap.js';
+import { UCP_PROFILE } from '../emit/well-known-ucp.js';
 import { CatalogError } from '../errors.js';
 import {
   API_CATALOG_FILE,
@@ -229,6 +230,10 @@ export async function readBundleSite(target: string, options: ReadSiteOptions = 
   await reader.read({ urlPath: `${catalogPath}/health`, file: `${catalogPath.slice(1)}/health.json` });
   const kb = /\/kb\/[a-z0-9-]+-knowledge-base\.md/.exec(reader.files.get('llms.txt') ?? '')?.[0];
   if (kb !== undefined) await reader.read({ urlPath: kb, file: kb.slice(1) });
+  // The UCP profile exists only with the live surface on, and llms.txt then links it.
+  if ((reader.files.get('llms.txt') ?? '').includes(`](${reader.siteUrl}${UCP_PROFILE.publicPath})`)) {
+    await reader.read({ urlPath: UCP_PROFILE.publicPath, file: UCP_PROFILE.path });
+  }
   await readChildSitemaps(reader);
   await readDiscoveryTargets(reader);
   await readAgentFeeds(reader);

@@ -21,6 +21,7 @@ import {
   type RedirectRule,
 } from './hosting-rules-format.js';
 import { LANDING_PUBLIC_PATH, landingLinks } from './landing.js';
+import { isLiveData } from './live-index.js';
 import { markdownAlternateLink, markdownTwins } from './markdown-twins.js';
 import { SERVER_CARD_MEDIA_TYPE } from './mcp-server-card.js';
 import { isProductMarkdownFile } from './product-markdown.js';
@@ -129,7 +130,9 @@ function needsRewrite(artifact: Artifact): boolean {
   return from !== `/${artifact.path}` && `${from}index.html` !== `/${artifact.path}`;
 }
 
-export function emitHostingRules(plan: BuildPlan, documents: readonly Artifact[]): Artifact[] {
+export function emitHostingRules(plan: BuildPlan, artifacts: readonly Artifact[]): Artifact[] {
+  // The live handler's data is read through the shell's asset reader, never linked or announced.
+  const documents = artifacts.filter((artifact) => !isLiveData(artifact));
   const policy = resolveUsagePolicy(plan.config);
   const { catalogPath } = catalogPaths(plan.config.base_url);
   const redirects: RedirectRule[] = documents

@@ -31,6 +31,7 @@ import { emitRobots } from './robots.js';
 import { emitSitemap } from './sitemap.js';
 import { emitWebMcp } from './webmcp.js';
 import { emitWellKnown } from './well-known.js';
+import { emitUcpProfile } from './well-known-ucp.js';
 
 export type Emitter = (plan: BuildPlan) => Artifact[];
 
@@ -55,6 +56,7 @@ export const DOCUMENT_EMITTERS: readonly Emitter[] = [
   emitProductMarkdown,
   emitWebMcp,
   emitLiveIndex,
+  emitUcpProfile,
 ];
 
 export function emitBundle(plan: BuildPlan, emitters: readonly Emitter[] = DOCUMENT_EMITTERS): Artifact[] {

@@ -5,7 +5,7 @@
  * through its shell's asset reader; nothing here is a public document. Emitted only when
  * `live.enabled` is on.
  */
-import { buildLiveFiles, type LiveManifestSettings } from '../../live/live-files.js';
+import { buildLiveFiles, LIVE_DIR, type LiveManifestSettings } from '../../live/live-files.js';
 import type { Artifact } from '../artifact.js';
 import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
@@ -19,6 +19,11 @@ export function liveEndpoints(config: ResolvedConfig): { mcp: string; rest: stri
   return { mcp: `${config.base_url}/mcp`, rest: `${config.base_url}/ucp` };
 }
 
+/** The handler's data files: read by the handler, not documents the hosting rules publish. */
+export function isLiveData(artifact: Pick<Artifact, 'path'>): boolean {
+  return artifact.path.startsWith(`${LIVE_DIR}/`);
+}
+
 export function emitLiveIndex(plan: BuildPlan): Artifact[] {
   if (!plan.config.live.enabled) return [];
   return buildLiveFiles(
@@ -26,7 +31,7 @@ export function emitLiveIndex(plan: BuildPlan): Artifact[] {
     liveSettings(plan),
   ).map((file) => ({
     path: file.path,
-    mediaType: 'application/json',
+    mediaType: file.path.endsWith('.json') ? 'application/json' : 'text/plain; charset=utf-8',
     body: file.body,
   }));
 }
@@ -40,6 +45,7 @@ function liveSettings(plan: BuildPlan): LiveManifestSettings {
     site_url: config.site_url,
     allowed_origins: config.live.allowed_origins.map((url) => new URL(url).origin),
     requests_per_minute: policy.requestsPerMinute,
+    policy_headers: policy.headers,
     server: {
       name: `${config.merchant.slug}-catalog`,
       title: `${config.merchant.name} catalog`,

@@ -8,6 +8,7 @@ import type { BuildPlan } from '../plan.js';
 import { ACP_PRODUCTS_FILE } from './agent-feeds/acp-feed.js';
 import { OPENAI_MANIFEST_FILE } from './agent-feeds/openai-feed.js';
 import { catalogUrls } from './catalog.js';
+import { liveEndpoints } from './live-index.js';
 import { escapeMarkdownInline as inline, formatMarkdownLink as link } from './markdown-text.js';
 import {
   API_DOCS_MARKDOWN_PATH,
@@ -26,6 +27,7 @@ import {
 } from './sitemap-pages.js';
 import type { UsagePolicy } from './usage-policy.js';
 import { WELL_KNOWN_DOCUMENTS } from './well-known.js';
+import { UCP_PROFILE } from './well-known-ucp.js';
 import { requireAbsoluteUrl } from './xml-text.js';
 
 export interface LlmsSection {
@@ -100,6 +102,24 @@ function productLines(plan: BuildPlan): string[] {
   ];
 }
 
+/** The live endpoints, when the live surface is on. */
+function liveLines(config: BuildPlan['config']): string[] {
+  const endpoints = liveEndpoints(config);
+  if (endpoints === undefined) return [];
+  return [
+    item(
+      'MCP server',
+      endpoints.mcp,
+      'search_catalog, lookup_catalog and get_product over MCP Streamable HTTP (read-only, no key); UCP catalog shapes',
+    ),
+    item(
+      'UCP business profile',
+      `${config.site_url}${UCP_PROFILE.publicPath}`,
+      `Universal Commerce Protocol discovery: catalog search and lookup over MCP and REST (POST ${endpoints.rest}/catalog/search)`,
+    ),
+  ];
+}
+
 export function llmsSections(plan: BuildPlan, policy: UsagePolicy): LlmsSection[] {
   const { config } = plan;
   const at = (path: string) => siteUrl(config, path);
@@ -116,6 +136,7 @@ export function llmsSections(plan: BuildPlan, policy: UsagePolicy): LlmsSection[
           at(API_DOCS_PATH),
           'operations, example requests and responses, usage rules',
         ),
+        ...liveLines(config),
       ],
     },
     {

@@ -12,10 +12,12 @@ import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
 import { catalogUrls } from './catalog.js';
 import { stableJson } from './json.js';
+import { liveEndpoints } from './live-index.js';
 import { describeAccountAccess } from './openapi-policy.js';
 import { OPENAPI_PATH, siteUrl } from './sitemap-pages.js';
 import { resolveUsagePolicy } from './usage-policy.js';
 import { buildAgentCard } from './well-known-agent.js';
+import { UCP_PROFILE } from './well-known-ucp.js';
 
 /** RFC 9727 §5: the media type of the api-catalog resource when it is a JSON linkset. */
 export const API_CATALOG_MEDIA_TYPE =
@@ -84,8 +86,24 @@ export function buildApiCatalog(config: ResolvedConfig): Record<string, unknown>
         'terms-of-service': [{ href: termsUrl, type: 'text/html' }],
         license: [{ href: termsUrl, type: 'text/html' }],
       },
+      ...liveApiContexts(config, termsUrl),
     ],
   };
+}
+
+/** The live endpoints, when on: MCP and UCP REST, each described by the UCP business profile. */
+function liveApiContexts(config: ResolvedConfig, termsUrl: string): Record<string, unknown>[] {
+  const endpoints = liveEndpoints(config);
+  if (endpoints === undefined) return [];
+  const links = {
+    'service-desc': [{ href: `${config.site_url}${UCP_PROFILE.publicPath}`, type: UCP_PROFILE.mediaType }],
+    'service-doc': [{ href: `${config.site_url}/api/`, type: 'text/html' }],
+    'terms-of-service': [{ href: termsUrl, type: 'text/html' }],
+  };
+  return [
+    { anchor: endpoints.mcp, ...links },
+    { anchor: endpoints.rest, ...links },
+  ];
 }
 
 function document(entry: { path: string; mediaType: string; publicPath?: string }, value: unknown): Artifact {

@@ -21,6 +21,7 @@ import { checkOpenApi } from './openapi.js';
 import { bundleFilesOf } from './parse-once.js';
 import type { BundleChecker, BundleFiles, Problem } from './problem.js';
 import { checkSchemas } from './schemas.js';
+import { checkUcpProfile } from './ucp-profile.js';
 import { checkWellKnown } from './well-known.js';
 
 export { bundleFilesOf } from './parse-once.js';
@@ -46,6 +47,7 @@ export const BUNDLE_CHECKERS: readonly BundleChecker[] = [
   checkWellKnown,
   checkDiscovery,
   checkMarkdownPages,
+  checkUcpProfile,
   checkKnowledgeBase,
   checkFeed,
   checkSitemap,

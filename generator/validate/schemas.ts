@@ -2,7 +2,7 @@
  * JSON Schema validation of the published JSON documents: the catalog, the health
  * document and every product record of `kb/products.json`, against the component
  * schemas of the API description (the one source of truth, `emit/openapi-schemas.ts`).
- * This is the only module that imports ajv. The schemas are compiled once per process
+ * This and `ucp-profile.ts` (the vendored UCP schemas) are the modules that import ajv. The schemas are compiled once per process
  * (2020-12 dialect, formats from ajv-formats); after that a check is linear in products.
  * Spec 4 rule 1, "count equal to the number of entries in products", is checked here
  * too, because no JSON Schema keyword can say it.

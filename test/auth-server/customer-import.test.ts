@@ -138,6 +138,7 @@ describe('the customers commands', () => {
 
   it('customers import over SMTP prints the counts and each skipped or rejected line', async () => {
     const args = ['customers', 'import', fixture('shopify-customers.csv'), '--smtp-url', sink.url];
+    args.push('--issuer', 'http://127.0.0.1:4000');
     const result = await run([...args, '--catalog-config', TEST_CATALOG_CONFIG], dir);
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n')[0]).toBe('created 3, skipped 1, rejected 2');

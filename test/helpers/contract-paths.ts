@@ -23,6 +23,8 @@ export function contractPaths(base: string, merchantSlug: string): string[] {
     '/.well-known/agent.json',
     '/.well-known/agent-card.json',
     '/.well-known/tdmrep.json',
+    // With the live surface on (the default): the UCP business profile.
+    '/.well-known/ucp',
     '/.well-known/ai-catalog.json',
     '/.well-known/agent-skills/index.json',
     `/.well-known/agent-skills/shop-${merchantSlug}/SKILL.md`,

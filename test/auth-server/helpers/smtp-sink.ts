@@ -19,9 +19,15 @@ export interface ReceivedMail {
 }
 
 export interface SmtpSink {
-  /** smtp://127.0.0.1:<port> */
+  /**
+   * smtps://127.0.0.1:<port> with TLS from the start, smtp://… with STARTTLS, and
+   * smtp+insecure://… (plain SMTP, which the issuer allows only to a loopback relay) without.
+   */
   url: string;
+  port: number;
   messages: ReceivedMail[];
+  /** The user names of every AUTH the server accepted, in order (their passwords were seen too). */
+  auths: string[];
   /** The next message to `to` after the `seen`-th one to that address. */
   waitForMail(to: string, seen?: number, timeoutMs?: number): Promise<ReceivedMail>;
   close(): Promise<void>;
@@ -43,8 +49,16 @@ export async function startSmtpSink(
 ): Promise<SmtpSink> {
   const tls = options.tls ?? 'none';
   const messages: ReceivedMail[] = [];
+  const auths: string[] = [];
   const server = new SMTPServer({
     authOptional: true,
+    // Like a relay (or something on the path) that takes a password in clear: so a test
+    // sees whether the client ever offered one without TLS.
+    allowInsecureAuth: true,
+    onAuth(auth, _session, callback) {
+      auths.push(auth.username ?? '');
+      callback(null, { user: auth.username });
+    },
     secure: tls === 'implicit',
     disabledCommands: tls === 'none' ? ['STARTTLS'] : [],
     logger: false,
@@ -74,9 +88,12 @@ export async function startSmtpSink(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
+  const scheme = { implicit: 'smtps', starttls: 'smtp', none: 'smtp+insecure' }[tls];
   return {
-    url: `${tls === 'implicit' ? 'smtps' : 'smtp'}://127.0.0.1:${port}`,
+    url: `${scheme}://127.0.0.1:${port}`,
+    port,
     messages,
+    auths,
     async waitForMail(to, seen = 0, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

@@ -146,6 +146,20 @@ describe('agent-catalog check on a live site served by preview', () => {
     );
   });
 
+  test('when the served UCP profile lacks payment_handlers then it exits 1 naming it', async () => {
+    await tamper(bundle.dir, '.well-known/ucp.json', (body) =>
+      body.replace('"payment_handlers": {}', '"payment": {}'),
+    );
+    const run = await check(server.url, true);
+    expect(run.status).toBe(1);
+    expect(problemsOf(run)).toContainEqual(
+      expect.objectContaining({ path: '.well-known/ucp.json', rule: 'ucp-profile' }),
+    );
+    await tamper(bundle.dir, '.well-known/ucp.json', (body) =>
+      body.replace('"payment": {}', '"payment_handlers": {}'),
+    );
+  });
+
   test('when the sitemap index lists lastmod before loc then check still fetches the child sitemap', async () => {
     const urlset = await readFile(join(bundle.dir, 'sitemap.xml'), 'utf8');
     await writeFile(join(bundle.dir, 'sitemap-1.xml'), urlset);

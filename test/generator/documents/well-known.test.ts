@@ -105,6 +105,20 @@ describe('the well-known documents', () => {
         'terms-of-service': [{ href: 'https://shop.pomona.example/api/#usage', type: 'text/html' }],
         license: [{ href: 'https://shop.pomona.example/api/#usage', type: 'text/html' }],
       },
+      ...['https://shop.pomona.example/mcp', 'https://shop.pomona.example/ucp'].map((anchor) => ({
+        anchor,
+        'service-desc': [{ href: 'https://shop.pomona.example/.well-known/ucp', type: 'application/json' }],
+        'service-doc': [{ href: 'https://shop.pomona.example/api/', type: 'text/html' }],
+        'terms-of-service': [{ href: 'https://shop.pomona.example/api/#usage', type: 'text/html' }],
+      })),
+    ]);
+  });
+
+  test('when the live surface is off then the API catalog lists the catalog alone', () => {
+    const config = makeSampleConfig({ ...SAMPLE_CONFIG_INPUT, live: { enabled: false } });
+    const linkset = json(find(emitWellKnown(makeSamplePlan({ config })), '.well-known/api-catalog.json'));
+    expect((linkset.linkset as Json[]).map((context) => context.anchor)).toEqual([
+      'https://shop.pomona.example/agent-catalog',
     ]);
   });
 
@@ -116,6 +130,8 @@ describe('the well-known documents', () => {
         anchor: 'https://shop.pomona.example/api/agent-catalog',
         status: [{ href: 'https://shop.pomona.example/api/agent-catalog/health', type: 'application/json' }],
       }),
+      expect.objectContaining({ anchor: 'https://shop.pomona.example/api/mcp' }),
+      expect.objectContaining({ anchor: 'https://shop.pomona.example/api/ucp' }),
     ]);
   });
 
