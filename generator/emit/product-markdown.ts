@@ -10,7 +10,8 @@ import matter from 'gray-matter';
 import type { Artifact } from '../artifact.js';
 import type { ProductRecord } from '../model.js';
 import type { BuildPlan, PlannedProduct } from '../plan.js';
-import { renderProductSection } from './kb-markdown.js';
+import { type CatalogFields, describeCatalogFields } from './catalog-fields.js';
+import { renderProductSection, renderVariantTable } from './kb-product-section.js';
 import { escapeMarkdownInline, escapeMarkdownParagraphs, shiftHeadings } from './markdown-text.js';
 import { PRODUCT_MARKDOWN_DIR, productMarkdownFile } from './sitemap-pages.js';
 
@@ -48,21 +49,12 @@ export function productFrontMatter(
   };
 }
 
-function renderVariants(record: ProductRecord): string[] {
-  if (record.variants.length <= 1) return [];
-  return [
-    '## Variants',
-    '',
-    ...record.variants.map((variant) => {
-      const sale = variant.compare_at_price !== undefined ? ` (was ${variant.compare_at_price})` : '';
-      const facts = `${variant.price} ${record.currency}${sale}, ${variant.availability}, id ${variant.id}`;
-      return `- ${escapeMarkdownInline(variant.title)}: ${escapeMarkdownInline(facts)}`;
-    }),
-    '',
-  ];
-}
-
-export function renderProductMarkdown(product: PlannedProduct, brand: string, generated: string): string {
+export function renderProductMarkdown(
+  product: PlannedProduct,
+  fields: CatalogFields,
+  brand: string,
+  generated: string,
+): string {
   const { record } = product;
   // The store's structured description sits below this page's own title.
   const description =
@@ -73,7 +65,7 @@ export function renderProductMarkdown(product: PlannedProduct, brand: string, ge
         : '';
   // The knowledge base's fact lines (one `- Label: value` line each); the title and the
   // description are this page's own.
-  const facts = renderProductSection(record)
+  const facts = renderProductSection(product, fields)
     .split('\n')
     .filter((line) => line.startsWith('- '))
     .join('\n');
@@ -85,17 +77,21 @@ export function renderProductMarkdown(product: PlannedProduct, brand: string, ge
     '',
     facts,
     '',
-    ...renderVariants(record),
+    // The knowledge base's variant table (options, SKU, price, "was" price, availability).
+    ...(record.variants.length > 1 || record.options.length > 0
+      ? [shiftHeadings(renderVariantTable(record), -2), '']
+      : []),
   ].join('\n');
   // A fresh options object keeps gray-matter from answering out of its process-wide cache.
   return matter.stringify(body, productFrontMatter(record, brand, generated), {});
 }
 
 export function emitProductMarkdown(plan: BuildPlan): Artifact[] {
+  const fields = describeCatalogFields(plan);
   return plan.products.map((product) => ({
     path: productMarkdownFile(product.record.slug),
     mediaType: PRODUCT_MARKDOWN_MEDIA_TYPE,
-    body: renderProductMarkdown(product, plan.config.merchant.brand, plan.generated),
+    body: renderProductMarkdown(product, fields, plan.config.merchant.brand, plan.generated),
   }));
 }
 

@@ -12,6 +12,7 @@
  */
 import type { ResolvedConfig } from '../config.js';
 import { catalogUrls } from './catalog.js';
+import { type CatalogFields, describeCatalogFacts } from './catalog-fields.js';
 import { liveSurface } from './live-endpoints.js';
 import { API_VERSION } from './openapi.js';
 import { buildUsageExtension, describeAccountAccess } from './openapi-policy.js';
@@ -36,13 +37,13 @@ function searchSkill(config: ResolvedConfig): Record<string, unknown>[] {
   ];
 }
 
-function buildSkills(config: ResolvedConfig): Record<string, unknown>[] {
+function buildSkills(config: ResolvedConfig, fields: CatalogFields): Record<string, unknown>[] {
   const base = config.base_url;
   return [
     {
       id: 'getCatalog',
       name: 'Get the product catalog',
-      description: `GET ${base}/agent-catalog returns every product of ${config.merchant.name} as JSON: price, availability, packaging, ingredients, nutrition, benefits and the product URL where a person buys it. No authentication.`,
+      description: `GET ${base}/agent-catalog returns every product of ${config.merchant.name} as JSON: ${describeCatalogFacts(fields)}, and the product URL where a person buys it. No authentication.`,
       tags: ['catalog', 'products', 'prices', 'availability', 'read-only'],
       examples: [
         `GET ${base}/agent-catalog`,
@@ -96,7 +97,8 @@ function buildA2aSecuritySchemes(config: ResolvedConfig): Record<string, unknown
 /** A2A protocol version of the card's shape. */
 export const A2A_PROTOCOL_VERSION = '1.0';
 
-export function buildAgentCard(config: ResolvedConfig): Record<string, unknown> {
+/** The card for this merchant; `fields` says which product facts its skill description names. */
+export function buildAgentCard(config: ResolvedConfig, fields: CatalogFields): Record<string, unknown> {
   const policy = resolveUsagePolicy(config);
   const live = liveSurface(config);
   const { merchant } = config;
@@ -139,7 +141,7 @@ export function buildAgentCard(config: ResolvedConfig): Record<string, unknown> 
     },
     defaultInputModes: ['application/json'],
     defaultOutputModes: ['application/json'],
-    skills: buildSkills(config),
+    skills: buildSkills(config, fields),
     // Declared, never required: spec 5.1, the catalog operations need no authentication.
     securitySchemes: buildA2aSecuritySchemes(config),
   };

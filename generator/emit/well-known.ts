@@ -11,6 +11,7 @@ import type { Artifact } from '../artifact.js';
 import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
 import { catalogUrls } from './catalog.js';
+import { describeCatalogFields } from './catalog-fields.js';
 import { stableJson } from './json.js';
 import { liveEndpoints } from './live-index.js';
 import { describeAccountAccess } from './openapi-policy.js';
@@ -120,7 +121,7 @@ export function emitWellKnown(plan: BuildPlan): Artifact[] {
   const docs = WELL_KNOWN_DOCUMENTS;
   // The copies must equal what the issuer serves, so they get the same input: its identifier.
   const issuer = { issuer: config.auth_url };
-  const agentCard = buildAgentCard(config);
+  const agentCard = buildAgentCard(config, describeCatalogFields(plan));
   return [
     document(docs.protectedResource, buildProtectedResourceMetadata(config)),
     document(docs.authorizationServer, buildAuthorizationServerMetadata(issuer)),
