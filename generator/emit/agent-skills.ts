@@ -51,7 +51,7 @@ function describeLiveSearch(live: LiveEndpoints | undefined): string[] {
   if (live === undefined) return [];
   const { mcp, ucpRest } = live;
   // REST takes the `catalog` object itself as its body; MCP wraps it in `{"catalog": …}`.
-  const search = JSON.stringify({ query: 'green juice', pagination: { limit: 5 } });
+  const search = JSON.stringify({ query: 'what the person asked for', pagination: { limit: 5 } });
   return [
     `- **MCP** (Streamable HTTP, stateless): \`${mcp}\`. Tools: \`search_catalog\` (arguments \`{"catalog": {"query": …, "filters": {"price": …}, "pagination": {"limit": …}}}\`, prices in minor units), \`lookup_catalog\` (\`{"catalog": {"ids": […]}}\`) and \`get_product\` (\`{"catalog": {"id": …}}\`). Results are in \`structuredContent\`.`,
     `- **UCP REST**: \`POST ${ucpRest}/catalog/search\`, \`${ucpRest}/catalog/lookup\` and \`${ucpRest}/catalog/product\` with the same \`catalog\` object as a JSON body, for example:`,

@@ -48,7 +48,7 @@ export function renderWebMcpScript(ucpRest: string, merchant: string): string {
     inputSchema: {
       type: 'object',
       properties: {
-        query: { type: 'string', description: 'What to look for, e.g. "green juice".' },
+        query: { type: 'string', description: 'What to look for, in the words of the person asking.' },
         limit: { type: 'integer', minimum: 1, maximum: 50, description: 'How many products (default 10).' }
       },
       required: ['query']
