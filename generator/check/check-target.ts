@@ -68,10 +68,16 @@ export async function checkTarget(target: string, options: CheckOptions): Promis
   }
 }
 
-/** Runs the probes against a served bundle; the page probes read `/` when it is the bundle's HTML, else `/api/`. */
+/** Runs the probes against a served bundle; the page probes read `/` when it is the bundle's landing page, else `/api/`. */
 async function probeSite(base: string, timeoutMs = 15_000): Promise<ProbeResult[]> {
   const fetch = createProbeFetch(base, timeoutMs);
   const root = await fetch('/');
-  const page = root.status === 200 && essenceOf(root) === 'text/html' ? '/' : '/api/';
+  // The bundle's landing page names its Markdown twin; a store's home page (model (b)), or
+  // the page preview shows there, does not, and the bundle's own page is /api/.
+  const ownPage =
+    root.status === 200 &&
+    essenceOf(root) === 'text/html' &&
+    /rel="?alternate"?;\s*type="?text\/markdown/.test(root.headers.get('link') ?? '');
+  const page = ownPage ? '/' : '/api/';
   return runProbes(fetch, page);
 }

@@ -41,7 +41,8 @@ function findSourceRoot(): string {
   );
 }
 
-function bundleShells(): LiveShellCode {
+/** One esbuild run, uncached (the tests run it twice to see the same bytes). */
+export function bundleShells(): LiveShellCode {
   const root = findSourceRoot();
   const result = buildSync({
     absWorkingDir: root,

@@ -40,6 +40,7 @@ import {
   sendFile,
   sendMethodNotAllowed,
 } from './respond.js';
+import { sendRootPage } from './root-page.js';
 import { resolveRoute } from './route.js';
 
 export interface PreviewAppOptions {
@@ -131,6 +132,12 @@ async function handleRequest(req: Request, res: Response, context: PreviewContex
     res.setHeader('Location', route.location.includes('?') ? route.location : `${route.location}${query}`);
     res.status(route.status).end();
     return;
+  }
+  if (path === '/' && (route.kind === 'proxy' || route.kind === 'missing')) {
+    // Model (b): the store's home page on the real host; preview names what it serves instead.
+    const headers = headersForPaths(rules, ['/']);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendMethodNotAllowed(res, headers);
+    return sendRootPage(req, res, realDir, rules, headers);
   }
   if (route.kind === 'proxy') return sendError(res, 502, 'proxy rules are not served by preview', api);
   if (route.kind === 'missing') {

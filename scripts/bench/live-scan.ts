@@ -3,7 +3,8 @@
  * catalog JSON, answering `POST {base_url}/ucp/catalog/search` in the same handler (the
  * request body, the asset reader and the JSON answer are the core's; only the search is
  * a scan). Every query parses nothing but the request: the catalog is parsed once per
- * isolate, as the core keeps its index. Bench only; never shipped in a bundle.
+ * isolate, as the core keeps its index. Like the core, it visits every product (a page and
+ * its cursor need every match, not the first few). Bench only; never shipped in a bundle.
  */
 
 interface ScanProduct {
@@ -63,7 +64,6 @@ export async function scanSearch(
     const haystack = text[index] ?? '';
     if (!terms.every((term) => haystack.includes(term))) continue;
     found.push(product);
-    if (found.length === limit) break;
   }
-  return Response.json({ products: found, pagination: {} });
+  return Response.json({ products: found.slice(0, limit), pagination: { total: found.length } });
 }

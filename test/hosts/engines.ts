@@ -18,7 +18,11 @@ import { fileURLToPath } from 'node:url';
 import { NETLIFY_FUNCTIONS_DIR } from '../../live/shells/host-files.js';
 import type { Requirement } from '../helpers/requirements.js';
 
-export const HOSTS_DIR = fileURLToPath(new URL('./', import.meta.url));
+const HERE = fileURLToPath(new URL('./', import.meta.url));
+/** This folder; `npm run bench` runs a compiled copy from `lib/test/hosts/`, whose engines are here too. */
+export const HOSTS_DIR = existsSync(join(HERE, 'package.json'))
+  ? HERE
+  : join(HERE, '..', '..', '..', 'test', 'hosts');
 export const INSTALL_COMMAND = 'npm ci --prefix test/hosts --ignore-scripts --no-audit --no-fund';
 const WRANGLER = join(HOSTS_DIR, 'node_modules/wrangler/bin/wrangler.js');
 const NETLIFY = join(HOSTS_DIR, 'node_modules/netlify-cli/bin/run.js');

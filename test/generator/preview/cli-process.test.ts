@@ -5,7 +5,7 @@
  * is not a bundle exits 2. `agent-catalog serve` is the same server for a merchant's own
  * machine: a generated bundle, its live paths answered by the live handler within bounds.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
@@ -18,59 +18,9 @@ import { makeSamplePlan } from '../../helpers/sample-plan.js';
 import { type TempBundle, writeTempBundle } from '../../helpers/write-bundle.js';
 import { makeFixtureBundle } from './fixture-bundle.js';
 import { header, rawRequest } from './http-client.js';
+import { type Running, runToExit, startCli } from './preview-process.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const CLI = join(ROOT, 'lib', 'generator', 'cli.js');
-
-interface Running {
-  child: ChildProcess;
-  url: string;
-  stderr: () => string;
-  exit: Promise<number | null>;
-}
-
-function startCli(args: string[], command: 'preview' | 'serve' = 'preview'): Promise<Running> {
-  const child = spawn(process.execPath, [CLI, command, ...args], { cwd: ROOT, stdio: 'pipe' });
-  let stdout = '';
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no "listening on" line within 15 s; stderr: ${stderr}`));
-    }, 15_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /^listening on (http:\/\/\S+)\n/m.exec(stdout);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1], stderr: () => stderr, exit });
-      }
-    });
-    void exit.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited ${code} before listening; stderr: ${stderr}`));
-    });
-  });
-}
-
-function runToExit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI, 'preview', ...args],
-      { cwd: ROOT, timeout: 15_000 },
-      (error, stdout, stderr) => {
-        const code =
-          error && 'code' in error && typeof error.code === 'number' ? error.code : error ? null : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
 
 describe('agent-catalog preview as a process', () => {
   let bundle: TempBundle;
