@@ -244,8 +244,12 @@ export async function readBundleSite(target: string, options: ReadSiteOptions = 
   await reader.read({ urlPath: catalogPath, file: `${catalogPath.slice(1)}.json` });
   await reader.read({ urlPath: `${catalogPath}/health`, file: `${catalogPath.slice(1)}/health.json` });
   // The MCP endpoint's metadata sits at {site_url}/.well-known/oauth-protected-resource{base path}/mcp.
-  const mcpMetadata = `/.well-known/oauth-protected-resource${catalogPath.replace(/\/agent-catalog$/, '')}/mcp`;
-  await reader.read({ urlPath: mcpMetadata, file: `${mcpMetadata.slice(1)}.json` });
+  // Only a site whose llms.txt advertises the MCP endpoint (the live surface on) has it.
+  const basePath = catalogPath.replace(/\/agent-catalog$/, '');
+  if ((reader.files.get('llms.txt') ?? '').includes(`${reader.siteUrl}${basePath}/mcp`)) {
+    const mcpMetadata = `/.well-known/oauth-protected-resource${basePath}/mcp`;
+    await reader.read({ urlPath: mcpMetadata, file: `${mcpMetadata.slice(1)}.json` });
+  }
   const kb = /\/kb\/[a-z0-9-]+-knowledge-base\.md/.exec(reader.files.get('llms.txt') ?? '')?.[0];
   if (kb !== undefined) await reader.read({ urlPath: kb, file: kb.slice(1) });
   // The UCP profile exists only with the live surface on, and llms.txt then links it.

@@ -12,6 +12,7 @@ import {
   buildOpenIdConfiguration,
   ISSUER_CAPABILITIES,
 } from '../../auth-server/metadata.js';
+import { MANIFEST_PATH } from '../../live/live-files.js';
 import {
   AGENT_CARD_FILE,
   AGENT_FILE,
@@ -201,7 +202,9 @@ export function checkWellKnown(files: BundleFiles): Problem[] {
       message: `the API's server ${baseUrl} is not under the resource ${siteUrl}`,
     });
   }
-  if (baseUrl !== undefined) checkMcpProtectedResource(files, baseUrl, issuer, problems);
+  // Required only of a bundle with the live surface (its `_live/manifest.json`); one without it has no MCP endpoint.
+  if (baseUrl !== undefined && files.has(MANIFEST_PATH))
+    checkMcpProtectedResource(files, baseUrl, issuer, problems);
   const authorizationServer = readDocument(files, AUTHORIZATION_SERVER_FILE, problems);
   if (authorizationServer) {
     const report = reporter(problems, AUTHORIZATION_SERVER_FILE, 'rfc8414');
