@@ -10,7 +10,7 @@
  * with `buildLiveFiles`; the handler finds a shard with the same `shardOf`.
  */
 import type { ProductRecord } from '../record/product-record.js';
-import { buildSearchIndex } from './search-index.js';
+import { buildSearchIndex } from './search-index-file.js';
 import { toUcpProduct } from './ucp-product.js';
 import type { UcpProduct } from './ucp-types.js';
 
@@ -90,7 +90,7 @@ export function buildLiveFiles(
     }
   }
   const index = splitText(
-    JSON.stringify(buildSearchIndex(records, place)),
+    JSON.stringify(buildSearchIndex(records)),
     options.indexPartChars ?? INDEX_PART_CHARS,
   );
   const manifest: LiveManifest = {

@@ -1,83 +1,17 @@
 /**
- * The catalog's search index: built by the generator with the bundle, loaded by the live
- * handler. Full text (MiniSearch; chosen over Orama for a 5× smaller serialised index and
- * faster loads and queries, docs/live.md has the figures) runs over name, brand, category,
- * description, options and tags; the filters (price in minor units, availability,
- * category) run over a compact row per product kept beside the text index. Results come
- * in one deterministic order (score, then catalog order), so an offset is a stable page
- * boundary for the life of a bundle.
+ * The catalog's search at the edge, over the index the generator wrote
+ * (search-index-file.ts): every word must match, spelled as given; failing that, every word
+ * as a prefix (3 letters or more) or with one typo (5 letters or more); failing that, the
+ * best partial matches, which are still worth an answer ("ginger shot under 5 dollars" has
+ * words no product carries). Scores are sums of the precomputed impacts over the candidates
+ * only; filters read typed columns. Results come in one deterministic order (score, then
+ * catalog order), so an offset is a stable page boundary for the life of a bundle. Postings
+ * are decoded from bytes on first use and kept as typed arrays: no object per product.
  */
-import MiniSearch, { type AsPlainObject, type Options, type SearchOptions } from 'minisearch';
-import type { ProductRecord } from '../record/product-record.js';
-import { toUcpProduct } from './ucp-product.js';
+import { base64ToBytes, type SearchIndexFile } from './search-index-file.js';
+import { tokenise } from './search-tokens.js';
 
-/**
- * A product's filter row: [product id, shard, category lower-cased, ...variants], each
- * variant as its price in minor units when it can be bought now, or as -(price + 1) when
- * not, so "available under $4" asks one variant both questions.
- */
-export type IndexRow = [string, number, string, ...number[]];
-
-const FIRST_VARIANT = 3;
-
-export interface SearchIndexFile {
-  format: 1;
-  rows: IndexRow[];
-  text: AsPlainObject;
-}
-
-interface TextDocument {
-  id: number;
-  name: string;
-  brand: string;
-  category: string;
-  description: string;
-  options: string;
-  tags: string;
-}
-
-const TEXT_OPTIONS: Options<TextDocument> = {
-  fields: ['name', 'brand', 'category', 'description', 'options', 'tags'],
-  idField: 'id',
-  searchOptions: { boost: { name: 4, brand: 2, category: 2, tags: 1.5 } },
-};
-
-/** Index rows and text for the records in catalog order; `shardOf` places each product's data. */
-export function buildSearchIndex(
-  records: readonly ProductRecord[],
-  shardOf: (productId: string) => number,
-): SearchIndexFile {
-  const text = new MiniSearch<TextDocument>(TEXT_OPTIONS);
-  const rows: IndexRow[] = [];
-  records.forEach((record, position) => {
-    text.add(textDocument(record, position));
-    const variants = toUcpProduct(record).variants.map((variant) =>
-      variant.availability.available ? variant.price.amount : -(variant.price.amount + 1),
-    );
-    rows.push([record.id, shardOf(record.id), lower(record.category), ...variants]);
-  });
-  return { format: 1, rows, text: text.toJSON() };
-}
-
-function textDocument(record: ProductRecord, position: number): TextDocument {
-  const options = [
-    ...record.options.flatMap((option) => [option.name, ...option.values]),
-    ...record.variants.map((variant) => variant.title),
-  ];
-  return {
-    id: position,
-    name: record.name,
-    brand: record.brand ?? '',
-    category: record.category ?? '',
-    description: record.description ?? '',
-    options: options.join(' '),
-    tags: record.tags.join(' '),
-  };
-}
-
-function lower(text: string | undefined): string {
-  return (text ?? '').trim().toLowerCase();
-}
+export { buildSearchIndex, type SearchIndexFile } from './search-index-file.js';
 
 export interface SearchQuery {
   text?: string;
@@ -90,75 +24,276 @@ export interface SearchQuery {
 }
 
 export interface LoadedSearchIndex {
-  rows: readonly IndexRow[];
-  /** Row numbers of the matches, best first, in a stable order. */
+  /** The product id at a position of a search answer. */
+  productId(position: number): string | undefined;
+  /** Positions of the matches, best first, in a stable order. */
   search(query: SearchQuery): Uint32Array;
 }
 
+/** More words than this in one query are dropped: each costs a pass over its postings. */
+const MAX_QUERY_WORDS = 32;
+/** A prefix expands to at most this many vocabulary terms, the first in sorted order. */
+const MAX_EXPANSIONS = 64;
+/** At 100,000 products a kept answer is at most 400 KB; 16 of them stay well inside a Worker's memory. */
+const RECENT_QUERIES = 16;
+/** An exact word counts twice what a prefix or typo match of it counts. */
+const EXACT = 2;
+const LOOSE = 1;
+
+interface Expansion {
+  term: number;
+  weight: number;
+}
+
 export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
-  const text = MiniSearch.loadJS<TextDocument>(file.text, TEXT_OPTIONS);
-  const rows = file.rows;
+  if (file.format !== 2) throw new TypeError(`search index format ${String(file.format)} is not 2`);
+  const count = file.ids.length;
+  const columns = loadColumns(file);
+  const postings = loadPostings(file);
+  // Per product: which pass of the current query reached it (`stamp`) and its score so far.
+  // Stamps grow across queries, so nothing is cleared between them.
+  const stamp = new Uint32Array(count);
+  const score = new Uint32Array(count);
+  let epoch = 0;
+  const nextEpoch = (): number => {
+    if (epoch > 0xffffffff - 2 * (MAX_QUERY_WORDS + 2)) {
+      stamp.fill(0);
+      epoch = 0;
+    }
+    epoch += MAX_QUERY_WORDS + 2;
+    return epoch;
+  };
+
+  const match = (words: readonly Expansion[][], all: boolean): Uint32Array => {
+    const base = nextEpoch();
+    const found: number[] = [];
+    words.forEach((expansions, word) => {
+      for (const { term, weight } of expansions) {
+        const products = postings.products(term);
+        const impacts = postings.impacts(term);
+        for (let index = 0; index < products.length; index += 1) {
+          const product = products[index] as number;
+          const impact = (impacts[index] as number) * weight;
+          const seen = stamp[product] as number;
+          if (all) {
+            // AND: only a product every earlier word reached goes on; one spelling per word counts.
+            if (seen === base + word || (word === 0 && seen < base)) {
+              stamp[product] = base + word + 1;
+              score[product] = (word === 0 ? 0 : (score[product] as number)) + impact;
+            }
+          } else if (seen < base) {
+            stamp[product] = base + 1;
+            score[product] = impact;
+            found.push(product);
+          } else {
+            score[product] = (score[product] as number) + impact;
+          }
+        }
+      }
+    });
+    if (all) {
+      const last = words[words.length - 1] ?? [];
+      for (const { term } of last) {
+        for (const product of postings.products(term)) {
+          if (stamp[product] === base + words.length) {
+            stamp[product] = base + words.length + 1;
+            found.push(product);
+          }
+        }
+      }
+    }
+    return Uint32Array.from(found).sort();
+  };
+
+  const runSearch = (query: SearchQuery): Uint32Array => {
+    const keep = columns.filter(query);
+    const words = [...new Set(tokenise(query.text ?? ''))].slice(0, MAX_QUERY_WORDS);
+    if (words.length === 0) {
+      const all: number[] = [];
+      for (let product = 0; product < count; product += 1) if (keep(product)) all.push(product);
+      return Uint32Array.from(all);
+    }
+    const exact = words.map((word) => postings.exact(word));
+    let found = exact.every((expansions) => expansions.length > 0) ? match(exact, true).filter(keep) : [];
+    if (found.length === 0) {
+      const loose = words.map((word) => postings.loose(word));
+      if (loose.every((expansions) => expansions.length > 0)) found = match(loose, true).filter(keep);
+      if (found.length === 0) found = match(loose, false).filter(keep);
+    }
+    return byScore(Uint32Array.from(found), score);
+  };
+
   // An agent paging through one query asks it again per page: the matches are kept, so
   // page n costs a slice rather than a search over the whole catalog.
   const recent = new Map<string, Uint32Array>();
-  const search = (query: SearchQuery): Uint32Array => {
-    const key = JSON.stringify([
-      query.text?.trim() ?? '',
-      query.categories ?? [],
-      query.price ?? {},
-      query.available,
-    ]);
-    const kept = recent.get(key);
-    if (kept) return kept;
-    const found = Uint32Array.from(runSearch(text, rows, query));
-    if (recent.size >= RECENT_QUERIES) recent.delete(recent.keys().next().value ?? '');
-    recent.set(key, found);
-    return found;
-  };
-  return { rows, search };
-}
-
-/** At 100,000 products a kept answer is at most 400 KB; 16 of them stay well inside a Worker's memory. */
-const RECENT_QUERIES = 16;
-
-function runSearch(text: MiniSearch<TextDocument>, rows: readonly IndexRow[], query: SearchQuery): number[] {
-  const keep = rowFilter(query);
-  const words = query.text?.trim() ?? '';
-  if (words === '') return rows.flatMap((row, position) => (keep(row) ? [position] : []));
-  const exact: SearchOptions = {
-    prefix: (term) => term.length >= 3,
-    filter: (result) => {
-      const row = rows[result.id as number];
-      return row !== undefined && keep(row);
+  return {
+    productId: (position) => file.ids[position],
+    search(query) {
+      const key = JSON.stringify([
+        query.text?.trim() ?? '',
+        query.categories ?? [],
+        query.price ?? {},
+        query.available,
+      ]);
+      const cached = recent.get(key);
+      if (cached) return cached;
+      const found = runSearch(query);
+      if (recent.size >= RECENT_QUERIES) recent.delete(recent.keys().next().value ?? '');
+      recent.set(key, found);
+      return found;
     },
   };
-  const fuzzy: SearchOptions = { ...exact, fuzzy: (term) => (term.length >= 5 ? 0.2 : false) };
-  // Every word must match, spelled as given; then allowing typos (costly over a large
-  // index, so only when needed); then the best partial matches, which are still worth an
-  // answer ("ginger shot under 5 dollars" has words no product carries).
-  let results = text.search(words, { ...exact, combineWith: 'AND' });
-  if (results.length === 0) results = text.search(words, { ...fuzzy, combineWith: 'AND' });
-  if (results.length === 0) results = text.search(words, { ...fuzzy, combineWith: 'OR' });
-  return results
-    .map((result) => ({ position: result.id as number, score: result.score }))
-    .sort((a, b) => b.score - a.score || a.position - b.position)
-    .map((result) => result.position);
 }
 
-function rowFilter(query: SearchQuery): (row: IndexRow) => boolean {
-  const categories = query.categories?.map((category) => category.trim().toLowerCase());
-  const min = query.price?.min ?? 0;
-  const max = query.price?.max ?? Number.POSITIVE_INFINITY;
-  const onlyAvailable = query.available === true;
-  return (row) => {
-    if (categories && categories.length > 0 && !categories.includes(row[2])) return false;
-    if (query.price === undefined && !onlyAvailable) return true;
-    for (let index = FIRST_VARIANT; index < row.length; index += 1) {
-      const entry = row[index] as number;
-      if (onlyAvailable && entry < 0) continue;
-      const price = entry < 0 ? -entry - 1 : entry;
-      if (price >= min && price <= max) return true;
+/**
+ * Candidates (ascending) ordered by score, highest first, ties in catalog order: a counting
+ * sort over the small integer scores, linear in the candidates, stable by construction.
+ */
+function byScore(candidates: Uint32Array, score: Uint32Array): Uint32Array {
+  let highest = 0;
+  for (const product of candidates) highest = Math.max(highest, score[product] as number);
+  const starts = new Uint32Array(highest + 2);
+  for (const product of candidates) starts[highest - (score[product] as number) + 1] += 1;
+  for (let bucket = 1; bucket < starts.length; bucket += 1) {
+    starts[bucket] = (starts[bucket] as number) + (starts[bucket - 1] as number);
+  }
+  const ordered = new Uint32Array(candidates.length);
+  for (const product of candidates) {
+    const bucket = highest - (score[product] as number);
+    ordered[starts[bucket] as number] = product;
+    starts[bucket] = (starts[bucket] as number) + 1;
+  }
+  return ordered;
+}
+
+interface Postings {
+  products(term: number): Uint32Array;
+  impacts(term: number): Uint8Array;
+  /** The term itself, or nothing when the vocabulary lacks it. */
+  exact(word: string): Expansion[];
+  /** The term, the terms it is a prefix of (3 letters or more), and those one typo away (5 or more). */
+  loose(word: string): Expansion[];
+}
+
+function loadPostings(file: SearchIndexFile): Postings {
+  const { terms } = file;
+  const bytes = base64ToBytes(file.postings);
+  const impactBytes = base64ToBytes(file.impacts);
+  const byteStarts = new Uint32Array(terms.length + 1);
+  const impactStarts = new Uint32Array(terms.length + 1);
+  for (let term = 0; term < terms.length; term += 1) {
+    byteStarts[term + 1] = (byteStarts[term] as number) + (file.lengths[term] ?? 0);
+    impactStarts[term + 1] = (impactStarts[term] as number) + (file.counts[term] ?? 0);
+  }
+  const decoded = new Map<number, Uint32Array>();
+  const products = (term: number): Uint32Array => {
+    const kept = decoded.get(term);
+    if (kept) return kept;
+    const list = new Uint32Array(file.counts[term] ?? 0);
+    let at = byteStarts[term] as number;
+    let previous = 0;
+    for (let index = 0; index < list.length; index += 1) {
+      let value = 0;
+      let shift = 1;
+      let byte: number;
+      do {
+        byte = bytes[at] as number;
+        at += 1;
+        value += (byte & 0x7f) * shift;
+        shift *= 0x80;
+      } while (byte >= 0x80);
+      previous += value;
+      list[index] = previous;
     }
-    return false;
+    decoded.set(term, list);
+    return list;
+  };
+  const find = (word: string): number => {
+    let low = 0;
+    let high = terms.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((terms[middle] as string) < word) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  const exact = (word: string): Expansion[] => {
+    const at = find(word);
+    return terms[at] === word ? [{ term: at, weight: EXACT }] : [];
+  };
+  const loose = (word: string): Expansion[] => {
+    const expansions = exact(word);
+    if (word.length >= 3) {
+      for (let at = find(word); at < terms.length && expansions.length < MAX_EXPANSIONS; at += 1) {
+        const term = terms[at] as string;
+        if (!term.startsWith(word)) break;
+        if (term !== word) expansions.push({ term: at, weight: LOOSE });
+      }
+    }
+    if (word.length >= 5) {
+      for (let at = 0; at < terms.length && expansions.length < MAX_EXPANSIONS; at += 1) {
+        const term = terms[at] as string;
+        if (!term.startsWith(word) && oneEditApart(word, term)) expansions.push({ term: at, weight: LOOSE });
+      }
+    }
+    return expansions;
+  };
+  return {
+    products,
+    impacts: (term) => impactBytes.subarray(impactStarts[term], impactStarts[term + 1]),
+    exact,
+    loose,
+  };
+}
+
+/** True when one insertion, deletion or substitution turns `a` into `b` (not when equal). */
+export function oneEditApart(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i += 1;
+  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+interface Columns {
+  filter(query: SearchQuery): (product: number) => boolean;
+}
+
+function loadColumns(file: SearchIndexFile): Columns {
+  const count = file.ids.length;
+  const category = Uint32Array.from(file.category);
+  const firstVariant = new Uint32Array(count + 1);
+  for (let product = 0; product < count; product += 1) {
+    firstVariant[product + 1] = (firstVariant[product] as number) + (file.variants[product] ?? 0);
+  }
+  const prices = Float64Array.from(file.prices);
+  const available = new Uint8Array(file.available.length);
+  for (let variant = 0; variant < available.length; variant += 1) {
+    available[variant] = file.available.charCodeAt(variant) === 0x31 ? 1 : 0;
+  }
+  return {
+    filter(query) {
+      const wanted = query.categories?.map((name) => name.trim().toLowerCase());
+      const allowed =
+        wanted && wanted.length > 0
+          ? new Set(file.categories.flatMap((name, index) => (wanted.includes(name) ? [index] : [])))
+          : undefined;
+      const min = query.price?.min ?? 0;
+      const max = query.price?.max ?? Number.POSITIVE_INFINITY;
+      const onlyAvailable = query.available === true;
+      const byVariant = query.price !== undefined || onlyAvailable;
+      return (product) => {
+        if (allowed && !allowed.has(category[product] as number)) return false;
+        if (!byVariant) return true;
+        const end = firstVariant[product + 1] as number;
+        for (let variant = firstVariant[product] as number; variant < end; variant += 1) {
+          if (onlyAvailable && available[variant] === 0) continue;
+          const price = prices[variant] as number;
+          if (price >= min && price <= max) return true;
+        }
+        return false;
+      };
+    },
   };
 }
