@@ -34,6 +34,8 @@ export interface LoadedSearchIndex {
 const MAX_QUERY_WORDS = 32;
 /** A prefix expands to at most this many vocabulary terms, the first in sorted order. */
 const MAX_EXPANSIONS = 64;
+/** Above this ratio of postings to candidates, a binary search per candidate beats a pass over the postings. */
+const SEARCH_STEPS = 20;
 /** At 100,000 products a kept answer is at most 400 KB; 16 of them stay well inside a Worker's memory. */
 const RECENT_QUERIES = 16;
 /** An exact word counts twice what a prefix or typo match of it counts. */
@@ -64,45 +66,69 @@ export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
     return epoch;
   };
 
-  const match = (words: readonly Expansion[][], all: boolean): Uint32Array => {
+  /** Products any spelling of any word reaches, ascending; each scored by the spellings it has. */
+  const matchAny = (words: readonly Expansion[][]): Uint32Array => {
     const base = nextEpoch();
-    const found: number[] = [];
-    words.forEach((expansions, word) => {
+    const lists = words.flatMap((expansions) => expansions.map(({ term }) => postings.products(term)));
+    const found = new Uint32Array(lists.reduce((sum, list) => sum + list.length, 0));
+    let size = 0;
+    for (const expansions of words) {
       for (const { term, weight } of expansions) {
         const products = postings.products(term);
         const impacts = postings.impacts(term);
         for (let index = 0; index < products.length; index += 1) {
           const product = products[index] as number;
           const impact = (impacts[index] as number) * weight;
-          const seen = stamp[product] as number;
-          if (all) {
-            // AND: only a product every earlier word reached goes on; one spelling per word counts.
-            if (seen === base + word || (word === 0 && seen < base)) {
-              stamp[product] = base + word + 1;
-              score[product] = (word === 0 ? 0 : (score[product] as number)) + impact;
-            }
-          } else if (seen < base) {
-            stamp[product] = base + 1;
+          if ((stamp[product] as number) < base) {
+            stamp[product] = base;
             score[product] = impact;
-            found.push(product);
-          } else {
-            score[product] = (score[product] as number) + impact;
-          }
-        }
-      }
-    });
-    if (all) {
-      const last = words[words.length - 1] ?? [];
-      for (const { term } of last) {
-        for (const product of postings.products(term)) {
-          if (stamp[product] === base + words.length) {
-            stamp[product] = base + words.length + 1;
-            found.push(product);
-          }
+            found[size] = product;
+            size += 1;
+          } else score[product] = (score[product] as number) + impact;
         }
       }
     }
-    return Uint32Array.from(found).sort();
+    // One postings list is ascending already; several interleave.
+    const union = found.subarray(0, size);
+    return lists.length > 1 ? union.sort() : union;
+  };
+
+  /**
+   * Products every word reaches (by one of its spellings), ascending, scored. The rarest
+   * word gives the candidates; each further word only confirms them, by binary search when
+   * the candidates are few beside its postings (a word most products carry then costs a
+   * lookup per candidate, not a pass over the catalog).
+   */
+  const matchAll = (words: readonly Expansion[][]): Uint32Array => {
+    const sizeOf = (expansions: readonly Expansion[]): number =>
+      expansions.reduce((sum, { term }) => sum + (file.counts[term] ?? 0), 0);
+    const [first = [], ...rest] = [...words].sort((a, b) => sizeOf(a) - sizeOf(b));
+    let candidates = matchAny([first]);
+    let mark = epoch;
+    for (const expansions of rest) {
+      if (candidates.length === 0) break;
+      for (const { term, weight } of expansions) {
+        const products = postings.products(term);
+        const impacts = postings.impacts(term);
+        const confirm = (product: number, index: number): void => {
+          if (stamp[product] !== mark) return;
+          stamp[product] = mark + 1;
+          score[product] = (score[product] as number) + (impacts[index] as number) * weight;
+        };
+        if (candidates.length * SEARCH_STEPS < products.length) {
+          for (const product of candidates) {
+            const index = lowerBound(products, product);
+            if (products[index] === product) confirm(product, index);
+          }
+        } else {
+          for (let index = 0; index < products.length; index += 1) confirm(products[index] as number, index);
+        }
+      }
+      mark += 1;
+      const next = mark;
+      candidates = candidates.filter((product) => stamp[product] === next);
+    }
+    return candidates;
   };
 
   const runSearch = (query: SearchQuery): Uint32Array => {
@@ -110,17 +136,20 @@ export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
     const words = [...new Set(tokenise(query.text ?? ''))].slice(0, MAX_QUERY_WORDS);
     if (words.length === 0) {
       const all: number[] = [];
-      for (let product = 0; product < count; product += 1) if (keep(product)) all.push(product);
+      for (let product = 0; product < count; product += 1) if (!keep || keep(product)) all.push(product);
       return Uint32Array.from(all);
     }
     const exact = words.map((word) => postings.exact(word));
-    let found = exact.every((expansions) => expansions.length > 0) ? match(exact, true).filter(keep) : [];
+    const kept = (found: Uint32Array): Uint32Array => (keep ? found.filter(keep) : found);
+    let found = exact.every((expansions) => expansions.length > 0)
+      ? kept(matchAll(exact))
+      : new Uint32Array();
     if (found.length === 0) {
       const loose = words.map((word) => postings.loose(word));
-      if (loose.every((expansions) => expansions.length > 0)) found = match(loose, true).filter(keep);
-      if (found.length === 0) found = match(loose, false).filter(keep);
+      if (loose.every((expansions) => expansions.length > 0)) found = kept(matchAll(loose));
+      if (found.length === 0) found = kept(matchAny(loose));
     }
-    return byScore(Uint32Array.from(found), score);
+    return byScore(found, score);
   };
 
   // An agent paging through one query asks it again per page: the matches are kept, so
@@ -143,6 +172,18 @@ export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
       return found;
     },
   };
+}
+
+/** The first index of `list` (ascending) holding a value ≥ `value`. */
+function lowerBound(list: Uint32Array, value: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((list[middle] as number) < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /**
@@ -257,7 +298,8 @@ export function oneEditApart(a: string, b: string): boolean {
 }
 
 interface Columns {
-  filter(query: SearchQuery): (product: number) => boolean;
+  /** The query's filters as a test on a product number, or undefined when it has none. */
+  filter(query: SearchQuery): ((product: number) => boolean) | undefined;
 }
 
 function loadColumns(file: SearchIndexFile): Columns {
@@ -268,6 +310,23 @@ function loadColumns(file: SearchIndexFile): Columns {
     firstVariant[product + 1] = (firstVariant[product] as number) + (file.variants[product] ?? 0);
   }
   const prices = Float64Array.from(file.prices);
+  // Each product's cheapest and dearest variant: most products fail a price range on these alone.
+  const lowest = new Float64Array(count);
+  const highest = new Float64Array(count);
+  for (let product = 0; product < count; product += 1) {
+    let low = Number.POSITIVE_INFINITY;
+    let high = Number.NEGATIVE_INFINITY;
+    for (
+      let variant = firstVariant[product] as number;
+      variant < (firstVariant[product + 1] as number);
+      variant += 1
+    ) {
+      low = Math.min(low, prices[variant] as number);
+      high = Math.max(high, prices[variant] as number);
+    }
+    lowest[product] = low;
+    highest[product] = high;
+  }
   const available = new Uint8Array(file.available.length);
   for (let variant = 0; variant < available.length; variant += 1) {
     available[variant] = file.available.charCodeAt(variant) === 0x31 ? 1 : 0;
@@ -283,9 +342,11 @@ function loadColumns(file: SearchIndexFile): Columns {
       const max = query.price?.max ?? Number.POSITIVE_INFINITY;
       const onlyAvailable = query.available === true;
       const byVariant = query.price !== undefined || onlyAvailable;
+      if (!allowed && !byVariant) return undefined;
       return (product) => {
         if (allowed && !allowed.has(category[product] as number)) return false;
         if (!byVariant) return true;
+        if ((lowest[product] as number) > max || (highest[product] as number) < min) return false;
         const end = firstVariant[product + 1] as number;
         for (let variant = firstVariant[product] as number; variant < end; variant += 1) {
           if (onlyAvailable && available[variant] === 0) continue;
