@@ -78,12 +78,16 @@ async function readLiveData(readAsset: AssetReader): Promise<LiveData> {
     manifest,
     index,
     async readProducts(ids) {
+      // A page's products sit in as many shards as it has products: read them side by side.
+      const shards = await Promise.all(
+        ids.map((id) => readShard<UcpProduct>(productShardPath(shardOf(id, manifest.shards)))),
+      );
       const found = new Map<string, UcpProduct>();
-      for (const id of ids) {
-        const shard = await readShard<UcpProduct>(productShardPath(shardOf(id, manifest.shards)));
+      ids.forEach((id, index) => {
+        const shard = shards[index] ?? {};
         const product = Object.hasOwn(shard, id) ? shard[id] : undefined;
         if (product) found.set(id, product);
-      }
+      });
       return found;
     },
     async productOfVariant(variantId) {
