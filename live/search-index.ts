@@ -8,20 +8,13 @@
  * catalog order), so an offset is a stable page boundary for the life of a bundle. Postings
  * are decoded from bytes on first use and kept as typed arrays: no object per product.
  */
-import { base64ToBytes, type SearchIndexFile } from './search-index-file.js';
+import { loadColumns, type SearchQuery } from './search-columns.js';
+import type { SearchIndexFile } from './search-index-file.js';
+import { type Expansion, loadPostings, lowerBound } from './search-postings.js';
 import { tokenise } from './search-tokens.js';
 
+export type { SearchQuery } from './search-columns.js';
 export { buildSearchIndex, type SearchIndexFile } from './search-index-file.js';
-
-export interface SearchQuery {
-  text?: string;
-  /** Any of these categories (case-insensitive). */
-  categories?: readonly string[];
-  /** Minor units; a product matches when one of its variants is within. */
-  price?: { min?: number; max?: number };
-  /** true: only products with a variant that can be bought now (and, with `price`, is within it). */
-  available?: boolean;
-}
 
 export interface LoadedSearchIndex {
   /** The product id at a position of a search answer. */
@@ -32,20 +25,10 @@ export interface LoadedSearchIndex {
 
 /** More words than this in one query are dropped: each costs a pass over its postings. */
 const MAX_QUERY_WORDS = 32;
-/** A prefix expands to at most this many vocabulary terms, the first in sorted order. */
-const MAX_EXPANSIONS = 64;
 /** Above this ratio of postings to candidates, a binary search per candidate beats a pass over the postings. */
 const SEARCH_STEPS = 20;
 /** At 100,000 products a kept answer is at most 400 KB; 16 of them stay well inside a Worker's memory. */
 const RECENT_QUERIES = 16;
-/** An exact word counts twice what a prefix or typo match of it counts. */
-const EXACT = 2;
-const LOOSE = 1;
-
-interface Expansion {
-  term: number;
-  weight: number;
-}
 
 export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
   if (file.format !== 2) throw new TypeError(`search index format ${String(file.format)} is not 2`);
@@ -174,18 +157,6 @@ export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
   };
 }
 
-/** The first index of `list` (ascending) holding a value ≥ `value`. */
-function lowerBound(list: Uint32Array, value: number): number {
-  let low = 0;
-  let high = list.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((list[middle] as number) < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
 /**
  * Candidates (ascending) ordered by score, highest first, ties in catalog order: a counting
  * sort over the small integer scores, linear in the candidates, stable by construction.
@@ -205,156 +176,4 @@ function byScore(candidates: Uint32Array, score: Uint32Array): Uint32Array {
     starts[bucket] = (starts[bucket] as number) + 1;
   }
   return ordered;
-}
-
-interface Postings {
-  products(term: number): Uint32Array;
-  impacts(term: number): Uint8Array;
-  /** The term itself, or nothing when the vocabulary lacks it. */
-  exact(word: string): Expansion[];
-  /** The term, the terms it is a prefix of (3 letters or more), and those one typo away (5 or more). */
-  loose(word: string): Expansion[];
-}
-
-function loadPostings(file: SearchIndexFile): Postings {
-  const { terms } = file;
-  const bytes = base64ToBytes(file.postings);
-  const impactBytes = base64ToBytes(file.impacts);
-  const byteStarts = new Uint32Array(terms.length + 1);
-  const impactStarts = new Uint32Array(terms.length + 1);
-  for (let term = 0; term < terms.length; term += 1) {
-    byteStarts[term + 1] = (byteStarts[term] as number) + (file.lengths[term] ?? 0);
-    impactStarts[term + 1] = (impactStarts[term] as number) + (file.counts[term] ?? 0);
-  }
-  const decoded = new Map<number, Uint32Array>();
-  const products = (term: number): Uint32Array => {
-    const kept = decoded.get(term);
-    if (kept) return kept;
-    const list = new Uint32Array(file.counts[term] ?? 0);
-    let at = byteStarts[term] as number;
-    let previous = 0;
-    for (let index = 0; index < list.length; index += 1) {
-      let value = 0;
-      let shift = 1;
-      let byte: number;
-      do {
-        byte = bytes[at] as number;
-        at += 1;
-        value += (byte & 0x7f) * shift;
-        shift *= 0x80;
-      } while (byte >= 0x80);
-      previous += value;
-      list[index] = previous;
-    }
-    decoded.set(term, list);
-    return list;
-  };
-  const find = (word: string): number => {
-    let low = 0;
-    let high = terms.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((terms[middle] as string) < word) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  };
-  const exact = (word: string): Expansion[] => {
-    const at = find(word);
-    return terms[at] === word ? [{ term: at, weight: EXACT }] : [];
-  };
-  const loose = (word: string): Expansion[] => {
-    const expansions = exact(word);
-    if (word.length >= 3) {
-      for (let at = find(word); at < terms.length && expansions.length < MAX_EXPANSIONS; at += 1) {
-        const term = terms[at] as string;
-        if (!term.startsWith(word)) break;
-        if (term !== word) expansions.push({ term: at, weight: LOOSE });
-      }
-    }
-    if (word.length >= 5) {
-      for (let at = 0; at < terms.length && expansions.length < MAX_EXPANSIONS; at += 1) {
-        const term = terms[at] as string;
-        if (!term.startsWith(word) && oneEditApart(word, term)) expansions.push({ term: at, weight: LOOSE });
-      }
-    }
-    return expansions;
-  };
-  return {
-    products,
-    impacts: (term) => impactBytes.subarray(impactStarts[term], impactStarts[term + 1]),
-    exact,
-    loose,
-  };
-}
-
-/** True when one insertion, deletion or substitution turns `a` into `b` (not when equal). */
-export function oneEditApart(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i += 1;
-  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
-}
-
-interface Columns {
-  /** The query's filters as a test on a product number, or undefined when it has none. */
-  filter(query: SearchQuery): ((product: number) => boolean) | undefined;
-}
-
-function loadColumns(file: SearchIndexFile): Columns {
-  const count = file.ids.length;
-  const category = Uint32Array.from(file.category);
-  const firstVariant = new Uint32Array(count + 1);
-  for (let product = 0; product < count; product += 1) {
-    firstVariant[product + 1] = (firstVariant[product] as number) + (file.variants[product] ?? 0);
-  }
-  const prices = Float64Array.from(file.prices);
-  // Each product's cheapest and dearest variant: most products fail a price range on these alone.
-  const lowest = new Float64Array(count);
-  const highest = new Float64Array(count);
-  for (let product = 0; product < count; product += 1) {
-    let low = Number.POSITIVE_INFINITY;
-    let high = Number.NEGATIVE_INFINITY;
-    for (
-      let variant = firstVariant[product] as number;
-      variant < (firstVariant[product + 1] as number);
-      variant += 1
-    ) {
-      low = Math.min(low, prices[variant] as number);
-      high = Math.max(high, prices[variant] as number);
-    }
-    lowest[product] = low;
-    highest[product] = high;
-  }
-  const available = new Uint8Array(file.available.length);
-  for (let variant = 0; variant < available.length; variant += 1) {
-    available[variant] = file.available.charCodeAt(variant) === 0x31 ? 1 : 0;
-  }
-  return {
-    filter(query) {
-      const wanted = query.categories?.map((name) => name.trim().toLowerCase());
-      const allowed =
-        wanted && wanted.length > 0
-          ? new Set(file.categories.flatMap((name, index) => (wanted.includes(name) ? [index] : [])))
-          : undefined;
-      const min = query.price?.min ?? 0;
-      const max = query.price?.max ?? Number.POSITIVE_INFINITY;
-      const onlyAvailable = query.available === true;
-      const byVariant = query.price !== undefined || onlyAvailable;
-      if (!allowed && !byVariant) return undefined;
-      return (product) => {
-        if (allowed && !allowed.has(category[product] as number)) return false;
-        if (!byVariant) return true;
-        if ((lowest[product] as number) > max || (highest[product] as number) < min) return false;
-        const end = firstVariant[product + 1] as number;
-        for (let variant = firstVariant[product] as number; variant < end; variant += 1) {
-          if (onlyAvailable && available[variant] === 0) continue;
-          const price = prices[variant] as number;
-          if (price >= min && price <= max) return true;
-        }
-        return false;
-      };
-    },
-  };
 }
