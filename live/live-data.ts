@@ -15,8 +15,8 @@ import {
 import { type LoadedSearchIndex, loadSearchIndex, type SearchIndexFile } from './search-index.js';
 import type { UcpProduct } from './ucp-types.js';
 
-/** About 64 products each: a few MB of parsed products at most, beside the index. */
-const SHARDS_KEPT = 64;
+/** About 16 products each: a few MB of parsed products at most, beside the index. */
+const SHARDS_KEPT = 256;
 
 export interface LiveData {
   manifest: LiveManifest;
@@ -91,7 +91,7 @@ async function readLiveData(readAsset: AssetReader): Promise<LiveData> {
       return found;
     },
     async productOfVariant(variantId) {
-      const shard = await readShard<string>(variantShardPath(shardOf(variantId, manifest.shards)));
+      const shard = await readShard<string>(variantShardPath(shardOf(variantId, manifest.variant_shards)));
       return Object.hasOwn(shard, variantId) ? shard[variantId] : undefined;
     },
   };
