@@ -4,6 +4,7 @@
  * into `{ error, error_description }` (or the HTML error page for browser-facing routes).
  */
 import express from 'express';
+import { createClientDocumentResolver } from './client-id-document/resolve-client.js';
 import type { IssuerConfig } from './config.js';
 import type { IssuerContext } from './context.js';
 import { createErrorMiddleware, notFoundHandler } from './errors.js';
@@ -44,14 +45,20 @@ export interface CreateAppOptions {
 
 /** The issuer's request listener: Express, behind the fast path for the fixed documents. */
 export function createApp(options: CreateAppOptions): RequestListener {
+  const clock = options.clock ?? Date.now;
   const ctx: IssuerContext = {
     config: options.config,
     store: options.store,
     keys: options.keys,
     logger: options.logger,
     views: options.views ?? loadViews(undefined, options.mail.merchant, options.config.allowSignup),
-    clock: options.clock ?? Date.now,
+    clock,
     mail: options.mail,
+    clientDocuments: createClientDocumentResolver({
+      store: options.store,
+      clock,
+      allowLoopback: options.config.allowLoopbackClientMetadata,
+    }),
   };
   const app = express();
   app.disable('x-powered-by');

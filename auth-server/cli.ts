@@ -2,10 +2,12 @@
 /**
  * `agent-auth`: the issuer's command line (CONTRACT "agent-auth commands"). `serve` is the
  * default; `customers add`, `keys rotate`, `keys rewrap` and `migrate` work on the same database while a
- * server runs. This is the only module that imports commander, reads `process.env` or
+ * server runs. This is the only module of the issuer that imports commander (the usage
+ * policy it shares with `agent-catalog` is `cli/cli-usage.ts`), reads `process.env` or
  * stdin, and sets the exit status: 0 done, 1 failed at run time, 2 bad flags or input.
  */
 import { Command, Option } from 'commander';
+import { applyUsagePolicy, refuseUnknownCommand, refuseUsage, usageExitStatus } from '../cli/cli-usage.js';
 import { ConfigError, type IssuerConfig, type IssuerConfigInput, resolveConfig } from './config.js';
 import { addCustomer, CustomerInputError } from './customers.js';
 import { applyDevDefaults, DevModeError, devModeBanner, type ValueSource } from './dev-mode.js';
@@ -46,7 +48,14 @@ function configFrom(
     MailFlags &
     Partial<
       Record<
-        'port' | 'host' | 'issuer' | 'rateLimit' | 'trustProxy' | 'registrationLimit' | 'reapUnusedClients',
+        | 'port'
+        | 'host'
+        | 'issuer'
+        | 'rateLimit'
+        | 'trustProxy'
+        | 'registrationLimit'
+        | 'reapUnusedClients'
+        | 'resource',
         string
       >
     >,
@@ -62,6 +71,8 @@ function configFrom(
   if (flags.trustProxy !== undefined) input.trustProxy = flags.trustProxy;
   if (flags.registrationLimit !== undefined) input.registrationLimit = flags.registrationLimit;
   if (flags.reapUnusedClients !== undefined) input.unusedClientDays = flags.reapUnusedClients;
+  // Several resources separate with commas or spaces (a URI holds neither unencoded).
+  if (given(flags.resource)) input.resources = flags.resource.split(/[\s,]+/).filter((r) => r !== '');
   if (given(flags.catalogConfig)) input.catalogConfig = flags.catalogConfig;
   if (given(flags.smtpUrl)) input.smtpUrl = flags.smtpUrl;
   if (given(flags.mailFrom)) input.mailFrom = flags.mailFrom;
@@ -92,7 +103,8 @@ async function runServe(
 ): Promise<void> {
   const { dev, ...rest } = given;
   const flags = dev ? applyDevDefaults(rest, sourceOf) : rest;
-  const config = configFrom(flags);
+  // --dev also lets a Client ID Metadata Document live on loopback (http allowed there).
+  const config = { ...configFrom(flags), allowLoopbackClientMetadata: dev === true };
   const logger = createJsonLogger(coalescedWrite(process.stdout));
   const { startIssuer } = await import('./server.js');
   const running = await startIssuer({ config, logger }).catch((error: unknown) => {
@@ -230,15 +242,44 @@ function fail(error: unknown): void {
   process.exitCode = badInput ? 2 : 1;
 }
 
+/** The serve options `agent-auth --help` shows, so the default command is visible from the top. */
+const MAIN_SERVE_OPTIONS = ['--dev', '--port', '--host', '--db', '--issuer', '--catalog-config'];
+
+/** Help text after the command list: `serve` is the default, and its main options, from its own definitions. */
+function defaultCommandHelp(serve: Command): string {
+  const help = serve.createHelp();
+  const shown = serve.options.filter((option) => MAIN_SERVE_OPTIONS.includes(option.long ?? ''));
+  const width = Math.max(...shown.map((option) => help.optionTerm(option).length));
+  const rows = shown.map(
+    (option) => `  ${help.optionTerm(option).padEnd(width)}  ${help.optionDescription(option)}`,
+  );
+  return [
+    '',
+    'Without a command, agent-auth runs `serve` (npm run auth -- --dev starts a local issuer).',
+    'Main options of serve (all of them: agent-auth serve --help):',
+    ...rows,
+  ].join('\n');
+}
+
+/** `--password` is accepted only to say where passwords go: a flag would show it in `ps`. */
+function passwordFlagOption(): Option {
+  return new Option('--password [password]').hideHelp();
+}
+
+function refusePasswordFlag(flags: { password?: unknown }, command: Command): void {
+  if (flags.password !== undefined) refuseUsage(command, 'passwords are read from stdin: --password-stdin');
+}
+
 function buildProgram(): Command {
-  const program = new Command('agent-auth').description(
-    'OAuth 2.0 / OpenID Connect issuer for agent-catalog',
+  // The usage policy first: commander copies it to each subcommand as it is created.
+  const program = applyUsagePolicy(
+    new Command('agent-auth').description('OAuth 2.0 / OpenID Connect issuer for agent-catalog'),
   );
   // commander's own errors quote a flag or command as typed: escaped like every other line.
   program.configureOutput({ outputError: (text, write) => write(linesForTerminal(text)) });
   const serve = program
     .command('serve', { isDefault: true })
-    .description('run the issuer')
+    .description('run the issuer (the default command)')
     .addOption(
       new Option('--port <port>', 'port to listen on (0 = any free port)').env('PORT').default('4000'),
     )
@@ -268,7 +309,16 @@ function buildProgram(): Command {
         .env('AUTH_REAP_UNUSED_CLIENTS')
         .default('30'),
     )
-    .option('--dev', 'local development: rate limits and registration throttle off unless set; loopback only')
+    .addOption(
+      new Option(
+        '--resource <urls>',
+        'the resources (RFC 8707) tokens may be for, comma-separated; default the issuer and {base_url}/mcp of --catalog-config',
+      ).env('AUTH_RESOURCES'),
+    )
+    .option(
+      '--dev',
+      'local development: rate limits and registration throttle off unless set, client metadata documents on loopback allowed; loopback only',
+    )
     .addOption(kekFileOption())
     .addOption(new Option('--allow-signup', 'let people open an account themselves (verified by mail)'));
   for (const option of mailOptions()) serve.addOption(option);
@@ -282,8 +332,12 @@ function buildProgram(): Command {
     .requiredOption('--email <email>', 'email address (sign-in name)')
     .requiredOption('--name <name>', 'display name')
     .option('--password-stdin', 'read the password from stdin (one trailing newline dropped)')
+    .addOption(passwordFlagOption())
     .addOption(dbOption())
-    .action((flags) => runCustomersAdd(flags).catch(fail));
+    .action((flags, command: Command) => {
+      refusePasswordFlag(flags, command);
+      return runCustomersAdd(flags).catch(fail);
+    });
   const invite = customers
     .command('invite')
     .description('create an account without a password and mail a link to choose one')
@@ -321,22 +375,19 @@ function buildProgram(): Command {
     .description('bring the database schema up to date')
     .addOption(dbOption())
     .action((flags) => runMigrate(flags).catch(fail));
-  program.exitOverride((err) => {
-    process.exitCode = err.exitCode === 0 ? 0 : 2;
-    throw err;
-  });
+  program.addHelpText('after', defaultCommandHelp(serve));
   return program;
 }
 
-buildProgram()
-  .parseAsync(process.argv)
-  .catch((error: unknown) => {
-    if (
-      typeof error === 'object' &&
-      error !== null &&
-      'code' in error &&
-      String(error.code).startsWith('commander.')
-    )
-      return;
-    fail(error);
-  });
+async function main(argv: readonly string[]): Promise<void> {
+  const program = buildProgram();
+  refuseUnknownCommand(program, argv.slice(2));
+  await program.parseAsync([...argv]);
+}
+
+main(process.argv).catch((error: unknown) => {
+  // Commander has already printed the mistake, the suggestion and the usage.
+  const usageStatus = usageExitStatus(error);
+  if (usageStatus !== undefined) process.exitCode = usageStatus;
+  else fail(error);
+});

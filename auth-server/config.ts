@@ -24,6 +24,16 @@ function isHttpUrlWithoutQuery(value: string): boolean {
   }
 }
 
+/** RFC 8707 §2: a resource "MUST be an absolute URI" and "MUST NOT include a fragment component". */
+function isResourceIdentifier(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && !value.includes('#');
+  } catch {
+    return false;
+  }
+}
+
 /** What the CLI (or a test) hands in; every key optional, strings accepted where a flag gives one. */
 export const issuerConfigSchema = z.object({
   /** TCP port to listen on; 0 picks a free one. */
@@ -68,6 +78,19 @@ export const issuerConfigSchema = z.object({
   jwksMaxAge: z.number().int().min(0).default(300),
   /** Audience of access tokens (RFC 9068 §2.2); default: the issuer itself, i.e. its userinfo endpoint. */
   accessTokenAudience: z.string().url().optional(),
+  /**
+   * The resources (RFC 8707) a client may name with `resource`: absolute URIs without a
+   * fragment. Default: the issuer itself (its userinfo) and the bundle's MCP endpoint,
+   * `{base_url}/mcp`, read from --catalog-config.
+   */
+  resources: z
+    .array(z.string().refine(isResourceIdentifier, 'must be an absolute http(s) URI without a fragment'))
+    .optional(),
+  /**
+   * Client ID Metadata Documents on loopback (development and tests only): lets the issuer
+   * fetch a `client_id` on 127.0.0.1 or [::1], over http as well. Set by --dev.
+   */
+  allowLoopbackClientMetadata: z.boolean().default(false),
   /** Seconds between clean-ups of expired codes, tokens and sessions. */
   cleanupInterval: z.number().int().positive().default(600),
   /** Proxies whose X-Forwarded-For is believed: addresses, CIDRs, loopback/linklocal/uniquelocal; none by default. */
@@ -103,17 +126,31 @@ const CONFIG_SOURCES: Readonly<Record<string, string>> = {
   trustProxy: '--trust-proxy (AUTH_TRUST_PROXY)',
   registrationLimit: '--registration-limit (AUTH_REGISTRATION_LIMIT)',
   unusedClientDays: '--reap-unused-clients (AUTH_REAP_UNUSED_CLIENTS)',
+  resources: '--resource (AUTH_RESOURCES)',
   ...MAIL_CONFIG_SOURCES,
   keyEncryptionKey: 'AUTH_KEY_ENCRYPTION_KEY',
   keyEncryptionKeyFile: '--key-encryption-key-file (AUTH_KEY_ENCRYPTION_KEY_FILE)',
 };
 
+/** The flag or variable behind a refused value; an item of a list (`resources.0`) names its list's. */
+function sourceOf(path: readonly PropertyKey[]): string | undefined {
+  return CONFIG_SOURCES[path.join('.')] ?? CONFIG_SOURCES[String(path[0])];
+}
+
 export type IssuerConfigInput = z.input<typeof issuerConfigSchema>;
 
 export interface IssuerConfig
-  extends Omit<z.output<typeof issuerConfigSchema>, 'issuer' | 'accessTokenAudience'> {
+  extends Omit<z.output<typeof issuerConfigSchema>, 'issuer' | 'accessTokenAudience' | 'resources'> {
   issuer: string;
   accessTokenAudience: string;
+  /**
+   * The resources this issuer mints tokens for, the default audience first. Configured, or
+   * (`resourcesFromCatalog`) the default audience plus what the catalog config names,
+   * filled in by `bindServedResources` once that file is read.
+   */
+  resources: readonly string[];
+  /** True when no resource was configured and the list follows the issuer and the catalog. */
+  resourcesFromCatalog: boolean;
   /** True when the issuer is https: session cookies then carry `Secure`. */
   secureCookies: boolean;
   /** True when no issuer was configured and it follows the port (see `bindIssuerToPort`). */
@@ -133,7 +170,7 @@ export function resolveConfig(input: IssuerConfigInput): IssuerConfig {
   const parsed = issuerConfigSchema.safeParse(input);
   if (!parsed.success) {
     const detail = parsed.error.issues
-      .map((i) => `${CONFIG_SOURCES[i.path.join('.')] ?? (i.path.join('.') || 'config')}: ${i.message}`)
+      .map((i) => `${sourceOf(i.path) ?? (i.path.join('.') || 'config')}: ${i.message}`)
       .join('; ');
     throw new ConfigError(`invalid issuer configuration: ${detail}`);
   }
@@ -146,10 +183,13 @@ export function resolveConfig(input: IssuerConfigInput): IssuerConfig {
   const issuer = value.issuer ?? `http://127.0.0.1:${value.port}`;
   const mailProblem = checkMailConfig(value, issuer);
   if (mailProblem) throw new ConfigError(`invalid issuer configuration: ${mailProblem}`);
+  const accessTokenAudience = value.accessTokenAudience ?? issuer;
   return {
     ...value,
     issuer,
-    accessTokenAudience: value.accessTokenAudience ?? issuer,
+    accessTokenAudience,
+    resources: value.resources ? [...new Set(value.resources)] : [accessTokenAudience],
+    resourcesFromCatalog: value.resources === undefined,
     secureCookies: issuer.startsWith('https:'),
     issuerFromPort: value.issuer === undefined,
   };
@@ -163,12 +203,21 @@ export function bindIssuerToPort(config: IssuerConfig, port: number): IssuerConf
   if (!config.issuerFromPort) return config;
   const issuer = `http://127.0.0.1:${port}`;
   const audienceFollows = config.accessTokenAudience === config.issuer;
-  return {
-    ...config,
-    port,
-    issuer,
-    accessTokenAudience: audienceFollows ? issuer : config.accessTokenAudience,
-  };
+  const accessTokenAudience = audienceFollows ? issuer : config.accessTokenAudience;
+  const resources = config.resourcesFromCatalog
+    ? config.resources.map((r) => (r === config.accessTokenAudience ? accessTokenAudience : r))
+    : config.resources;
+  return { ...config, port, issuer, accessTokenAudience, resources };
+}
+
+/**
+ * The default resources once the catalog config is read: the issuer's own audience and the
+ * bundle's MCP endpoint (`mcpEndpoint`, absent without a catalog config). A configured
+ * list is kept as it is.
+ */
+export function bindServedResources(config: IssuerConfig, mcpEndpoint: string | undefined): IssuerConfig {
+  if (!config.resourcesFromCatalog || mcpEndpoint === undefined) return config;
+  return { ...config, resources: [...new Set([config.accessTokenAudience, mcpEndpoint])] };
 }
 
 /** True when `db` names a PostgreSQL database rather than a SQLite file. */

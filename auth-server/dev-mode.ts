@@ -55,6 +55,7 @@ export function devModeBanner(flags: Readonly<Record<string, string | undefined>
     '',
     '  *** agent-auth: DEVELOPMENT MODE (--dev) ***',
     `  rate limit: ${rate}; client registration throttle: ${registration}`,
+    '  client metadata documents (client_id URLs) may be fetched from loopback, over http too',
     '  Never run --dev in production: anyone could register clients and send requests without limit.',
     '',
   ].join('\n');

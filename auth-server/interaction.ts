@@ -7,6 +7,8 @@
  * and, per RFC 9207 §2, `iss`.
  */
 import type { Request, Response } from 'express';
+import { isClientIdDocumentUrl } from './client-id-document/resolve-client.js';
+import { isLoopbackHost } from './client-metadata.js';
 import { type IssuerContext, nowSeconds } from './context.js';
 import { type ActiveSession, ensureCsrfToken, readSession } from './cookies.js';
 import { OAuthError } from './errors.js';
@@ -80,6 +82,7 @@ export async function completeInteraction(
     customerId: active.customer.id,
     sessionIdHash: active.session.idHash,
     scope: interaction.scope,
+    resource: interaction.resource,
     authTime: active.session.authTime,
     createdAt: now,
     // Refresh tokens live no longer than the session they were granted in (spec 5.5).
@@ -136,6 +139,21 @@ export async function loadInteraction(ctx: IssuerContext, rawId: unknown, browse
   return { interaction, client };
 }
 
+/**
+ * What the consent page says about where an app comes from: the host of its Client ID
+ * Metadata Document, and whether every redirect stays on this device (a loopback client,
+ * whose name nobody can vouch for: the CIMD draft's security considerations ask for a warning).
+ */
+function describeOrigin(client: ClientRow): { documentHost?: string; loopbackOnly: boolean } {
+  const loopbackOnly = client.redirectUris.every((uri) => {
+    if (!URL.canParse(uri)) return false;
+    const url = new URL(uri);
+    return url.protocol === 'http:' && isLoopbackHost(url.hostname);
+  });
+  if (!isClientIdDocumentUrl(client.clientId)) return { loopbackOnly };
+  return { documentHost: new URL(client.clientId).host, loopbackOnly };
+}
+
 /** Decides the next step of an interaction: sign-in page, consent page, or the code. */
 export async function continueInteraction(
   ctx: IssuerContext,
@@ -174,10 +192,11 @@ export async function continueInteraction(
     const csrf = ensureCsrfToken(ctx, req, res);
     const scopes = parseScope(interaction.scope).map((s) => SCOPE_WORDS[s] ?? s);
     const redirectHost = new URL(interaction.redirectUri).host || new URL(interaction.redirectUri).protocol;
+    const page = { csrf, interaction: rawId, clientName, scopes, redirectHost, ...describeOrigin(client) };
     ctx.views.sendPage(
       res,
       'consent',
-      { csrf, interaction: rawId, clientName, scopes, redirectHost, customerEmail: active.customer.email },
+      { ...page, customerEmail: active.customer.email },
       { title: `Allow ${clientName}?`, formActions },
     );
     return;

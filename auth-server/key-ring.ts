@@ -19,6 +19,8 @@ export interface AccessTokenClaims {
   jti: string;
   /** The grant the token belongs to, so revoking the grant also stops its access tokens here. */
   grantId: string;
+  /** `aud` (RFC 8707 §2.2): the resources the token is for; one becomes a string claim. */
+  audience: readonly string[];
 }
 
 export interface VerifiedAccessToken extends AccessTokenClaims {

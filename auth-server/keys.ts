@@ -113,6 +113,13 @@ function readString(payload: JWTPayload, name: string): string {
   return value;
 }
 
+/** RFC 7519 §4.1.3: one audience "MAY be a single case-sensitive string"; several are an array. */
+function audienceClaim(audience: readonly string[]): string | string[] {
+  const [only, ...others] = audience;
+  if (only === undefined) throw new TypeError('an access token needs an audience');
+  return others.length === 0 ? only : [...audience];
+}
+
 export function createKeyRing(
   store: Store,
   config: IssuerConfig,
@@ -174,9 +181,11 @@ export function createKeyRing(
   async function verifyAccessTokenSignature(token: string): Promise<VerifiedAccessToken> {
     const key = await keyForToken(token, 'ES256');
     // RFC 9068 §4: the resource server "MUST verify that the typ header value is at+jwt".
+    // Userinfo is the issuer's own: it accepts a token for any resource the issuer serves
+    // (the MCP tool reads the customer's profile through it with the token it was sent).
     const { payload } = await jwtVerify(token, key, {
       issuer: config.issuer,
-      audience: config.accessTokenAudience,
+      audience: [...config.resources],
       typ: 'at+jwt',
       algorithms: ['ES256'],
       currentDate: new Date(clock()),
@@ -189,6 +198,7 @@ export function createKeyRing(
       authTime: typeof payload.auth_time === 'number' ? payload.auth_time : 0,
       jti: readString(payload, 'jti'),
       grantId: readString(payload, 'gid'),
+      audience: Array.isArray(payload.aud) ? payload.aud : payload.aud === undefined ? [] : [payload.aud],
       exp: typeof payload.exp === 'number' ? payload.exp : 0,
     };
   }
@@ -206,7 +216,7 @@ export function createKeyRing(
         .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: row.kid })
         .setIssuer(config.issuer)
         .setSubject(claims.sub)
-        .setAudience(config.accessTokenAudience)
+        .setAudience(audienceClaim(claims.audience))
         .setIssuedAt(now)
         .setExpirationTime(now + config.accessTokenTtl)
         .setJti(claims.jti)

@@ -19,6 +19,12 @@ export interface MerchantIdentity {
   supportContact: string;
   privacyUrl?: string;
   termsUrl?: string;
+  /**
+   * Where the bundle mounts its catalog paths (`base_url`, else `site_url`, else
+   * `merchant.url`, as the generator resolves it): the MCP endpoint below it is one of the
+   * resources the issuer serves. Absent without a catalog config.
+   */
+  catalogBaseUrl?: string;
 }
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -32,6 +38,7 @@ const catalogConfigSubset = z.object({
     logo_url: httpUrl.optional(),
   }),
   site_url: httpUrl.optional(),
+  base_url: httpUrl.optional(),
   issuer: z
     .object({
       accent_color: z
@@ -68,7 +75,7 @@ export function merchantFromCatalogConfig(value: unknown, file: string): Merchan
     const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(top)'}: ${i.message}`).join('; ');
     throw new MerchantConfigError(`invalid merchant identity in ${file}: ${detail}`);
   }
-  const { merchant, site_url: siteUrl, issuer } = parsed.data;
+  const { merchant, site_url: siteUrl, base_url: baseUrl, issuer } = parsed.data;
   return {
     name: merchant.name,
     storeUrl: siteUrl ?? merchant.url,
@@ -77,6 +84,7 @@ export function merchantFromCatalogConfig(value: unknown, file: string): Merchan
     supportContact: issuer?.support ?? merchant.contact,
     ...(issuer?.privacy_url ? { privacyUrl: issuer.privacy_url } : {}),
     ...(issuer?.terms_url ? { termsUrl: issuer.terms_url } : {}),
+    catalogBaseUrl: (baseUrl ?? siteUrl ?? merchant.url).replace(/\/+$/, ''),
   };
 }
 

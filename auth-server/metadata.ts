@@ -5,6 +5,7 @@
  * `ISSUER_CAPABILITIES` is also what the issuer enforces: advertising a value here that
  * the endpoints refuse (or the reverse) is a bug, and a test checks the two agree.
  */
+import { userinfoEndpointOf } from '../access-token/resource-urls.js';
 
 export const ISSUER_CAPABILITIES = {
   scopes: ['openid', 'profile', 'email', 'offline_access'],
@@ -44,7 +45,7 @@ export function buildAuthorizationServerMetadata(input: IssuerMetadataInput): Is
     jwks_uri: endpoint(issuer, '/.well-known/jwks.json'),
     registration_endpoint: endpoint(issuer, '/oauth/clients/register'),
     revocation_endpoint: endpoint(issuer, '/oauth/revoke'),
-    userinfo_endpoint: endpoint(issuer, '/oauth/userinfo'),
+    userinfo_endpoint: userinfoEndpointOf(issuer),
     end_session_endpoint: endpoint(issuer, '/oauth/logout'),
     scopes_supported: caps.scopes,
     response_types_supported: caps.responseTypes,
@@ -54,6 +55,8 @@ export function buildAuthorizationServerMetadata(input: IssuerMetadataInput): Is
     token_endpoint_auth_methods_supported: caps.tokenEndpointAuthMethods,
     revocation_endpoint_auth_methods_supported: caps.tokenEndpointAuthMethods,
     authorization_response_iss_parameter_supported: true,
+    // draft-ietf-oauth-client-id-metadata-document: an https client_id with a path is fetched.
+    client_id_metadata_document_supported: true,
     // The /docs page states the policies a client cannot infer from this document, notably
     // that refresh tokens end when the customer signs out (spec 5.5), unlike OpenID's usual
     // offline_access meaning.

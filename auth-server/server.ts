@@ -8,9 +8,10 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mcpEndpointOf } from '../access-token/resource-urls.js';
 import { createApp } from './app.js';
 import { startCleanup } from './cleanup.js';
-import { bindIssuerToPort, type IssuerConfig } from './config.js';
+import { bindIssuerToPort, bindServedResources, type IssuerConfig } from './config.js';
 import { loadKeyEncryptionKey, protectSigningKeys } from './key-protection.js';
 import type { Clock } from './key-ring.js';
 import { createKeyRing, ensureSigningKeys } from './keys.js';
@@ -73,7 +74,9 @@ export async function startIssuer(options: StartIssuerOptions): Promise<RunningI
 
   const server = createServer();
   const address = await listen(server, options.config.port, options.config.host);
-  const config = bindIssuerToPort(options.config, address.port);
+  const mcpEndpoint =
+    merchant.catalogBaseUrl === undefined ? undefined : mcpEndpointOf(merchant.catalogBaseUrl);
+  const config = bindServedResources(bindIssuerToPort(options.config, address.port), mcpEndpoint);
   const keys = createKeyRing(store, config, clock, kek);
   const mail = await createAccountMail(config, logger, merchant).catch(async (error: unknown) => {
     server.close();

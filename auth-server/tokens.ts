@@ -39,6 +39,8 @@ export interface IssueInput {
   client: ClientRow;
   /** The scope of this access token (the grant's, or a subset asked for on refresh). */
   scope: string;
+  /** The access token's audience (RFC 8707 §2.2): the resources it is for, at least one. */
+  audience: readonly string[];
   /** A refresh token already stored for this response. */
   refreshToken?: string | undefined;
   /** Set on the code exchange only: sign an ID token (when `openid` was granted) with this nonce. */
@@ -93,6 +95,7 @@ export async function issueTokens(ctx: IssuerContext, input: IssueInput): Promis
     authTime: grant.authTime,
     jti: generateId(),
     grantId: grant.id,
+    audience: input.audience,
   });
   const response: TokenResponse = {
     access_token: access.token,

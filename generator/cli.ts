@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 /**
- * The `agent-catalog` command line: the only module that imports commander. It parses
- * flags, hands them to a command function and sets `process.exitCode` from its result;
- * flag errors exit 2 as CONTRACT.md says.
+ * The `agent-catalog` command line: the only module of the generator that imports
+ * commander. It parses flags, hands them to a command function and sets `process.exitCode`
+ * from its result; flag errors exit 2 with the usage policy both CLIs share
+ * (`cli/cli-usage.ts`), as CONTRACT.md says.
  */
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { applyUsagePolicy, usageExitStatus } from '../cli/cli-usage.js';
 import { processIo } from './commands/io.js';
+import { overridingFlagHelp } from './override-docs.js';
 import { reportFlagError } from './summary/report.js';
 
 // Each command's module (and the pipeline, validators and server behind it) is imported
@@ -27,25 +30,37 @@ function parseRateLimit(value: string): number {
   return limit;
 }
 
+/** The flags `preview` and `serve` share (CONTRACT.md, "npm scripts"). */
+function addServerOptions(command: Command): Command {
+  return command
+    .option('--dir <dir>', 'bundle directory', 'dist')
+    .option('--port <port>', 'port (0 picks a free one)', parsePort, 8080)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--quiet', 'no request log', false);
+}
+
 export function createProgram(): Command {
-  const program = new Command('agent-catalog')
-    .description('Publish a merchant catalog for AI agents as a static bundle.')
-    .showHelpAfterError()
-    .exitOverride();
+  const program = applyUsagePolicy(
+    new Command('agent-catalog').description('Publish a merchant catalog for AI agents as a static bundle.'),
+  );
   const io = processIo();
 
   program
     .command('build')
     .description('fetch the upstream catalog, merge content and publish the bundle')
     .option('--config <file>', 'config file', 'catalog.config.json')
-    .option('--source <url-or-path>', 'upstream catalog (overrides the config)')
+    .option('--source <url-or-path>', overridingFlagHelp('--source'))
     .addOption(
-      new Option('--source-format <format>', 'upstream shape').choices(['native', 'shopify', 'woocommerce']),
+      new Option('--source-format <format>', overridingFlagHelp('--source-format')).choices([
+        'native',
+        'shopify',
+        'woocommerce',
+      ]),
     )
     .option('--out <dir>', 'output directory', 'dist')
-    .option('--site-url <url>', 'merchant website URL')
-    .option('--base-url <url>', 'URL the catalog paths are mounted under')
-    .option('--auth-url <url>', 'OAuth 2.0 issuer URL')
+    .option('--site-url <url>', overridingFlagHelp('--site-url'))
+    .option('--base-url <url>', overridingFlagHelp('--base-url'))
+    .option('--auth-url <url>', overridingFlagHelp('--auth-url'))
     .option('--json', 'print exactly one JSON summary object on stdout', false)
     .addOption(new Option('--quiet', 'print nothing on stdout').default(false).conflicts('json'))
     .option('--strict', 'fail when an upstream product is invalid', false)
@@ -71,18 +86,21 @@ export function createProgram(): Command {
       process.exitCode = await runCheck({ target, json: options.json, ...as }, io);
     });
 
-  program
-    .command('preview')
-    .description('serve a built bundle exactly as the CDN would')
-    .option('--dir <dir>', 'bundle directory', 'dist')
-    .option('--port <port>', 'port (0 picks a free one)', parsePort, 8080)
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
+  addServerOptions(program.command('preview').description('serve a built bundle exactly as the CDN would'))
     .option('--rate-limit <n>', 'enforce N requests a minute per client', parseRateLimit)
-    .option('--quiet', 'no request log', false)
     .action(async (options) => {
       const { runPreview } = await import('./commands/preview.js');
       process.exitCode = await runPreview(options, io);
     });
+
+  addServerOptions(
+    program
+      .command('serve')
+      .description('serve a bundle, live handler included, for a merchant who hosts it themselves'),
+  ).action(async (options) => {
+    const { runPreview } = await import('./commands/preview.js');
+    process.exitCode = await runPreview({ ...options, command: 'serve' }, io);
+  });
 
   return program;
 }
@@ -91,10 +109,11 @@ export async function main(argv: readonly string[]): Promise<void> {
   try {
     await createProgram().parseAsync([...argv]);
   } catch (error) {
-    if (error instanceof CommanderError) {
+    const usageStatus = usageExitStatus(error);
+    if (usageStatus !== undefined && error instanceof Error) {
       // Help and version exit 0; every flag mistake is a usage error: exit 2.
-      process.exitCode = error.exitCode === 0 ? 0 : 2;
-      if (process.exitCode === 2 && argv.includes('build') && argv.includes('--json')) {
+      process.exitCode = usageStatus;
+      if (usageStatus === 2 && argv.includes('build') && argv.includes('--json')) {
         // `build --json` promises one JSON object on stdout, even when the flags are wrong.
         process.stdout.write(`${JSON.stringify(reportFlagError(error.message))}\n`);
       }

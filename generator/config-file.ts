@@ -5,7 +5,7 @@
  * matter and upstream data are merged later, per product, in `merge.ts`. Every failure is
  * CONFIG_INVALID naming the file (or FLAG_INVALID naming the flag or variable).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
   type ConfigOverrides,
@@ -99,6 +99,23 @@ function envNameOf(key: keyof ConfigOverrides): string {
   return entry ? entry[0] : key;
 }
 
+/**
+ * A source file named on the command line (or in the environment) that is not there is a
+ * mistyped argument, exit 2 naming the path it was resolved to, rather than an upstream
+ * failure that keeps the last bundle (issue 24).
+ */
+async function assertSourceFile(path: string, name: string): Promise<void> {
+  let reason: string | undefined;
+  try {
+    if (!(await stat(path)).isFile()) reason = 'not a file';
+  } catch (error) {
+    reason = isErrnoCode(error, 'ENOENT') ? 'file not found' : 'cannot read the file';
+  }
+  if (reason !== undefined) {
+    throw new CatalogError('FLAG_INVALID', `${name} ${path}: ${reason}`, { flag: name, path });
+  }
+}
+
 export interface ConfigSources {
   /** Path of the config file (relative to `cwd`). */
   configPath: string;
@@ -120,11 +137,18 @@ export async function resolveConfigSources(sources: ConfigSources): Promise<Reso
   const env = overridesFromEnv(sources.env ?? {});
   checkOverrides(flags, (key) => FLAG_NAMES[key]);
   checkOverrides(env, envNameOf);
-  for (const overrides of [flags, env]) {
+  const named = [
+    [flags, FLAG_NAMES.source],
+    [env, envNameOf('source')],
+  ] as const;
+  for (const [overrides, name] of named) {
     // The sources' own reading of a location, so a `file:` URL is a path and not a relative name.
     const location =
       overrides.source === undefined ? undefined : resolveSourceLocation(overrides.source, cwd);
-    if (location?.kind === 'file') overrides.source = location.path;
+    if (location?.kind === 'file') {
+      overrides.source = location.path;
+      await assertSourceFile(location.path, name);
+    }
   }
   const loaded = await loadConfigFile(resolve(cwd, sources.configPath));
   return resolveConfig(loaded.raw, { file: loaded.file, configDir: loaded.configDir, flags, env });

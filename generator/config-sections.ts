@@ -4,6 +4,7 @@
  * published document states. Part of the one config schema in `config.ts`.
  */
 import { z } from 'zod';
+import { OVERRIDABLE_KEY_DOCS } from './override-docs.js';
 
 export const httpUrl = z
   .url({ protocol: /^https?$/, error: 'expected an absolute http(s) URL' })
@@ -18,8 +19,8 @@ export const upstreamSchema = z
     format: z
       .enum(['native', 'shopify', 'woocommerce'])
       .optional()
-      .describe('upstream shape; auto-detected from the source when left out'),
-    source: z.string().min(1).describe('URL of the store, or a file path relative to the config file'),
+      .describe(OVERRIDABLE_KEY_DOCS['upstream.format']),
+    source: z.string().min(1).describe(OVERRIDABLE_KEY_DOCS['upstream.source']),
     coming_soon_tag: z
       .string()
       .min(1)

@@ -8,9 +8,11 @@
 import { z } from 'zod';
 import { agentFeedsSchema, assertAgentFeeds } from './config-agent-feeds.js';
 import { currencyCode, httpUrl, issuerPagesSchema, upstreamSchema, usageSchema } from './config-sections.js';
+import { suggestKey } from './config-suggest.js';
 import { resolveStorefrontOrigin } from './deployment.js';
 import { CatalogError } from './errors.js';
 import { findUnwantedText } from './normalise/clean-text.js';
+import { OVERRIDABLE_KEY_DOCS } from './override-docs.js';
 import { shippingPolicySchema } from './shipping/policy.js';
 import { assertShippingPolicy } from './shipping/policy-config.js';
 
@@ -48,11 +50,7 @@ export const configSchema = z
       })
       .strict()
       .describe("who sells: published as the catalog's merchant object"),
-    site_url: httpUrl
-      .optional()
-      .describe(
-        'origin where the bundle is served, without a path (default merchant.url); a bundle on its own host is e.g. https://agents.<store>',
-      ),
+    site_url: httpUrl.optional().describe(OVERRIDABLE_KEY_DOCS.site_url),
     storefront_url: httpUrl
       .optional()
       .describe('the store where people read and buy: product pages are built on it (default merchant.url)'),
@@ -61,10 +59,8 @@ export const configSchema = z
       .describe(
         'deployment model (b) only: the origin server of the storefront behind the CDN (e.g. https://<store>.myshopify.com); everything that is not a bundle path is proxied to it by the last rule of _redirects (Netlify). Requires storefront_url on the origin of site_url',
       ),
-    base_url: httpUrl
-      .optional()
-      .describe('where the catalog paths are mounted (default site_url; may carry a path)'),
-    auth_url: httpUrl.describe('the OAuth 2.0 / OpenID Connect issuer identifier'),
+    base_url: httpUrl.optional().describe(OVERRIDABLE_KEY_DOCS.base_url),
+    auth_url: httpUrl.describe(OVERRIDABLE_KEY_DOCS.auth_url),
     upstream: upstreamSchema.describe('where the product catalog comes from, and how politely it is fetched'),
     content_dir: z
       .string()
@@ -215,13 +211,28 @@ export function slugify(text: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-function formatIssues(file: string, error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const field = issue.path.length > 0 ? issue.path.join('.') : '(root)';
-      return `${file}: ${field}: ${issue.message}`;
-    })
-    .join('\n');
+/** An unknown key, with the nearest known key at the same place when there is one. */
+function describeUnknownKey(path: readonly PropertyKey[], key: string): string {
+  const suggestion = suggestKey(configSchema, path, key);
+  return suggestion === undefined ? 'unknown key' : `unknown key; did you mean ${suggestion}?`;
+}
+
+/** One `file: field: message` line per problem; an unknown key names itself as the field. */
+function describeIssues(file: string, error: z.ZodError): { fields: string[]; message: string } {
+  const lines: { field: string; message: string }[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        lines.push({ field: [...issue.path, key].join('.'), message: describeUnknownKey(issue.path, key) });
+      }
+      continue;
+    }
+    lines.push({ field: issue.path.join('.'), message: issue.message });
+  }
+  return {
+    fields: lines.map((line) => line.field),
+    message: lines.map((line) => `${file}: ${line.field || '(root)'}: ${line.message}`).join('\n'),
+  };
 }
 
 /**
@@ -246,10 +257,8 @@ export function resolveConfig(
   }
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
-    throw new CatalogError('CONFIG_INVALID', formatIssues(options.file, parsed.error), {
-      file: options.file,
-      fields: parsed.error.issues.map((issue) => issue.path.join('.')),
-    });
+    const { fields, message } = describeIssues(options.file, parsed.error);
+    throw new CatalogError('CONFIG_INVALID', message, { file: options.file, fields });
   }
   const config = parsed.data;
   const brand = resolveBrand(config.merchant, options.file);

@@ -19,7 +19,8 @@ export type CatalogErrorCode =
   | 'CATALOG_EMPTY'
   | 'OUTPUT_INVALID'
   | 'PUBLISH_FAILED'
-  | 'CHECK_FAILED';
+  | 'CHECK_FAILED'
+  | 'SITE_UNREACHABLE';
 
 export type ErrorDetails = Readonly<Record<string, unknown>>;
 
@@ -57,6 +58,7 @@ const exitStatusByCode: Readonly<Record<CatalogErrorCode, 1 | 2>> = {
   OUTPUT_INVALID: 1,
   PUBLISH_FAILED: 1,
   CHECK_FAILED: 1,
+  SITE_UNREACHABLE: 1,
 };
 
 export function exitStatusFor(error: unknown): 1 | 2 {

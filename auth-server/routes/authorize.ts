@@ -9,6 +9,8 @@
  * (sign-in, consent or code) follows at once.
  */
 import express, { type Request, type Response, Router } from 'express';
+import { ClientDocumentError } from '../client-id-document/fetch-document.js';
+import { isClientIdDocumentUrl } from '../client-id-document/resolve-client.js';
 import { type IssuerContext, nowSeconds } from '../context.js';
 import { ensureCsrfToken, readSession } from '../cookies.js';
 import { OAuthError } from '../errors.js';
@@ -23,6 +25,12 @@ import {
   readParams,
 } from '../params.js';
 import { matchRedirectUri } from '../redirect-uris.js';
+import {
+  checkServedResources,
+  formatResources,
+  InvalidTargetError,
+  readResources,
+} from '../resource-indicators.js';
 import { generateSecret, hashSecret } from '../secrets.js';
 import type { ClientRow } from '../store/store.js';
 
@@ -58,13 +66,24 @@ function pageError(description: string, error = 'invalid_request'): OAuthError {
   return new OAuthError(400, error, description, { render: 'page' });
 }
 
+/** A registered client, or the one a Client ID Metadata Document URL describes (fetched). */
+async function findClient(ctx: IssuerContext, clientId: string): Promise<ClientRow | undefined> {
+  if (!isClientIdDocumentUrl(clientId)) return ctx.store.findClient(clientId);
+  try {
+    return await ctx.clientDocuments.resolve(clientId);
+  } catch (error) {
+    if (error instanceof ClientDocumentError) throw pageError(error.message, 'invalid_client');
+    throw error;
+  }
+}
+
 async function findClientAndRedirect(
   ctx: IssuerContext,
   source: unknown,
 ): Promise<{ client: ClientRow; redirectUri: string }> {
   const clientId = readParam(source, 'client_id');
   if (!clientId.ok || !clientId.value) throw pageError('the request names no app (client_id)');
-  const client = await ctx.store.findClient(clientId.value);
+  const client = await findClient(ctx, clientId.value);
   if (!client) throw pageError('this app is not registered here', 'invalid_client');
   const redirect = readParam(source, 'redirect_uri');
   if (!redirect.ok || !redirect.value) throw pageError('the request has no redirect_uri');
@@ -137,6 +156,18 @@ function checkRequest(params: AuthorizeParams, client: ClientRow): { scope: stri
   };
 }
 
+/** RFC 8707 §2: the resources asked for, each one this issuer serves, as the grant will store them. */
+function checkResources(ctx: IssuerContext, source: unknown): string | null {
+  try {
+    const resources = readResources(source);
+    checkServedResources(resources, ctx.config.resources);
+    return formatResources(resources);
+  } catch (error) {
+    if (error instanceof InvalidTargetError) throw new RedirectableError('invalid_target', error.message);
+    throw error;
+  }
+}
+
 async function handleAuthorize(ctx: IssuerContext, req: Request, res: Response): Promise<void> {
   const source: unknown = req.method === 'POST' ? req.body : req.query;
   const { client, redirectUri } = await findClientAndRedirect(ctx, source);
@@ -145,6 +176,7 @@ async function handleAuthorize(ctx: IssuerContext, req: Request, res: Response):
   try {
     if (!read.ok) throw new RedirectableError('invalid_request', `${read.repeated} must not be repeated`);
     const { scope, maxAge } = checkRequest(read.values, client);
+    const resource = checkResources(ctx, source);
     // The interaction is bound to this browser's CSRF cookie: a link to it is useless elsewhere.
     const browser = hashSecret(ensureCsrfToken(ctx, req, res));
     const rawId = generateSecret();
@@ -160,6 +192,7 @@ async function handleAuthorize(ctx: IssuerContext, req: Request, res: Response):
       codeChallenge: read.values.code_challenge ?? '',
       prompt: read.values.prompt ?? null,
       maxAge,
+      resource,
       signedInAt: null,
       createdAt: now,
       expiresAt: now + ctx.config.interactionTtl,

@@ -34,7 +34,8 @@ export function createMetadataRouter(ctx: IssuerContext): Router {
       200,
       (merchant) => `How signing in to ${merchant} works`,
       'Clients register themselves at /oauth/clients/register and use the authorization code flow with PKCE (S256). ' +
-        `Access tokens are ES256 JWTs (typ at+jwt) for the audience ${ctx.config.accessTokenAudience}, valid ${ctx.config.accessTokenTtl} seconds. ` +
+        `Access tokens are ES256 JWTs (typ at+jwt), valid ${ctx.config.accessTokenTtl} seconds, for the resource named with the resource parameter (RFC 8707; one of ${ctx.config.resources.join(', ')}), else for ${ctx.config.accessTokenAudience}. ` +
+        'A client_id may be the https URL of a Client ID Metadata Document. ' +
         'Refresh tokens are issued with offline_access, rotate on every use, and are bound to the sign-in session in which they were granted: ' +
         'when the customer signs out, every refresh token granted in that session stops working. ' +
         "This departs from OpenID Connect's usual meaning of offline_access (access while the customer is away) on purpose.",

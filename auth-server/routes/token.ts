@@ -14,6 +14,7 @@ import { type IssuerContext, nowSeconds } from '../context.js';
 import { invalidRequest, OAuthError } from '../errors.js';
 import { ISSUER_CAPABILITIES } from '../metadata.js';
 import { formatScope, isScopeSubset, parseScope, readUniqueParams } from '../params.js';
+import { chooseAudience, grantedResources, readTokenResources } from '../resource-indicators.js';
 import { computeS256Challenge, hashSecret, secretsEqual } from '../secrets.js';
 import type { CodeRow, GrantRow } from '../store/store.js';
 import { issueTokens, newRefreshToken, type TokenResponse } from '../tokens.js';
@@ -23,6 +24,10 @@ const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
 function invalidGrant(description: string): OAuthError {
   return new OAuthError(400, 'invalid_grant', description);
+}
+
+function resourcesOf(ctx: IssuerContext, grant: GrantRow): string[] {
+  return grantedResources(grant.resource, ctx.config.accessTokenAudience);
 }
 
 function usableGrant(grant: GrantRow | undefined, now: number): GrantRow {
@@ -58,6 +63,7 @@ async function redeemCode(
   if (!code || !redirectUri) throw invalidRequest('code and redirect_uri are required');
   if (!verifier || !CODE_VERIFIER.test(verifier))
     throw invalidRequest('a valid code_verifier is required (PKCE)');
+  const requestedResources = readTokenResources(req.body, ctx.config.resources);
   const now = nowSeconds(ctx);
   const codeHash = hashSecret(code);
   const found = await ctx.store.findCode(codeHash);
@@ -67,6 +73,8 @@ async function redeemCode(
   // The grant is read before the code is spent: a concurrent replay revokes it right after
   // our redemption, and that must not turn the one winner into a loser as well.
   const grant = usableGrant(await ctx.store.findGrant(found.grantId), now);
+  // Checked before the code is spent, so asking for a resource outside the grant does not burn it.
+  const audience = chooseAudience(requestedResources, resourcesOf(ctx, grant));
   const redemption = await ctx.store.redeemCode(codeHash, now);
   if (redemption.outcome !== 'redeemed') {
     await ctx.store.revokeGrant(found.grantId, now);
@@ -81,6 +89,7 @@ async function redeemCode(
     grant,
     client,
     scope: grant.scope,
+    audience,
     refreshToken: refresh?.token,
     idToken: { nonce: row.nonce },
   });
@@ -93,6 +102,7 @@ async function rotateRefreshToken(
 ): Promise<TokenResponse> {
   const { refresh_token: token, scope } = readUniqueParams(req.body, ['refresh_token', 'scope']);
   if (!token) throw invalidRequest('refresh_token is required');
+  const requestedResources = readTokenResources(req.body, ctx.config.resources);
   const tokenHash = hashSecret(token);
   const now = nowSeconds(ctx);
   // The client binding never changes, so it is checked before the token is spent: another
@@ -111,6 +121,8 @@ async function rotateRefreshToken(
   if (requested.length === 0 || !isScopeSubset(requested, granted)) {
     throw new OAuthError(400, 'invalid_scope', 'the scope exceeds what was granted');
   }
+  // RFC 8707 §2.2: a refresh may ask for a token for fewer of the granted resources, never more.
+  const audience = chooseAudience(requestedResources, resourcesOf(ctx, grant));
   const successor = newRefreshToken(ctx, grant, client);
   if (!(await ctx.store.rotateRefreshToken(tokenHash, now, successor?.row))) {
     await ctx.store.revokeGrant(grant.id, now);
@@ -119,7 +131,13 @@ async function rotateRefreshToken(
   }
   // OpenID Connect Core §12.2: the refresh response "might not contain an id_token"; the
   // client keeps the one from the code exchange, and no RS256 signature is spent here.
-  return issueTokens(ctx, { grant, client, scope: formatScope(requested), refreshToken: successor?.token });
+  return issueTokens(ctx, {
+    grant,
+    client,
+    scope: formatScope(requested),
+    audience,
+    refreshToken: successor?.token,
+  });
 }
 
 async function handleToken(ctx: IssuerContext, req: Request, res: Response): Promise<void> {

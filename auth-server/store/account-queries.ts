@@ -17,6 +17,7 @@ type AccountQueries = Pick<
   | 'findCustomerByEmail'
   | 'findCustomerById'
   | 'createClient'
+  | 'saveClient'
   | 'findClient'
   | 'findClients'
   | 'listKeys'
@@ -118,6 +119,28 @@ function createCustomerQueries(db: Kysely<IssuerDatabase>, runner: StatementRunn
         JSON.stringify(row.metadata),
         row.createdAt,
       ]);
+    },
+
+    async saveClient(row: ClientRow): Promise<void> {
+      const values = {
+        clientId: row.clientId,
+        secretHash: row.secretHash,
+        tokenEndpointAuthMethod: row.tokenEndpointAuthMethod,
+        redirectUris: JSON.stringify(row.redirectUris),
+        postLogoutRedirectUris: JSON.stringify(row.postLogoutRedirectUris),
+        grantTypes: JSON.stringify(row.grantTypes),
+        scope: row.scope,
+        clientName: row.clientName,
+        metadata: JSON.stringify(row.metadata),
+        createdAt: row.createdAt,
+      };
+      // The registration date of a client seen before stays; its metadata follows the document.
+      const { clientId: _id, createdAt: _created, ...changed } = values;
+      await db
+        .insertInto('clients')
+        .values(values)
+        .onConflict((oc) => oc.column('clientId').doUpdateSet(changed))
+        .execute();
     },
 
     async findClient(clientId: string): Promise<ClientRow | undefined> {

@@ -10,7 +10,7 @@ import { type Dialect, defineStatement, readFlag, type StatementRunner } from '.
 import type { BearerContext, GrantRow, RefreshTokenRow, RefreshTokenWithGrant } from './store.js';
 
 const GRANT_COLUMNS = `g.id, g.client_id AS "clientId", g.customer_id AS "customerId",
-  g.session_id_hash AS "sessionIdHash", g.scope, g.auth_time AS "authTime", g.created_at AS "createdAt",
+  g.session_id_hash AS "sessionIdHash", g.scope, g.resource, g.auth_time AS "authTime", g.created_at AS "createdAt",
   g.expires_at AS "expiresAt", g.revoked_at AS "revokedAt"`;
 
 type TokenGrantRow = Omit<RefreshTokenRow, 'clientId'> & {
@@ -101,7 +101,7 @@ function toTokenWithGrant(row: TokenGrantRow): RefreshTokenWithGrant {
     return { token, grant: undefined };
   }
   const grant = { id, clientId, customerId, sessionIdHash, scope, authTime, createdAt, expiresAt };
-  return { token, grant: { ...grant, revokedAt: row.revokedAt } };
+  return { token, grant: { ...grant, resource: row.resource, revokedAt: row.revokedAt } };
 }
 
 function toBearerContext(row: BearerRow): BearerContext {

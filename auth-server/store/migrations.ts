@@ -160,6 +160,14 @@ const migrations: Record<string, Migration> = {
   ...counterMigrations,
   ...emailLinkMigrations,
   ...signupMigrations,
+  // RFC 8707: the resources an authorization request named travel with it into the grant,
+  // which bounds every token minted from it. Null is a request that named none.
+  '0006_resource_indicators': {
+    async up(db) {
+      await db.schema.alterTable('interactions').addColumn('resource', 'text').execute();
+      await db.schema.alterTable('grants').addColumn('resource', 'text').execute();
+    },
+  },
 };
 
 /** Provides the in-code migrations to Kysely's Migrator. */

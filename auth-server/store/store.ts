@@ -67,6 +67,8 @@ export interface InteractionRow {
   codeChallenge: string;
   prompt: string | null;
   maxAge: number | null;
+  /** RFC 8707 resources asked for, space-separated (a URI holds no space); null when none was named. */
+  resource: string | null;
   /** Set when the customer signed in during this interaction (prompt=login, max_age). */
   signedInAt: number | null;
   createdAt: number;
@@ -88,6 +90,8 @@ export interface GrantRow {
   customerId: string;
   sessionIdHash: string;
   scope: string;
+  /** RFC 8707 resources granted, space-separated; null: the default audience only. */
+  resource: string | null;
   authTime: number;
   createdAt: number;
   expiresAt: number;
@@ -175,6 +179,8 @@ export interface Store {
   findCustomerById(id: string): Promise<CustomerRow | undefined>;
 
   createClient(row: ClientRow): Promise<void>;
+  /** Inserts or replaces a client (a Client ID Metadata Document, re-read when its cache ends). */
+  saveClient(row: ClientRow): Promise<void>;
   findClient(clientId: string): Promise<ClientRow | undefined>;
   findClients(clientIds: readonly string[]): Promise<ClientRow[]>;
 

@@ -22,6 +22,7 @@ import { findCatalogContext } from '../validate/linkset.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import { type DocumentSource, readAgentFeeds } from './read-agent-feeds.js';
 import { expectedMediaType, mediaTypeMatches, SITE_DOCUMENTS, type SiteDocument } from './site-documents.js';
+import { describeFetchFailure, unreachableHint } from './unreachable.js';
 
 export interface ReadSiteOptions {
   /** Time allowed for each request, body included. */
@@ -51,6 +52,8 @@ interface Fetched {
 class SiteReader implements DocumentSource {
   readonly files = new Map<string, string>();
   readonly problems: Problem[] = [];
+  /** Whether the target has answered once; until then a failed request means nothing listens. */
+  private answered = false;
 
   constructor(
     readonly siteUrl: string,
@@ -68,10 +71,12 @@ class SiteReader implements DocumentSource {
         headers: { origin: 'https://agent.example', accept: '*/*' },
         signal: AbortSignal.timeout(this.timeoutMs),
       });
+      this.answered = true;
       // Bodies are read as bytes: a `.gz` feed shard is gunzipped into the text the gate reads.
       const body = method === 'HEAD' ? '' : decodeBundleFile(path, Buffer.from(await response.arrayBuffer()));
       return { status: response.status, headers: response.headers, body };
     } catch (error) {
+      if (!this.answered) throw unreachableError(this.fetchBase, error);
       const reason = error instanceof Error ? error.message : String(error);
       this.problems.push({
         path: path.slice(1) || '/',
@@ -104,6 +109,16 @@ class SiteReader implements DocumentSource {
     this.files.set(document.file, fetched.body);
     return fetched.body;
   }
+}
+
+/**
+ * The site did not answer its first request: one problem, said once, with its cause and a
+ * hint, instead of the same `fetch failed` for every document (exit 1, as any failure).
+ */
+function unreachableError(target: string, error: unknown): CatalogError {
+  const cause = describeFetchFailure(error);
+  const message = `cannot reach ${target}: ${cause}; ${unreachableHint(target)}`;
+  return new CatalogError('SITE_UNREACHABLE', message, { url: target, cause });
 }
 
 // The documents are parsed through the gate's parse-once readers, so the gate that runs
@@ -198,6 +213,9 @@ export async function readBundleSite(target: string, options: ReadSiteOptions = 
   const catalogPath = catalogPathFrom(reader.files, reader.siteUrl);
   await reader.read({ urlPath: catalogPath, file: `${catalogPath.slice(1)}.json` });
   await reader.read({ urlPath: `${catalogPath}/health`, file: `${catalogPath.slice(1)}/health.json` });
+  // The MCP endpoint's metadata sits at {site_url}/.well-known/oauth-protected-resource{base path}/mcp.
+  const mcpMetadata = `/.well-known/oauth-protected-resource${catalogPath.replace(/\/agent-catalog$/, '')}/mcp`;
+  await reader.read({ urlPath: mcpMetadata, file: `${mcpMetadata.slice(1)}.json` });
   const kb = /\/kb\/[a-z0-9-]+-knowledge-base\.md/.exec(reader.files.get('llms.txt') ?? '')?.[0];
   if (kb !== undefined) await reader.read({ urlPath: kb, file: kb.slice(1) });
   // The UCP profile exists only with the live surface on, and llms.txt then links it.

@@ -6,6 +6,7 @@
  * what this module hands it, so every fact on the page comes from one place.
  */
 import type { BuildPlan } from '../plan.js';
+import { type CatalogFields, describeCatalogFacts, describeCatalogFields } from './catalog-fields.js';
 import type { OpenApiDocument } from './openapi.js';
 import { type AccountAccess, describeAccountAccess } from './openapi-policy.js';
 import { SCHEMA_NAMES } from './openapi-schemas.js';
@@ -59,6 +60,8 @@ export interface DocsView {
   title: string;
   merchant: string;
   summary: string;
+  /** The facts this merchant's products carry, as a phrase ("price, availability and images"). */
+  catalogFacts: string;
   version: string;
   openapiVersion: string;
   baseUrl: string;
@@ -103,6 +106,9 @@ function describeNotes(schema: unknown): string {
   const notes = [typeof schema.description === 'string' ? schema.description : ''];
   if (Array.isArray(schema.enum)) notes.push(`One of: ${schema.enum.join(', ')}.`);
   if (typeof schema.pattern === 'string') notes.push(`Pattern: ${schema.pattern}`);
+  // A URL example would name a host that is not the merchant's: the page links no third party.
+  if (Array.isArray(schema.examples) && schema.examples.length > 0 && schema.format !== 'uri')
+    notes.push(`Example: ${JSON.stringify(schema.examples[0])}`);
   return notes.filter((note) => note !== '').join(' ');
 }
 
@@ -114,7 +120,23 @@ export function splitCodeSpans(text: string): TextPart[] {
     .filter((part) => part.text !== '');
 }
 
-function buildSchemaViews(document: OpenApiDocument): SchemaView[] {
+/** The seed's Product fields only some merchants fill; the page lists them only when some product carries one. */
+const SEED_FACETS = [
+  'flavor',
+  'packaging',
+  'ingredients',
+  'nutrition',
+  'benefits',
+  'certifications',
+] as const;
+
+/** Whether the page's fields table shows this field: every field but a seed facet no product carries. */
+function showsField(schema: string, field: string, fields: CatalogFields): boolean {
+  const facet = SEED_FACETS.find((name) => name === field);
+  return schema !== 'Product' || facet === undefined || fields[facet];
+}
+
+function buildSchemaViews(document: OpenApiDocument, fields: CatalogFields): SchemaView[] {
   const components = isJson(document.components) ? document.components : {};
   const schemas = isJson(components.schemas) ? components.schemas : {};
   return SCHEMA_NAMES.map((name) => {
@@ -125,12 +147,14 @@ function buildSchemaViews(document: OpenApiDocument): SchemaView[] {
       name,
       anchor: `schema-${name.toLowerCase()}`,
       description: typeof schema.description === 'string' ? schema.description : '',
-      fields: Object.entries(properties).map(([field, property]) => ({
-        name: field,
-        type: describeType(property),
-        required: required.includes(field),
-        notes: describeNotes(property),
-      })),
+      fields: Object.entries(properties)
+        .filter(([field]) => showsField(name, field, fields))
+        .map(([field, property]) => ({
+          name: field,
+          type: describeType(property),
+          required: required.includes(field),
+          notes: describeNotes(property),
+        })),
     };
   });
 }
@@ -188,10 +212,12 @@ export function buildDocsView(document: OpenApiDocument, plan: BuildPlan): DocsV
   const info = isJson(document.info) ? document.info : {};
   const policy = resolveUsagePolicy(config);
   const access = describeAccountAccess(config);
+  const catalogFields = describeCatalogFields(plan);
   return {
     title: String(info.title ?? `${config.merchant.name} Catalog API`),
     merchant: config.merchant.name,
     summary: config.merchant.description ?? String(info.summary ?? ''),
+    catalogFacts: describeCatalogFacts(catalogFields),
     version: String(info.version ?? ''),
     openapiVersion: String(document.openapi ?? ''),
     baseUrl: config.base_url,
@@ -199,7 +225,7 @@ export function buildDocsView(document: OpenApiDocument, plan: BuildPlan): DocsV
     generated: plan.generated,
     productCount: plan.catalog.products.length,
     operations: buildOperationViews(document, plan),
-    schemas: buildSchemaViews(document),
+    schemas: buildSchemaViews(document, catalogFields),
     rules: policy.rules.map((rule) => rule.text),
     requestsPerMinute: policy.requestsPerMinute,
     termsUrl: policy.termsUrl,

@@ -11,6 +11,7 @@ import Handlebars from 'handlebars';
 import type { Artifact } from '../artifact.js';
 import { TEMPLATES_DIR } from '../paths.js';
 import type { BuildPlan } from '../plan.js';
+import { describeCatalogFields } from './catalog-fields.js';
 import { buildDocsView, type DocsView } from './docs-view.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { API_DOCS_PATH, filePathOf } from './sitemap-pages.js';
@@ -33,7 +34,7 @@ export function renderDocsPage(view: DocsView): string {
 }
 
 export function emitDocs(plan: BuildPlan): Artifact[] {
-  const view = buildDocsView(buildOpenApiDocument(plan.config), plan);
+  const view = buildDocsView(buildOpenApiDocument(plan.config, describeCatalogFields(plan)), plan);
   return [
     { path: DOCS_FILE, publicPath: DOCS_PUBLIC_PATH, mediaType: DOCS_MEDIA_TYPE, body: renderDocsPage(view) },
   ];

@@ -1,15 +1,19 @@
 /**
- * One catalog product as one Google Merchant Center RSS item (`g:` namespace,
- * https://support.google.com/merchants/answer/7052112), with the one availability table
- * from the catalog's states to the feed's. Text is sanitised and cut to Google's limits
+ * One catalog variant as one Google Merchant Center RSS item (`g:` namespace,
+ * https://support.google.com/merchants/answer/7052112): its id, the product's id as
+ * `g:item_group_id` when the product has a choice of variants, its price and sale price,
+ * link, images and availability, and the one availability table from the catalog's
+ * states to the feed's. Text is sanitised and cut to Google's limits
  * here; escaping is left to the XML builder.
  */
+import { offerOf, type VariantOffer } from '../../record/variant-offers.js';
 import type { ResolvedConfig } from '../config.js';
 import { CatalogError } from '../errors.js';
 import type { Availability, Product } from '../model.js';
-import type { PlannedProduct } from '../plan.js';
 import { feedShippingAttributes } from '../shipping/feed-shipping.js';
 import { resolveShippingPolicy } from '../shipping/policy.js';
+import { identityAttributes, imageAttributes, optionAttributes } from './feed-attributes.js';
+import type { FeedOffer } from './feed-offer.js';
 import { requireAbsoluteUrl, sanitizeXmlText, truncateText } from './xml-text.js';
 
 export const GOOGLE_NAMESPACE = 'http://base.google.com/ns/1.0';
@@ -39,22 +43,26 @@ export const FEED_AVAILABILITY: Readonly<Record<Availability, FeedAvailability>>
 const PRICE = /^(\d+)(?:\.(\d+))?$/;
 
 /** Google price form `12.00 USD`: the decimal amount as the catalog gives it, at least two decimals. */
-export function formatFeedPrice(product: Product): string {
-  const match = PRICE.exec(product.price);
-  if (match === null || !/^[A-Z]{3}$/.test(product.currency)) {
+export function formatFeedPrice(
+  amount: string,
+  currency: string,
+  where: { product: string; field: string },
+): string {
+  const match = PRICE.exec(amount);
+  if (match === null || !/^[A-Z]{3}$/.test(currency)) {
     throw new CatalogError(
       'PRODUCT_INVALID',
-      `product "${product.slug}": price ${JSON.stringify(product.price)} ${product.currency} is not a decimal amount with an ISO 4217 currency`,
-      { product: product.slug, field: 'price' },
+      `product "${where.product}": ${where.field} ${JSON.stringify(amount)} ${currency} is not a decimal amount with an ISO 4217 currency`,
+      where,
     );
   }
   const fraction = (match[2] ?? '').padEnd(2, '0');
-  return `${match[1]}.${fraction} ${product.currency}`;
+  return `${match[1]}.${fraction} ${currency}`;
 }
 
-/** The item's g:id: the upstream id as the feed carries it. */
-export function feedIdOf(planned: PlannedProduct): string {
-  return clean(planned.sourceId);
+/** The item's g:id: the store's variant id (the product's id for a product without variants). */
+export function feedIdOf(offer: FeedOffer): string {
+  return clean(offer.variant.id);
 }
 
 /** Google: g:id is required, "Max 50 characters". */
@@ -85,42 +93,65 @@ export function buildFeedShipping(config: ResolvedConfig): Record<string, unknow
   return policy === undefined ? {} : feedShippingAttributes(policy);
 }
 
+/** A variant of a product with a choice is titled by both ("Trail Hoodie – XS / Red"), as Google asks of variants. */
+function titleOf(offer: FeedOffer): string {
+  const { record } = offer.planned;
+  const variantTitle = clean(offer.variant.title);
+  const name = clean(record.name);
+  const title =
+    record.variants.length > 1 && variantTitle !== '' && variantTitle !== name
+      ? `${name} – ${variantTitle}`
+      : name;
+  return truncateText(title.replace(/\s+/g, ' '), MAX_TITLE_LENGTH);
+}
+
+/**
+ * g:price is the regular price and g:sale_price what the shopper pays while on sale, as
+ * `offerOf` (record/variant-offers.ts) states every feed's offer.
+ */
+function priceAttributes(offer: VariantOffer, where: (field: string) => { product: string; field: string }) {
+  const price = formatFeedPrice(offer.price, offer.currency, where('price'));
+  if (offer.salePrice === undefined) return { 'g:price': price };
+  return {
+    'g:price': price,
+    'g:sale_price': formatFeedPrice(offer.salePrice, offer.currency, where('price')),
+  };
+}
+
 export function buildFeedItem(
-  planned: PlannedProduct,
+  offer: FeedOffer,
   config: ResolvedConfig,
   shipping: Record<string, unknown> = buildFeedShipping(config),
 ): FeedItem {
-  const product = planned.record;
+  const product = offer.planned.record;
+  const { variant } = offer;
   const where = (field: string) => ({ product: product.slug, field });
-  const title = truncateText(clean(product.name).replace(/\s+/g, ' '), MAX_TITLE_LENGTH);
+  const title = titleOf(offer);
   if (title === '') {
     throw new CatalogError('PRODUCT_INVALID', `product "${product.slug}": name is empty`, where('name'));
   }
-  const id = feedIdOf(planned);
+  const id = feedIdOf(offer);
   if (!isUsableFeedId(id)) {
     throw new CatalogError(
       'PRODUCT_INVALID',
-      `product "${product.slug}": id ${JSON.stringify(id)} must be 1 to ${MAX_ID_LENGTH} characters`,
-      where('id'),
+      `product "${product.slug}": variant id ${JSON.stringify(id)} must be 1 to ${MAX_ID_LENGTH} characters`,
+      where('variants.id'),
     );
   }
-  const item: FeedItem = {
-    'g:id': id,
-    'g:title': title,
-    'g:description': describeProduct(product),
-    'g:link': requireAbsoluteUrl(product.url, where('url')),
-  };
-  if (planned.imageUrl !== undefined)
-    item['g:image_link'] = requireAbsoluteUrl(planned.imageUrl, where('image'));
-  item['g:price'] = formatFeedPrice(product);
-  item['g:availability'] = FEED_AVAILABILITY[product.availability];
-  item['g:brand'] = clean(config.merchant.brand);
+  const item: FeedItem = { 'g:id': id };
+  if (product.variants.length > 1) item['g:item_group_id'] = clean(product.id);
+  item['g:title'] = title;
+  item['g:description'] = describeProduct(product);
+  const sold = offerOf(product, variant);
+  item['g:link'] = requireAbsoluteUrl(sold.url, where(variant.url === undefined ? 'url' : 'variants.url'));
+  Object.assign(item, imageAttributes(offer, where), priceAttributes(sold, where));
+  item['g:availability'] = FEED_AVAILABILITY[sold.availability];
+  Object.assign(item, identityAttributes(offer, config));
   item['g:condition'] = config.feed.condition;
   if (config.feed.google_product_category !== undefined) {
     item['g:google_product_category'] = clean(config.feed.google_product_category);
   }
-  // No GTIN or MPN is known for these products; Google asks for identifier_exists "no" then.
-  item['g:identifier_exists'] = 'no';
-  // A product that needs no shipping (an eBook) has no shipping line, as it has no shipping sentence.
-  return product.requires_shipping ? Object.assign(item, shipping) : item;
+  Object.assign(item, optionAttributes(variant));
+  // A product that ships nothing (a download) carries no shipping terms at all.
+  return variant.requires_shipping ? Object.assign(item, shipping) : item;
 }

@@ -8,14 +8,18 @@
  * disapproved), id 6324405 ("Max 50 characters"), identifier_exists 6324478 ("Use for products that don't have a GTIN, MPN,
  * or brand"), shipping 6324484, free_shipping_threshold 14768922.
  */
+import { compareDecimal } from '../../record/decimal-price.js';
 import type { PlannedProduct } from '../plan.js';
 import { feedIdOf, isUsableFeedId, MAX_ID_LENGTH } from './feed-item.js';
+import { type FeedOffer, feedImageOf, feedOffersOf } from './feed-offer.js';
 
 export type FeedRule = 'image_link' | 'price' | 'id';
 
-/** A product left out of the feed, and the rule it breaks. */
+/** A product (or one variant of it) left out of the feed, and the rule it breaks. */
 export interface FeedExclusion {
   product: string;
+  /** The variant left out, when only some of the product's variants are. */
+  variant?: string;
   rule: FeedRule;
   message: string;
 }
@@ -24,11 +28,11 @@ function isZeroAmount(amount: string): boolean {
   return /^0*(\.0*)?$/.test(amount);
 }
 
-/** The rule the product breaks, or undefined when Google accepts it as an item. */
-export function findBrokenFeedRule(product: PlannedProduct): FeedRule | undefined {
-  if (product.imageUrl === undefined) return 'image_link';
-  if (isZeroAmount(product.record.price)) return 'price';
-  if (!isUsableFeedId(feedIdOf(product))) return 'id';
+/** The rule the offer breaks, or undefined when Google accepts it as an item. */
+export function findBrokenFeedRule(offer: FeedOffer): FeedRule | undefined {
+  if (feedImageOf(offer) === undefined) return 'image_link';
+  if (isZeroAmount(offer.variant.price)) return 'price';
+  if (!isUsableFeedId(feedIdOf(offer))) return 'id';
   return undefined;
 }
 
@@ -38,25 +42,41 @@ const REASONS: Readonly<Record<FeedRule, string>> = {
   id: `has an upstream id that is empty or longer than the ${MAX_ID_LENGTH} characters Google allows for id`,
 };
 
-/** Splits the planned products into the feed's items and the ones left out with their rule. */
+function exclusion(slug: string, rule: FeedRule, variant?: string): FeedExclusion {
+  const subject = variant === undefined ? `product "${slug}"` : `product "${slug}" variant "${variant}"`;
+  return {
+    product: slug,
+    ...(variant === undefined ? {} : { variant }),
+    rule,
+    message: `${subject} ${REASONS[rule]}: left out of feed.xml (still in the catalog)`,
+  };
+}
+
+/**
+ * Splits the planned products' variants into the feed's items and the ones left out with
+ * their rule. When every variant of a product breaks the same rule (a product without
+ * any image), the product is named once; otherwise each variant left out is named.
+ */
 export function screenFeedProducts(products: readonly PlannedProduct[]): {
-  items: PlannedProduct[];
+  items: FeedOffer[];
   excluded: FeedExclusion[];
 } {
-  const items: PlannedProduct[] = [];
+  const items: FeedOffer[] = [];
   const excluded: FeedExclusion[] = [];
   for (const product of products) {
-    const rule = findBrokenFeedRule(product);
-    if (rule === undefined) {
-      items.push(product);
-      continue;
+    const broken: { variant: string; rule: FeedRule }[] = [];
+    for (const offer of feedOffersOf(product)) {
+      const rule = findBrokenFeedRule(offer);
+      if (rule === undefined) items.push(offer);
+      else broken.push({ variant: offer.variant.id, rule });
     }
     const slug = product.record.slug;
-    excluded.push({
-      product: slug,
-      rule,
-      message: `product "${slug}" ${REASONS[rule]}: left out of feed.xml (still in the catalog)`,
-    });
+    const [first] = broken;
+    if (first === undefined) continue;
+    const whole =
+      broken.length === product.record.variants.length && broken.every((b) => b.rule === first.rule);
+    if (whole) excluded.push(exclusion(slug, first.rule));
+    else excluded.push(...broken.map(({ variant, rule }) => exclusion(slug, rule, variant)));
   }
   return { items, excluded };
 }
@@ -98,6 +118,30 @@ function checkEntries(item: Record<string, unknown>, name: string, required: rea
   return faults;
 }
 
+/** Compares decimal amounts that may have different numbers of decimals ("9.5" and "10.00"). */
+function compareAmounts(a: string, b: string): number {
+  const [aWhole = '', aFraction = ''] = a.split('.');
+  const [bWhole = '', bFraction = ''] = b.split('.');
+  const digits = Math.max(aFraction.length, bFraction.length);
+  return compareDecimal(
+    `${aWhole}${aFraction.padEnd(digits, '0')}`,
+    `${bWhole}${bFraction.padEnd(digits, '0')}`,
+  );
+}
+
+/** Google (sale_price, answer 6324471): same form as price, and lower than it. */
+function checkSalePrice(item: Record<string, unknown>): string[] {
+  const sale = text(item, 'g:sale_price');
+  if (sale === undefined) return [];
+  const salePrice = PRICE.exec(sale);
+  if (salePrice?.[1] === undefined) return ['g:sale_price is not "12.00 USD" form'];
+  const price = PRICE.exec(text(item, 'g:price') ?? '');
+  if (price?.[1] !== undefined && compareAmounts(salePrice[1], price[1]) >= 0) {
+    return ['g:sale_price is not lower than g:price'];
+  }
+  return [];
+}
+
 /** The rules above, checked on one parsed feed item; each fault names the attribute. */
 export function checkGoogleItemRules(item: Record<string, unknown>): string[] {
   const faults: string[] = [];
@@ -111,6 +155,7 @@ export function checkGoogleItemRules(item: Record<string, unknown>): string[] {
     faults.push('no g:gtin, no g:brand with g:mpn, and no g:identifier_exists "no"');
   }
   if ((text(item, 'g:brand') ?? '').length > 70) faults.push('g:brand longer than 70 characters');
+  faults.push(...checkSalePrice(item));
   faults.push(...checkEntries(item, 'g:shipping', ['g:country', 'g:price']));
   faults.push(...checkEntries(item, 'g:free_shipping_threshold', ['g:country', 'g:price_threshold']));
   return faults;

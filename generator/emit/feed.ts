@@ -1,6 +1,6 @@
 /**
  * `/feed.xml`: the merchant product feed in Google Merchant Center's RSS 2.0 form, one
- * item per product, the whole catalog every time (https://support.google.com/merchants/answer/160589).
+ * item per product variant, the whole catalog every time (https://support.google.com/merchants/answer/160589).
  * `checkFeed` validates a feed: well-formed XML, RSS 2.0 channel elements, and per item
  * the `g:` attributes Google requires in the shapes it requires. A feed read from a
  * directory or a site is parsed from its text; the one this build just serialised is
@@ -37,7 +37,7 @@ export function emitFeed(plan: BuildPlan): Artifact[] {
     description: sanitizeXmlText(config.merchant.description ?? `Products of ${config.merchant.name}`),
     lastBuildDate: new Date(plan.generated).toUTCString(),
     // Products that break a Google item rule stay in the catalog; the build warns about each.
-    item: screenFeedProducts(plan.products).items.map((product) => buildFeedItem(product, config, shipping)),
+    item: screenFeedProducts(plan.products).items.map((offer) => buildFeedItem(offer, config, shipping)),
   };
   const tree = { rss: { '@_version': '2.0', '@_xmlns:g': GOOGLE_NAMESPACE, channel } };
   const body = buildXmlDocument(tree);
@@ -50,7 +50,8 @@ const parser = new XMLParser({
   parseTagValue: false,
   parseAttributeValue: false,
   htmlEntities: false,
-  isArray: (name) => name === 'item' || name === 'g:shipping' || name === 'g:free_shipping_threshold',
+  isArray: (name) =>
+    ['item', 'g:shipping', 'g:free_shipping_threshold', 'g:additional_image_link'].includes(name),
 });
 
 export interface ParsedFeed {
@@ -142,6 +143,11 @@ function checkItem(item: Record<string, unknown>, index: number, ids: Set<string
   for (const name of ['g:link', 'g:image_link']) {
     const url = text(item[name]);
     if (url !== undefined && !isAbsoluteUrl(url)) faults.push(`${label}: ${name} is not an absolute URL`);
+  }
+  const additional = item['g:additional_image_link'];
+  for (const url of Array.isArray(additional) ? additional : []) {
+    if (typeof url !== 'string' || !isAbsoluteUrl(url))
+      faults.push(`${label}: g:additional_image_link is not an absolute URL`);
   }
   const price = text(item['g:price']);
   if (price !== undefined && !FEED_PRICE.test(price))

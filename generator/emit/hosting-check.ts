@@ -7,6 +7,7 @@
  * CORS and `nosniff`; the catalog keeps the spec's 15-minute cache. A live site exposes
  * neither file, so a bundle with neither is not checked here.
  */
+import { isHostFilePath } from '../../live/shells/host-files.js';
 import { isCatalogError } from '../errors.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import { checkHeaderLimits, checkRedirectLimits } from './host-limits.js';
@@ -41,7 +42,7 @@ function parseOrReport<T>(
 }
 
 function isPublicDocument(path: string): boolean {
-  return !path.startsWith('_');
+  return !path.startsWith('_') && !isHostFilePath(`/${path}`);
 }
 
 function checkRedirects(rules: readonly RedirectRule[], files: BundleFiles): string[] {

@@ -18,6 +18,7 @@ import { emitKnowledgeBase } from './kb.js';
 import { forgetKnowledgeBaseSections } from './kb-markdown.js';
 import { emitLanding } from './landing.js';
 import { emitLiveIndex } from './live-index.js';
+import { emitLiveShells } from './live-shells.js';
 import { emitLlms } from './llms.js';
 import { emitOpenApi } from './openapi.js';
 import { emitRobots } from './robots.js';
@@ -47,7 +48,8 @@ export const DOCUMENT_EMITTERS: readonly Emitter[] = [
 export function emitBundle(plan: BuildPlan, emitters: readonly Emitter[] = DOCUMENT_EMITTERS): Artifact[] {
   const documents = emitters.flatMap((emit) => emit(plan));
   forgetKnowledgeBaseSections(plan);
-  const artifacts = [...documents, ...emitHostingRules(plan, documents)];
+  // The live handler's files come after the rules: they are code for the hosts, not documents to serve.
+  const artifacts = [...documents, ...emitHostingRules(plan, documents), ...emitLiveShells(plan)];
   assertNoCollisions(artifacts);
   return artifacts.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -11,66 +11,32 @@
  *     - Price: <amount> <currency>
  *     - Availability: <in_stock | out_of_stock | coming_soon>
  *     - ...one `- Label: value` line per other fact
+ *
+ *     #### Variants                      (when the product has a choice)
+ *
+ *     | Variant ID | <option>… | SKU | Price | Was | Availability |
+ *
+ * then the description. The section itself is written by `kb-product-section.ts`.
  */
-import type { Nutrition, Product } from '../model.js';
 import type { BuildPlan } from '../plan.js';
 import { catalogUrls } from './catalog.js';
-import { escapeMarkdownInline, escapeMarkdownParagraphs, shiftHeadings } from './markdown-text.js';
+import { describeCatalogFields } from './catalog-fields.js';
+import {
+  renderProductSection,
+  VARIANT_COLUMNS,
+  VARIANT_ID_COLUMN,
+  VARIANTS_HEADING,
+} from './kb-product-section.js';
+import {
+  escapeMarkdownInline,
+  escapeMarkdownParagraphs,
+  readMarkdownTableRow,
+  shiftHeadings,
+  unescapeMarkdown,
+} from './markdown-text.js';
 import { resolveUsagePolicy, type UsagePolicy } from './usage-policy.js';
-import { requireAbsoluteUrl } from './xml-text.js';
 
 export const PRODUCTS_HEADING = '## Products';
-const NOT_LISTED = 'not listed';
-
-const AVAILABILITY_WORDS: Readonly<Record<Product['availability'], string>> = {
-  in_stock: 'in stock',
-  out_of_stock: 'out of stock',
-  coming_soon: 'coming soon, not yet for sale',
-};
-
-function listOrText(value: readonly string[] | string | null): string {
-  if (value === null) return NOT_LISTED;
-  const text = typeof value === 'string' ? value : value.join('; ');
-  const escaped = escapeMarkdownInline(text);
-  return escaped === '' ? NOT_LISTED : escaped;
-}
-
-function describeNutrition(nutrition: Nutrition | null): string {
-  if (nutrition === null) return NOT_LISTED;
-  const entries = Object.entries(nutrition).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  if (entries.length === 0) return NOT_LISTED;
-  return escapeMarkdownInline(entries.map(([key, value]) => `${key} ${value}`).join('; '));
-}
-
-/** One product section; the URL is checked, every text value is made inert. */
-export function renderProductSection(product: Product): string {
-  const link = requireAbsoluteUrl(product.url, { product: product.slug, field: 'url' });
-  const lines = [
-    `### ${escapeMarkdownInline(product.name)}`,
-    '',
-    `- ID: ${escapeMarkdownInline(product.slug)}`,
-    `- Link: <${link}>`,
-    `- Price: ${escapeMarkdownInline(`${product.price} ${product.currency}`)}`,
-    `- Availability: ${product.availability} (${AVAILABILITY_WORDS[product.availability]})`,
-  ];
-  if (product.flavor !== undefined) lines.push(`- Flavor: ${escapeMarkdownInline(product.flavor)}`);
-  if (product.packaging !== undefined) lines.push(`- Packaging: ${escapeMarkdownInline(product.packaging)}`);
-  lines.push(
-    `- Ingredients: ${listOrText(product.ingredients)}`,
-    `- Nutrition: ${describeNutrition(product.nutrition)}`,
-    `- Benefits: ${listOrText(product.benefits)}`,
-    `- Certifications: ${listOrText(product.certifications)}`,
-  );
-  if (product.shipping !== undefined) lines.push(`- Shipping: ${escapeMarkdownInline(product.shipping)}`);
-  if (product.purchase_url !== product.url) {
-    lines.push(
-      `- Purchase: <${requireAbsoluteUrl(product.purchase_url, { product: product.slug, field: 'purchase_url' })}>`,
-    );
-  }
-  const description = product.description === null ? '' : escapeMarkdownParagraphs(product.description);
-  if (description !== '') lines.push('', description);
-  return lines.join('\n');
-}
 
 function renderArticles(plan: BuildPlan): string[] {
   if (plan.articles.length === 0) return [];
@@ -127,8 +93,22 @@ function renderSections(plan: BuildPlan, policy: UsagePolicy): string {
     '',
     ...policy.rules.map((rule) => `- ${escapeMarkdownInline(rule.text)}`),
   ].join('\n');
-  const products = [PRODUCTS_HEADING, ...plan.catalog.products.map(renderProductSection)];
+  const fields = describeCatalogFields(plan);
+  const products = [
+    PRODUCTS_HEADING,
+    ...plan.products.map((product) => renderProductSection(product, fields)),
+  ];
   return [about, usage, ...products, ...renderArticles(plan)].join('\n\n');
+}
+
+/** One row of a product's variant table, as written. */
+export interface KnowledgeBaseVariant {
+  id: string;
+  /** `<amount> <currency>`. */
+  price: string;
+  /** The "was" price, `<amount> <currency>`, or '' when not on sale. */
+  was: string;
+  availability: string;
 }
 
 export interface KnowledgeBaseProduct {
@@ -139,10 +119,62 @@ export interface KnowledgeBaseProduct {
   availability: string;
   /** Every `- Label: value` line of the section, by label. */
   facts: Record<string, string>;
+  /** The rows of the section's variant table; empty when it has none. */
+  variants: KnowledgeBaseVariant[];
 }
 
-function unescapeMarkdown(text: string): string {
-  return text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
+/** Reads one variant table row by the header's column names; undefined for the delimiter row. */
+function readVariantRow(
+  header: readonly string[],
+  cells: readonly string[],
+): KnowledgeBaseVariant | undefined {
+  const cell = (name: string) => cells[header.indexOf(name)] ?? '';
+  if (cells.every((value) => /^-+$/.test(value))) return undefined;
+  const [, price, was, availability] = VARIANT_COLUMNS;
+  return {
+    id: cell(VARIANT_ID_COLUMN),
+    price: cell(price),
+    was: cell(was),
+    availability: cell(availability),
+  };
+}
+
+interface SectionScan {
+  name: string;
+  facts: Record<string, string>;
+  variants: KnowledgeBaseVariant[];
+  /** Where the variant table is being read: before it, its header seen, or done. */
+  table: 'none' | 'heading' | string[] | 'done';
+}
+
+/** Feeds one line of a product section to the scan: a fact, or a line of the variant table. */
+function scanSectionLine(current: SectionScan, line: string): void {
+  if (line === VARIANTS_HEADING && current.table === 'none') {
+    current.table = 'heading';
+    return;
+  }
+  if (current.table === 'heading' || Array.isArray(current.table)) {
+    const cells = readMarkdownTableRow(line);
+    if (cells === undefined) {
+      if (Array.isArray(current.table)) current.table = 'done';
+      return;
+    }
+    if (current.table === 'heading') current.table = cells;
+    else {
+      const variant = readVariantRow(current.table, cells);
+      if (variant !== undefined) current.variants.push(variant);
+    }
+    return;
+  }
+  // Only a list item can be a fact: the description's lines (most of the document) skip the
+  // regular expression. The variant table comes before any prose, so text from the store
+  // after it (a description with its own "Variants" heading) can never pose as one.
+  if (!line.startsWith('- ')) {
+    if (current.table === 'none') current.table = 'done';
+    return;
+  }
+  const fact = /^- ([A-Za-z ]+): (.*)$/.exec(line);
+  if (fact?.[1] !== undefined && fact[2] !== undefined) current.facts[fact[1]] ??= unescapeMarkdown(fact[2]);
 }
 
 /** Reads the product sections back from a knowledge-base Markdown document. */
@@ -151,10 +183,10 @@ export function readKnowledgeBaseProducts(markdown: string): KnowledgeBaseProduc
   const start = lines.indexOf(PRODUCTS_HEADING);
   if (start < 0) return [];
   const products: KnowledgeBaseProduct[] = [];
-  let current: { name: string; facts: Record<string, string> } | undefined;
+  let current: SectionScan | undefined;
   const finish = () => {
     if (current === undefined) return;
-    const { name, facts } = current;
+    const { name, facts, variants } = current;
     products.push({
       name,
       id: facts.ID ?? '',
@@ -162,6 +194,7 @@ export function readKnowledgeBaseProducts(markdown: string): KnowledgeBaseProduc
       price: facts.Price ?? '',
       availability: (facts.Availability ?? '').split(' ')[0] ?? '',
       facts,
+      variants,
     });
   };
   for (let index = start + 1; index < lines.length; index++) {
@@ -169,16 +202,10 @@ export function readKnowledgeBaseProducts(markdown: string): KnowledgeBaseProduc
     if (line.startsWith('## ')) break;
     if (line.startsWith('### ')) {
       finish();
-      current = { name: unescapeMarkdown(line.slice(4)), facts: {} };
+      current = { name: unescapeMarkdown(line.slice(4)), facts: {}, variants: [], table: 'none' };
       continue;
     }
-    // Only a list item inside a section can be a fact: the description's lines (most of
-    // the document) skip the regular expression.
-    if (current === undefined || !line.startsWith('- ')) continue;
-    const fact = /^- ([A-Za-z ]+): (.*)$/.exec(line);
-    if (fact?.[1] !== undefined && fact[2] !== undefined) {
-      current.facts[fact[1]] ??= unescapeMarkdown(fact[2]);
-    }
+    if (current !== undefined && line !== '') scanSectionLine(current, line);
   }
   finish();
   return products;

@@ -72,9 +72,13 @@ function productLines(plan: BuildPlan): string[] {
   const { products } = plan.catalog;
   const listed = products.slice(0, LLMS_PRODUCT_LIMIT).map((product) => {
     const url = requireAbsoluteUrl(product.url, { product: product.slug, field: 'url' });
+    const range = product.price_range;
     const facts = [
-      `${product.price} ${product.currency}`,
+      range === undefined
+        ? `${product.price} ${product.currency}`
+        : `${range.min} to ${range.max} ${product.currency}`,
       product.availability,
+      product.brand,
       product.flavor,
       product.packaging,
     ];

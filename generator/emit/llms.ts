@@ -9,6 +9,7 @@
 import type { Artifact } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
+import { describeCatalogFacts, describeCatalogFields } from './catalog-fields.js';
 import { renderKnowledgeBaseSections } from './kb-markdown.js';
 import { llmsSections } from './llms-sections.js';
 import { escapeMarkdownInline, escapeMarkdownParagraphs } from './markdown-text.js';
@@ -24,7 +25,7 @@ function renderHeader(plan: BuildPlan, policy: UsagePolicy): string {
   const { config } = plan;
   const summary = [
     config.merchant.description,
-    `Public, read-only product catalog of ${config.merchant.name} for AI agents: ${plan.catalog.products.length} products with price, availability, packaging, ingredients and nutrition, rebuilt every 15 minutes. No key, token or registration is needed.`,
+    `Public, read-only product catalog of ${config.merchant.name} for AI agents: ${plan.catalog.products.length} products with ${describeCatalogFacts(describeCatalogFields(plan))}, rebuilt every 15 minutes. No key, token or registration is needed.`,
   ]
     .filter((part): part is string => part !== undefined)
     .join(' ');

@@ -52,6 +52,46 @@ export function formatMarkdownLink(text: string, url: string): string {
   return `[${escapeMarkdownInline(text)}](${destination})`;
 }
 
+/**
+ * A GitHub-flavoured Markdown table (GFM 0.29, "Tables (extension)") of inert cells: each
+ * cell is inline text as `escapeMarkdownInline` makes it, with the pipe escaped too ("It
+ * is possible to include a pipe in a cell's content by escaping it"). Every row has the
+ * header's number of cells.
+ */
+export function formatMarkdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) =>
+    `| ${header.map((_, index) => escapeMarkdownTableCell(cells[index] ?? '')).join(' | ')} |`;
+  return [line(header), `|${header.map(() => ' --- ').join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+function escapeMarkdownTableCell(text: string): string {
+  return escapeMarkdownInline(text).replace(/\|/g, '\\|');
+}
+
+/** The cells of one table row written by `formatMarkdownTable`, escapes resolved; undefined for another line. */
+export function readMarkdownTableRow(line: string): string[] | undefined {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith('|') || !trimmed.endsWith('|') || trimmed.length < 2) return undefined;
+  const cells: string[] = [];
+  let cell = '';
+  for (let index = 1; index < trimmed.length; index++) {
+    const char = trimmed[index];
+    if (char === '\\' && index + 1 < trimmed.length - 1) {
+      cell += trimmed.slice(index, index + 2);
+      index++;
+    } else if (char === '|') {
+      cells.push(unescapeMarkdown(cell.trim()));
+      cell = '';
+    } else cell += char;
+  }
+  return cells;
+}
+
+/** Undoes the CommonMark backslash escapes these helpers write. */
+export function unescapeMarkdown(text: string): string {
+  return text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
+}
+
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const ATX_HEADING = /^ {0,3}(#{1,6})(?=[ \t]|$)/;
 const SETEXT_UNDERLINE = /^ {0,3}(=+|-+)[ \t]*$/;

@@ -7,24 +7,39 @@
  * published description is the one source of truth for what the data must look like.
  */
 
-export type JsonSchema = Readonly<Record<string, unknown>>;
+import {
+  AVAILABILITY,
+  CURRENCY_PATTERN,
+  image,
+  type JsonSchema,
+  nullableList,
+  option,
+  PRICE_PATTERN,
+  priceRange,
+  productExtensions,
+  ref,
+  text,
+  uri,
+  variant,
+} from './openapi-record-schemas.js';
 
-export const SCHEMA_NAMES = ['Catalog', 'Merchant', 'Checkout', 'Product', 'Health', 'Error'] as const;
+export type { JsonSchema } from './openapi-record-schemas.js';
+
+export const SCHEMA_NAMES = [
+  'Catalog',
+  'Merchant',
+  'Checkout',
+  'Product',
+  'Variant',
+  'Image',
+  'Option',
+  'PriceRange',
+  'Health',
+  'Error',
+] as const;
 export type SchemaName = (typeof SCHEMA_NAMES)[number];
 
-/** A decimal amount as text: no sign, no thousands separators, no leading zeros, up to 4 decimals. */
-export const PRICE_PATTERN = '^(0|[1-9][0-9]*)(\\.[0-9]{1,4})?$';
-/** An ISO 4217 alphabetic code. */
-export const CURRENCY_PATTERN = '^[A-Z]{3}$';
-
-const ref = (name: SchemaName): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
-const text = (description: string): JsonSchema => ({ type: 'string', description });
-const uri = (description: string): JsonSchema => ({ type: 'string', format: 'uri', description });
-const nullableList = (description: string): JsonSchema => ({
-  type: ['array', 'null'],
-  items: { type: 'string' },
-  description,
-});
+export { CURRENCY_PATTERN, PRICE_PATTERN } from './openapi-record-schemas.js';
 
 const merchant: JsonSchema = {
   type: 'object',
@@ -51,14 +66,14 @@ const checkout: JsonSchema = {
 // price and link fields, but the description promises no more than the spec does.
 const product: JsonSchema = {
   type: 'object',
-  description: 'One product (spec 2.4). No field is required.',
+  description: 'One product (spec 2.4, then the extensions). No field is required.',
   properties: {
     name: text('Product name.'),
     flavor: text('Flavor as the merchant names it.'),
     slug: text('Stable short identifier.'),
     url: uri('Product page; link to it when citing.'),
     description: { type: ['string', 'null'], description: 'Product description.' },
-    packaging: text('Count, size in fl oz and mL, and bottle type.'),
+    packaging: text('Pack size or unit as the merchant states it, e.g. 6 x 12 fl oz bottles or 100 m roll.'),
     ingredients: {
       type: ['array', 'string', 'null'],
       items: { type: 'string' },
@@ -67,15 +82,22 @@ const product: JsonSchema = {
     nutrition: { type: ['object', 'null'], description: 'Nutrition facts.' },
     benefits: nullableList('Benefits as the merchant states them.'),
     certifications: nullableList('Certifications.'),
-    price: { ...text('Decimal amount as text, e.g. "12.00".'), pattern: PRICE_PATTERN },
+    price: {
+      ...text(
+        'Decimal amount as text, e.g. "12.00": the lowest price among variants in stock (among all when none is).',
+      ),
+      pattern: PRICE_PATTERN,
+    },
     currency: { ...text('ISO 4217 currency code, e.g. "USD".'), pattern: CURRENCY_PATTERN },
     availability: {
       type: 'string',
-      enum: ['in_stock', 'out_of_stock', 'coming_soon'],
-      description: 'Stock state.',
+      enum: AVAILABILITY,
+      description:
+        'Stock state: in_stock when any variant is, else coming_soon when any is, else out_of_stock.',
     },
     shipping: text('Shipping terms.'),
     purchase_url: uri('Where a person completes the purchase.'),
+    ...productExtensions,
   },
 };
 
@@ -124,6 +146,10 @@ export function buildComponentSchemas(): Record<SchemaName, JsonSchema> {
     Merchant: merchant,
     Checkout: checkout,
     Product: product,
+    Variant: variant,
+    Image: image,
+    Option: option,
+    PriceRange: priceRange,
     Health: health,
     Error: error,
   };

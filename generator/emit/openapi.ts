@@ -2,12 +2,14 @@
  * The API description at `/api/openapi.json` (spec parts 4, 5, 8 and 9): OpenAPI 3.1.0,
  * version 1.0.0, the two public read operations, the component schemas of part 2, the
  * optional OAuth 2.0 and OpenID Connect schemes, and the usage rules both as prose and
- * as the `x-usage-policy` extension. It is a pure function of the config: the catalog's
- * products never appear in it, so it changes only when the merchant's setup does.
+ * as the `x-usage-policy` extension. It is a pure function of the config and of which
+ * facts the products carry (`catalog-fields.ts`), never of the products themselves, so it
+ * changes only when the merchant's setup or the shape of its catalog does.
  */
 import type { Artifact } from '../artifact.js';
 import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
+import { type CatalogFields, describeCatalogFacts, describeCatalogFields } from './catalog-fields.js';
 import { stableJson } from './json.js';
 import { buildUsageExtension, describeAccountAccess } from './openapi-policy.js';
 import { buildComponentSchemas, type SchemaName } from './openapi-schemas.js';
@@ -38,10 +40,11 @@ function buildContact(config: ResolvedConfig): Record<string, string> {
   return { name };
 }
 
-function buildDescription(config: ResolvedConfig): string {
+function buildDescription(config: ResolvedConfig, fields: CatalogFields | undefined): string {
   const policy = resolveUsagePolicy(config);
+  const facts = fields === undefined ? 'price, availability' : describeCatalogFacts(fields);
   return [
-    `The full product catalog of ${config.merchant.name}: prices, availability, packaging, ingredients, nutrition, benefits and the page where a person buys each product.`,
+    `The full product catalog of ${config.merchant.name}: ${facts}, and the page where a person buys each product.`,
     'The catalog and health operations are public: no key, token or registration. CORS is open to every origin. The catalog is cached for 15 minutes.',
     ['Usage rules:', ...policy.rules.map((rule) => `- ${rule.text}`)].join('\n'),
     'Account-scoped access for a signed-in customer is optional: OAuth 2.0 authorization code with PKCE (S256), see the security schemes.',
@@ -109,7 +112,11 @@ export function buildSecuritySchemes(config: ResolvedConfig): Record<string, unk
   };
 }
 
-export function buildOpenApiDocument(config: ResolvedConfig): OpenApiDocument {
+/**
+ * The API description. `fields` (the facts this merchant's products carry) tailors the
+ * one sentence that lists them; without it the sentence names only price and availability.
+ */
+export function buildOpenApiDocument(config: ResolvedConfig, fields?: CatalogFields): OpenApiDocument {
   const policy = resolveUsagePolicy(config);
   const access = describeAccountAccess(config);
   return {
@@ -118,7 +125,7 @@ export function buildOpenApiDocument(config: ResolvedConfig): OpenApiDocument {
       title: `${config.merchant.name} Catalog API`,
       version: API_VERSION,
       summary: 'Read-only product catalog for AI agents and other clients.',
-      description: buildDescription(config),
+      description: buildDescription(config, fields),
       termsOfService: policy.termsUrl,
       contact: buildContact(config),
       license: {
@@ -149,7 +156,7 @@ export function emitOpenApi(plan: BuildPlan): Artifact[] {
     {
       path: OPENAPI_FILE,
       mediaType: 'application/json',
-      body: stableJson(buildOpenApiDocument(plan.config)),
+      body: stableJson(buildOpenApiDocument(plan.config, describeCatalogFields(plan))),
     },
   ];
 }

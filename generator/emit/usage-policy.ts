@@ -66,7 +66,7 @@ function describeRules(config: ResolvedConfig, attribution: string, termsUrl: st
   if (usage.allow_ai_input) {
     rules.push({
       id: 'citation',
-      text: 'Reading, quoting and citing product, nutrition, policy and article content is permitted, with attribution and a link to the product URL.',
+      text: 'Reading, quoting and citing product, policy and article content is permitted, with attribution and a link to the product URL.',
     });
   }
   rules.push(

@@ -8,17 +8,18 @@
  */
 import type { ResolvedConfig } from '../config.js';
 import { catalogUrls } from './catalog.js';
+import { type CatalogFields, describeCatalogFacts } from './catalog-fields.js';
 import { API_VERSION, buildSecuritySchemes } from './openapi.js';
 import { buildUsageExtension } from './openapi-policy.js';
 import { resolveUsagePolicy } from './usage-policy.js';
 
-function buildSkills(config: ResolvedConfig): Record<string, unknown>[] {
+function buildSkills(config: ResolvedConfig, fields: CatalogFields): Record<string, unknown>[] {
   const base = config.base_url;
   return [
     {
       id: 'getCatalog',
       name: 'Get the product catalog',
-      description: `GET ${base}/agent-catalog returns every product of ${config.merchant.name} as JSON: price, availability, packaging, ingredients, nutrition, benefits and the product URL where a person buys it. No authentication.`,
+      description: `GET ${base}/agent-catalog returns every product of ${config.merchant.name} as JSON: ${describeCatalogFacts(fields)}, and the product URL where a person buys it. No authentication.`,
       tags: ['catalog', 'products', 'prices', 'availability', 'read-only'],
       examples: [
         `GET ${base}/agent-catalog`,
@@ -39,7 +40,8 @@ function buildSkills(config: ResolvedConfig): Record<string, unknown>[] {
   ];
 }
 
-export function buildAgentCard(config: ResolvedConfig): Record<string, unknown> {
+/** The card for this merchant; `fields` says which product facts its skill description names. */
+export function buildAgentCard(config: ResolvedConfig, fields: CatalogFields): Record<string, unknown> {
   const policy = resolveUsagePolicy(config);
   const { merchant } = config;
   return {
@@ -70,7 +72,7 @@ export function buildAgentCard(config: ResolvedConfig): Record<string, unknown> 
     },
     defaultInputModes: ['application/json'],
     defaultOutputModes: ['application/json'],
-    skills: buildSkills(config),
+    skills: buildSkills(config, fields),
     // Declared, never required: spec 5.1, the catalog operations need no authentication.
     securitySchemes: buildSecuritySchemes(config),
     supportsAuthenticatedExtendedCard: false,

@@ -6,11 +6,14 @@
  * card at both of its names. Extension-less URLs are published as `.json` files with a
  * `publicPath`; the hosting rules rewrite the URL to the file and set the media type.
  */
+import { mcpEndpointOf, protectedResourceMetadataUrlOf } from '../../access-token/resource-urls.js';
 import { buildAuthorizationServerMetadata, buildOpenIdConfiguration } from '../../auth-server/metadata.js';
+import { CUSTOMER_PROFILE_TOOL } from '../../live/account/customer-profile.js';
 import type { Artifact } from '../artifact.js';
 import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
 import { catalogUrls } from './catalog.js';
+import { describeCatalogFields } from './catalog-fields.js';
 import { stableJson } from './json.js';
 import { liveEndpoints } from './live-index.js';
 import { describeAccountAccess } from './openapi-policy.js';
@@ -72,6 +75,35 @@ export function buildProtectedResourceMetadata(config: ResolvedConfig): Record<s
   };
 }
 
+/**
+ * RFC 9728 metadata for the MCP endpoint `{base_url}/mcp`: its `resource` is exactly the
+ * endpoint's URL (RFC 9728 §3.3, and what MCP clients send as RFC 8707 `resource`), and it
+ * lives at the path-inserted well-known URL (§3.1), which the endpoint's 401 names.
+ */
+export function buildMcpProtectedResourceMetadata(config: ResolvedConfig): Record<string, unknown> {
+  const policy = resolveUsagePolicy(config);
+  return {
+    resource: mcpEndpointOf(config.base_url),
+    authorization_servers: [config.auth_url],
+    // What the endpoint's one protected tool, get_customer_profile, needs.
+    scopes_supported: [...CUSTOMER_PROFILE_TOOL.scopes],
+    bearer_methods_supported: ['header'],
+    resource_name: `${config.merchant.name} MCP server`,
+    resource_policy_uri: policy.termsUrl,
+    resource_tos_uri: policy.termsUrl,
+  };
+}
+
+/** Where that document is published: file and public path, both derived from the endpoint's path. */
+export function mcpProtectedResourceDocument(config: ResolvedConfig): {
+  path: string;
+  publicPath: string;
+  mediaType: string;
+} {
+  const publicPath = new URL(protectedResourceMetadataUrlOf(mcpEndpointOf(config.base_url))).pathname;
+  return { path: `${publicPath.slice(1)}.json`, publicPath, mediaType: 'application/json' };
+}
+
 /** RFC 9264 §4.2 linkset anchored at the catalog, the form RFC 9727 §4.2 requires. */
 export function buildApiCatalog(config: ResolvedConfig): Record<string, unknown> {
   const { catalogUrl, healthUrl } = catalogUrls(config);
@@ -120,9 +152,10 @@ export function emitWellKnown(plan: BuildPlan): Artifact[] {
   const docs = WELL_KNOWN_DOCUMENTS;
   // The copies must equal what the issuer serves, so they get the same input: its identifier.
   const issuer = { issuer: config.auth_url };
-  const agentCard = buildAgentCard(config);
+  const agentCard = buildAgentCard(config, describeCatalogFields(plan));
   return [
     document(docs.protectedResource, buildProtectedResourceMetadata(config)),
+    document(mcpProtectedResourceDocument(config), buildMcpProtectedResourceMetadata(config)),
     document(docs.authorizationServer, buildAuthorizationServerMetadata(issuer)),
     document(docs.openIdConfiguration, buildOpenIdConfiguration(issuer)),
     document(docs.apiCatalog, buildApiCatalog(config)),

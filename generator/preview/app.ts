@@ -2,12 +2,19 @@
  * The preview's Express app: every request is answered from the bundle directory as the
  * CDN would answer it, with routes and headers from the bundle's own `_headers` and
  * `_redirects`. The directory is resolved again on every request, so a rebuild that swaps
- * it by rename is served at once. `createPreviewApp` never listens; `server.ts` does.
+ * it by rename is served at once. The paths the bundle's `_routes.json` sends to the live
+ * handler are answered by the same core the hosts run, through the Node shell (as
+ * Cloudflare Pages routes them; Netlify's function claims the same list), so preview
+ * claims no live path the hosts do not. `createPreviewApp` never listens; `server.ts` does.
  */
-import { realpath } from 'node:fs/promises';
+
+import { readFile, realpath } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
+import { createNodeLiveHandler } from '../../live/shells/node-http.js';
+import { matchesRoutes } from '../emit/live-routes.js';
 import type { Logger } from '../logger.js';
 import { isRecord } from '../validate/bundle-layout.js';
 import { computeEtag } from './conditional.js';
@@ -19,7 +26,7 @@ import {
   policyNameOf,
   type RateLimiter,
 } from './rate-limit.js';
-import { isHiddenPath, parseRequestPath } from './request-path.js';
+import { isHiddenPath, parseRequestPath, resolveInside } from './request-path.js';
 import {
   headersForPaths,
   isApiPath,
@@ -28,6 +35,7 @@ import {
   sendFile,
   sendMethodNotAllowed,
 } from './respond.js';
+import { sendRootPage } from './root-page.js';
 import { resolveRoute } from './route.js';
 
 export interface PreviewAppOptions {
@@ -47,6 +55,16 @@ interface PreviewContext {
    * catalog on every request would cost more than serving it, and the bytes rarely change.
    */
   checkedCatalog: { etag: string; valid: boolean } | undefined;
+  /** The live handler through the Node shell: true once it has answered. */
+  live: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+}
+
+/** A file of the bundle for the live core, by URL path, read from inside the bundle only. */
+async function readBundleAsset(dir: string, path: string): Promise<string | undefined> {
+  const realDir = await realpath(dir).catch(() => undefined);
+  const found = realDir === undefined ? undefined : await resolveInside(realDir, path);
+  if (found === undefined || !found.stats.isFile()) return undefined;
+  return readFile(found.file, 'utf8');
 }
 
 /** Spec part 7: the catalog must be a JSON object with a products list, or the answer is 500. */
@@ -96,6 +114,9 @@ async function handleRequest(req: Request, res: Response, context: PreviewContex
     return sendError(res, parsed.status, 'bad request', isApiPath(req.path, rules), rules.catalogHeaders);
   }
   const path = parsed.path;
+  if (rules.liveRoutes && !isHiddenPath(path) && matchesRoutes(rules.liveRoutes, path)) {
+    if (await context.live(req, res)) return;
+  }
   const api = isApiPath(path, rules);
   const isCatalog = withoutTrailingSlash(path) === rules.catalogPath;
   const route = isHiddenPath(path)
@@ -106,6 +127,12 @@ async function handleRequest(req: Request, res: Response, context: PreviewContex
     res.setHeader('Location', route.location.includes('?') ? route.location : `${route.location}${query}`);
     res.status(route.status).end();
     return;
+  }
+  if (path === '/' && (route.kind === 'proxy' || route.kind === 'missing')) {
+    // Model (b): the store's home page on the real host; preview names what it serves instead.
+    const headers = headersForPaths(rules, ['/']);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendMethodNotAllowed(res, headers);
+    return sendRootPage(req, res, realDir, rules, headers);
   }
   if (route.kind === 'proxy') return sendError(res, 502, 'proxy rules are not served by preview', api);
   if (route.kind === 'missing') {
@@ -152,6 +179,7 @@ export function createPreviewApp(options: PreviewAppOptions): Express {
     loadRules: createRulesLoader(),
     limiter: options.rateLimit ? createRateLimiter(options.rateLimit) : undefined,
     checkedCatalog: undefined,
+    live: createNodeLiveHandler({ readAsset: (path) => readBundleAsset(options.dir, path) }),
   };
   const app = express();
   app.disable('x-powered-by');

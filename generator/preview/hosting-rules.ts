@@ -6,7 +6,8 @@
  * whole bundle directory by rename. Matching follows Netlify: every `_headers` rule whose
  * path matches applies and repeated names are joined with ", "; the first `_redirects`
  * rule that matches wins; a trailing `/*` is a splat (`:splat` in the target); rule paths
- * match with or without a trailing slash.
+ * match with or without a trailing slash. `_routes.json`, when the bundle has one, says which
+ * paths go to the live handler, as Cloudflare Pages reads it.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import {
   parseRedirectsFile,
   type RedirectRule,
 } from '../emit/hosting-rules-format.js';
+import { type LiveRoutes, parseRoutesFile, ROUTES_FILE } from '../emit/live-routes.js';
 
 export interface HostingRules {
   headers: HeaderRule[];
@@ -26,6 +28,8 @@ export interface HostingRules {
   catalogHeaders: [string, string][];
   /** The `RateLimit-Policy` value the rules announce, if any. */
   rateLimitPolicy: string | undefined;
+  /** The paths the live handler answers (`_routes.json`); undefined when the bundle has no live surface. */
+  liveRoutes: LiveRoutes | undefined;
 }
 
 export interface RedirectMatch {
@@ -60,7 +64,11 @@ function findCatalogPath(redirects: readonly RedirectRule[]): string {
 }
 
 // Facts every request needs, derived once per load of the rules rather than per request.
-function deriveRules(headers: HeaderRule[], redirects: RedirectRule[]): HostingRules {
+function deriveRules(
+  headers: HeaderRule[],
+  redirects: RedirectRule[],
+  liveRoutes: LiveRoutes | undefined,
+): HostingRules {
   const catalogPath = findCatalogPath(redirects);
   return {
     headers,
@@ -70,6 +78,7 @@ function deriveRules(headers: HeaderRule[], redirects: RedirectRule[]): HostingR
     rateLimitPolicy: headers
       .flatMap((rule) => rule.headers)
       .find(([name]) => name.toLowerCase() === 'ratelimit-policy')?.[1],
+    liveRoutes,
   };
 }
 
@@ -79,11 +88,18 @@ export function createRulesLoader(): (realDir: string) => Promise<HostingRules> 
   return async (realDir) => {
     const headersFile = join(realDir, '_headers');
     const redirectsFile = join(realDir, '_redirects');
-    const key = `${realDir}|${await fileIdentity(headersFile)}|${await fileIdentity(redirectsFile)}`;
+    const routesFile = join(realDir, ROUTES_FILE);
+    const identities = await Promise.all([headersFile, redirectsFile, routesFile].map(fileIdentity));
+    const key = `${realDir}|${identities.join('|')}`;
     if (cached?.key === key) return cached.rules;
     const headers = parseHeadersFile(await readFile(headersFile, 'utf8'));
     const redirects = parseRedirectsFile(await readOptional(redirectsFile));
-    const rules = deriveRules(headers, redirects);
+    const routesText = await readOptional(routesFile);
+    const rules = deriveRules(
+      headers,
+      redirects,
+      routesText === '' ? undefined : parseRoutesFile(routesText),
+    );
     cached = { key, rules };
     return rules;
   };

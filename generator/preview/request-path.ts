@@ -9,11 +9,12 @@
 import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
+import { ROUTES_FILE, WORKER_FILE } from '../../live/shells/host-files.js';
 
 export type ParsedPath = { ok: true; path: string } | { ok: false; status: 400 | 404 };
 
-/** Files the CDN reads as configuration and never serves. */
-const HOSTING_FILES = new Set(['_headers', '_redirects']);
+/** Files the CDN reads as configuration or code and never serves (the live handler's are in `live/shells/host-files.ts`). */
+const HOSTING_FILES = new Set(['_headers', '_redirects', WORKER_FILE, ROUTES_FILE]);
 
 // Encoded `/`, `\` and control characters would let a decoded path mean something else
 // than the path the rules and the containment check look at.

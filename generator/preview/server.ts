@@ -1,8 +1,8 @@
 /**
  * Starts the preview on a port: checks first that the directory is a bundle (readable,
  * with a `_headers` file the hosting-rules parser accepts), so a wrong `--dir` fails at
- * once with FLAG_INVALID (exit 2) instead of serving 404s. This is the programmatic entry
- * the `preview` command and the tests share.
+ * once with FLAG_INVALID (exit 2) instead of serving 404s, and so does a port that is
+ * taken. This is the programmatic entry the `preview` command and the tests share.
  */
 import { realpath, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -11,7 +11,7 @@ import type { Express } from 'express';
 import { CatalogError } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
 import { createPreviewApp } from './app.js';
-import { createRulesLoader } from './hosting-rules.js';
+import { createRulesLoader, type HostingRules } from './hosting-rules.js';
 
 export interface PreviewServerOptions {
   dir: string;
@@ -27,6 +27,8 @@ export interface PreviewServerOptions {
 export interface PreviewServer {
   /** `http://<host>:<port>`, with the port actually bound. */
   url: string;
+  /** Where the bundle's rules serve the catalog (`{base_url}` path + `/agent-catalog`). */
+  catalogPath: string;
   close(): Promise<void>;
 }
 
@@ -34,8 +36,8 @@ function bundleError(dir: string, message: string, cause?: unknown): CatalogErro
   return new CatalogError('FLAG_INVALID', `--dir ${dir}: ${message}`, { dir }, { cause });
 }
 
-/** Refuses a directory that is missing, unreadable or holds no (valid) hosting rules. */
-export async function assertBundleDir(dir: string): Promise<void> {
+/** Refuses a directory that is missing, unreadable or holds no (valid) hosting rules; returns the rules. */
+export async function assertBundleDir(dir: string): Promise<HostingRules> {
   let realDir: string;
   try {
     realDir = await realpath(dir);
@@ -46,16 +48,44 @@ export async function assertBundleDir(dir: string): Promise<void> {
   // The same reader and parser the app uses per request, so start-up refuses exactly
   // what serving would fail on (a missing `_headers`; a missing `_redirects` is fine).
   try {
-    await createRulesLoader()(realDir);
+    return await createRulesLoader()(realDir);
   } catch (error) {
     throw bundleError(dir, 'not a built bundle: its hosting rules cannot be read or do not parse', error);
   }
 }
 
+/**
+ * A port or address this machine will not give us is the caller's argument to change, so
+ * it is FLAG_INVALID (exit 2) naming the flag, in one line without the raw errno text.
+ */
+export function listenError(error: unknown, port: number, host: string): unknown {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+  const details = { port, host, code };
+  if (code === 'EADDRINUSE') {
+    const message = `--port ${port}: ${host}:${port} is already in use; pass --port with another port (--port 0 picks a free one)`;
+    return new CatalogError('FLAG_INVALID', message, details);
+  }
+  if (code === 'EACCES') {
+    const message = `--port ${port}: not allowed to listen on ${host}:${port}; pass --port with another port (above 1023, or 0 for a free one)`;
+    return new CatalogError('FLAG_INVALID', message, details);
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new CatalogError('FLAG_INVALID', `--host ${host}: not an address of this machine`, details);
+  }
+  return error;
+}
+
+/**
+ * Node's own bounds on a slow client, behind the live handler's 10 s body limit: the whole
+ * request within 15 s, its headers within 10 s, checked every second (Node's default is
+ * every 30 s, which would let a body that never ends hold a connection that long).
+ */
+const SERVER_LIMITS = { requestTimeout: 15_000, headersTimeout: 10_000, connectionsCheckingInterval: 1_000 };
+
 function listen(app: Express, port: number, host: string): Promise<Server> {
   return new Promise((resolveListen, reject) => {
-    const server = createServer(app);
-    const fail = (error: Error): void => reject(error);
+    const server = createServer(SERVER_LIMITS, app);
+    const fail = (error: Error): void => reject(listenError(error, port, host));
     server.once('error', fail);
     server.listen(port, host, () => {
       server.off('error', fail);
@@ -88,7 +118,7 @@ function closeServer(server: Server): Promise<void> {
 export async function startPreviewServer(options: PreviewServerOptions): Promise<PreviewServer> {
   const dir = resolve(options.dir);
   const host = options.host ?? '127.0.0.1';
-  await assertBundleDir(dir);
+  const rules = await assertBundleDir(dir);
   const app = createPreviewApp({ dir, rateLimit: options.rateLimit, logger: options.logger ?? silentLogger });
   const server = await listen(app, options.port ?? 8080, host);
   const address = server.address();
@@ -97,6 +127,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   let closing: Promise<void> | undefined;
   return {
     url: formatUrl(host, address.port),
+    catalogPath: rules.catalogPath,
     close: () => {
       closing ??= closeServer(server);
       return closing;

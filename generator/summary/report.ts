@@ -20,7 +20,7 @@ export interface BuildReport {
   /** Content files no upstream product used this time (kept on disk, not published). */
   unusedContent: string[];
   /** Catalog products left out of feed.xml, with the Google rule each breaks. */
-  feedExcluded: { product: string; rule: string }[];
+  feedExcluded: { product: string; variant?: string; rule: string }[];
   changes: CatalogChanges;
   /** Absolute output directory. */
   out: string | null;
@@ -37,7 +37,7 @@ export interface SuccessFacts {
   products: number;
   warnings: string[];
   unusedContent: string[];
-  feedExcluded: { product: string; rule: string }[];
+  feedExcluded: { product: string; variant?: string; rule: string }[];
   changes: CatalogChanges;
   out: string;
   generated: string;
@@ -116,7 +116,11 @@ export function formatReport(report: BuildReport): string {
     ...(report.feedExcluded.length > 0
       ? [
           `  left out of feed.xml: ${report.feedExcluded.length}`,
-          ...listLines(report.feedExcluded, (item) => `${item.product} (${item.rule})`),
+          ...listLines(
+            report.feedExcluded,
+            (item) =>
+              `${item.product}${item.variant === undefined ? '' : ` variant ${item.variant}`} (${item.rule})`,
+          ),
         ]
       : []),
   ];

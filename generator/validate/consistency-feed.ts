@@ -1,11 +1,17 @@
 /**
  * The feed's half of the cross-document consistency check: every item of feed.xml must
- * be a catalog product with the catalog's price, availability and shipping terms. The
- * feed may leave a product out (one that breaks a Google item rule, `emit/feed-rules.ts`),
- * so, unlike the other documents, it need not list every catalog product.
+ * be a catalog variant (by `g:id`) with the catalog's link, regular price, sale price and
+ * availability, by the one rule every feed is held to (`agent-feeds/offer-agreement.ts`),
+ * and the catalog's shipping terms, or no `g:shipping` at all for a variant that ships
+ * nothing. The feed may leave a variant out (one that breaks a Google item rule,
+ * `emit/feed-rules.ts`), so, unlike the other documents, it need not list every catalog
+ * variant. A catalog written before products had variants is compared product by
+ * product, by link.
  */
 import { FEED_AVAILABILITY } from '../emit/feed-item.js';
 import type { Availability } from '../model.js';
+import type { CatalogOffers, CatalogVariant } from './agent-feeds/catalog-offers.js';
+import { checkOfferAgrees, type FeedOfferRow } from './agent-feeds/offer-agreement.js';
 import { type FeedFacts, readFeedItems } from './consistency-sources.js';
 import type { BundleFiles } from './problem.js';
 
@@ -16,6 +22,10 @@ export interface ReferenceProduct {
   currency: string;
   availability: Availability;
   shipping?: string;
+  /** False for a record without `variants` (a catalog from before variants). */
+  hasVariants: boolean;
+  /** The ids of the record's variants, in its order. */
+  variantIds: string[];
 }
 
 /** Decimal text in one canonical form ("12.5" and "12.50" are the same price). */
@@ -25,58 +35,88 @@ export function canonicalPrice(price: string): string {
   return trimmed === '' ? whole : `${whole}.${trimmed}`;
 }
 
-/**
- * The feed may leave a catalog product out (one that breaks a Google item rule, see
- * `feed-rules.ts`), but every item it has must be a catalog product with the catalog's
- * price, availability and shipping terms.
- */
+type FeedItemFacts = FeedFacts['items'][number];
+type Add = (path: string, message: string) => void;
+
+/** `12.00 USD` as amount and currency. */
+function splitMoney(text: string): [string, string] {
+  const [amount = '', currency = ''] = text.trim().split(' ');
+  return [amount, currency];
+}
+
+function rowOf(item: FeedItemFacts): FeedOfferRow {
+  const [price, currency] = splitMoney(item.price);
+  return {
+    variantId: item.id,
+    url: item.link,
+    price,
+    ...(item.salePrice === '' ? {} : { salePrice: splitMoney(item.salePrice)[0] }),
+    currency,
+    availability: item.availability,
+  };
+}
+
+/** A product without variants as the one offer the feed's item stands for. */
+function legacyOffers(item: FeedItemFacts, product: ReferenceProduct): CatalogOffers {
+  const offer = {
+    productId: item.id,
+    variantId: item.id,
+    url: item.link,
+    price: product.price,
+    currency: product.currency,
+    availability: product.availability,
+  };
+  const variant: CatalogVariant = { slug: product.slug, offer, hasImage: true, requiresShipping: true };
+  return { byVariant: new Map([[item.id, variant]]), productIds: new Set() };
+}
+
 export function checkFeedItems(
   files: BundleFiles,
-  byUrl: ReadonlyMap<string, ReferenceProduct>,
-  add: (path: string, message: string) => void,
+  reference: { offers: CatalogOffers | undefined; byUrl: ReadonlyMap<string, ReferenceProduct> },
+  add: Add,
 ): void {
   const feed = readFeedItems(files);
   if (feed === undefined) return;
+  const bySlug = new Map([...reference.byUrl.values()].map((product) => [product.slug, product]));
   for (const item of feed.items) {
-    const expected = byUrl.get(item.link);
-    if (expected === undefined) {
-      add(feed.path, `item ${item.link} is not in the catalog`);
+    const legacy = reference.byUrl.get(item.link);
+    const known = reference.offers?.byVariant.has(item.id) === true;
+    const offers =
+      known || legacy === undefined || legacy.hasVariants ? reference.offers : legacyOffers(item, legacy);
+    if (offers === undefined) {
+      add(feed.path, `variant ${item.id} (${item.link}) is not in the catalog`);
       continue;
     }
-    const [amount = '', currency = ''] = item.price.split(' ');
-    if (canonicalPrice(amount) !== canonicalPrice(expected.price) || currency !== expected.currency) {
-      add(
-        feed.path,
-        `${expected.slug}: price is ${item.price}, the catalog says ${expected.price} ${expected.currency}`,
-      );
-    }
-    const availability = FEED_AVAILABILITY[expected.availability];
-    if (item.availability !== availability) {
-      add(
-        feed.path,
-        `${expected.slug}: availability is ${item.availability}, the catalog's ${expected.availability} maps to ${availability}`,
-      );
-    }
-    checkShippingAgrees(feed.path, item.shipping, expected, add);
+    checkOfferAgrees(rowOf(item), offers, FEED_AVAILABILITY, feed.path, add);
+    const expected = offers.byVariant.get(item.id);
+    if (expected !== undefined)
+      checkShippingAgrees(feed.path, item.shipping, expected, bySlug.get(expected.slug), add);
   }
 }
 
 /** The catalog's shipping sentence must begin with the terms the feed's g:shipping states. */
 function checkShippingAgrees(
   path: string,
-  shipping: FeedFacts['items'][number]['shipping'],
-  expected: ReferenceProduct,
-  add: (path: string, message: string) => void,
+  shipping: FeedItemFacts['shipping'],
+  expected: CatalogVariant,
+  product: ReferenceProduct | undefined,
+  add: Add,
 ): void {
   if (shipping === undefined) return;
-  if ('problem' in shipping) {
-    add(path, `${expected.slug}: ${shipping.problem}`);
+  const subject = `${expected.slug} variant ${expected.offer.variantId}`;
+  if (!expected.requiresShipping) {
+    add(path, `${subject}: ships nothing (requires_shipping false), yet the item has g:shipping`);
     return;
   }
-  if (!(expected.shipping ?? '').startsWith(shipping.terms)) {
+  if ('problem' in shipping) {
+    add(path, `${subject}: ${shipping.problem}`);
+    return;
+  }
+  const sentence = product?.shipping;
+  if (!(sentence ?? '').startsWith(shipping.terms)) {
     add(
       path,
-      `${expected.slug}: g:shipping says "${shipping.terms}", the catalog's shipping says "${expected.shipping ?? '(nothing)'}"`,
+      `${subject}: g:shipping says "${shipping.terms}", the catalog's shipping says "${sentence ?? '(nothing)'}"`,
     );
   }
 }

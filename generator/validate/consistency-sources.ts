@@ -20,8 +20,12 @@ export const SITEMAP_FILE = 'sitemap.xml';
 export interface FeedFacts {
   path: string;
   items: {
+    /** `g:id`: the variant's id. */
+    id: string;
     link: string;
     price: string;
+    /** `g:sale_price`, '' when the item has none. */
+    salePrice: string;
     availability: string;
     /** The shipping terms the item states (see `readFeedShipping`). */
     shipping: ReturnType<typeof readFeedShipping>;
@@ -115,15 +119,19 @@ const FEED_FACTS_READER: DocumentReader<FeedFacts['items']> = {
   name: 'feed-facts',
   parse: (body) =>
     Array.from(blocks(body, 'item'), (item) => ({
+      id: elementText(item, ['g:id']),
       link: elementText(item, ['g:link', 'link']),
       price: elementText(item, ['g:price']),
+      salePrice: elementText(item, ['g:sale_price']),
       availability: elementText(item, ['g:availability']),
       shipping: readFeedShipping(scanShipping(item)),
     })),
   fromSerialised: (tree) =>
     list(field(field(field(tree, 'rss'), 'channel'), 'item')).map((item) => ({
+      id: text(field(item, 'g:id')),
       link: text(field(item, 'g:link') ?? field(item, 'link')),
       price: text(field(item, 'g:price')),
+      salePrice: text(field(item, 'g:sale_price')),
       availability: text(field(item, 'g:availability')),
       shipping: isRecord(item) ? readFeedShipping(item) : undefined,
     })),

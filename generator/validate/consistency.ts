@@ -7,149 +7,25 @@
  * page the catalog does not have. One pass over each document with maps keyed by URL
  * keeps it linear in products, so a 50,000-product bundle checks quickly.
  */
-import { readKnowledgeBase } from '../emit/kb.js';
 import { LLMS_PRODUCT_LIMIT } from '../emit/llms-sections.js';
-import type { Availability } from '../model.js';
-import { isRecord, KB_PRODUCTS_FILE, locateDocuments, readJson, stringField } from './bundle-layout.js';
-import { canonicalPrice, checkFeedItems, type ReferenceProduct } from './consistency-feed.js';
+import { isRecord, locateDocuments, readJson } from './bundle-layout.js';
+import { checkFeedItems } from './consistency-feed.js';
+import { checkKbRecords, checkKnowledgeBaseMarkdown } from './consistency-kb.js';
+import {
+  buildReference,
+  directoryOf,
+  ProblemList,
+  type Reference,
+  reportMissing,
+} from './consistency-reference.js';
 import { collectMarkdownLinks, collectSitemapUrls } from './consistency-sources.js';
 import type { BundleFiles, Problem } from './problem.js';
-import { kbProductRecords } from './schemas.js';
-
-/** Past this many differences in one document the rest add nothing a reader can act on. */
-const MAX_PROBLEMS_PER_DOCUMENT = 20;
-
-interface Reference {
-  byUrl: Map<string, ReferenceProduct>;
-  /** Directories product pages live in (e.g. `https://shop.example/products/`). */
-  productDirs: Set<string>;
-}
-
-class ProblemList {
-  readonly problems: Problem[] = [];
-  private readonly counts = new Map<string, number>();
-
-  add(path: string, message: string): void {
-    const count = (this.counts.get(path) ?? 0) + 1;
-    this.counts.set(path, count);
-    if (count <= MAX_PROBLEMS_PER_DOCUMENT) this.problems.push({ path, rule: 'consistency', message });
-  }
-
-  finish(): Problem[] {
-    for (const [path, count] of this.counts) {
-      if (count > MAX_PROBLEMS_PER_DOCUMENT) {
-        this.problems.push({
-          path,
-          rule: 'consistency',
-          message: `${count - MAX_PROBLEMS_PER_DOCUMENT} more differences not listed`,
-        });
-      }
-    }
-    return this.problems;
-  }
-}
-
-function directoryOf(url: string): string {
-  return url.slice(0, url.lastIndexOf('/') + 1);
-}
-
-function buildReference(catalogFile: string, products: unknown[], list: ProblemList): Reference {
-  const byUrl = new Map<string, ReferenceProduct>();
-  const productDirs = new Set<string>();
-  const slugs = new Set<string>();
-  for (const record of products) {
-    const url = stringField(record, 'url');
-    const slug = stringField(record, 'slug') ?? '';
-    if (url === undefined) continue; // the schema check reports malformed records
-    if (byUrl.has(url)) list.add(catalogFile, `two products have the url ${url}`);
-    if (slugs.has(slug)) list.add(catalogFile, `two products have the slug ${slug}`);
-    slugs.add(slug);
-    byUrl.set(url, {
-      slug,
-      price: stringField(record, 'price') ?? '',
-      currency: stringField(record, 'currency') ?? '',
-      availability: (stringField(record, 'availability') ?? 'in_stock') as Availability,
-      ...(stringField(record, 'shipping') !== undefined ? { shipping: stringField(record, 'shipping') } : {}),
-    });
-    productDirs.add(directoryOf(url));
-  }
-  return { byUrl, productDirs };
-}
 
 /** A URL that sits where product pages live but is not a page of the site's own documents. */
 function looksLikeProductPage(url: string, reference: Reference): boolean {
   if (url.endsWith('/')) return false;
   const last = url.slice(url.lastIndexOf('/') + 1);
   return !last.includes('.') && reference.productDirs.has(directoryOf(url));
-}
-
-function checkKbRecords(files: BundleFiles, reference: Reference, list: ProblemList): void {
-  const records = kbProductRecords(readJson(files, KB_PRODUCTS_FILE));
-  if (records === undefined) return;
-  const seen = new Set<string>();
-  for (const record of records) {
-    const url = stringField(record, 'url');
-    if (url === undefined) continue;
-    seen.add(url);
-    const expected = reference.byUrl.get(url);
-    if (expected === undefined) {
-      list.add(KB_PRODUCTS_FILE, `${url} is not in the catalog`);
-      continue;
-    }
-    for (const field of ['slug', 'price', 'currency', 'availability'] as const) {
-      const actual = isRecord(record) ? record[field] : undefined;
-      if (actual !== expected[field]) {
-        list.add(
-          KB_PRODUCTS_FILE,
-          `${expected.slug}: ${field} is ${String(actual)}, the catalog says ${expected[field]}`,
-        );
-      }
-    }
-  }
-  reportMissing(KB_PRODUCTS_FILE, seen, reference, list);
-}
-
-function reportMissing(
-  path: string,
-  seen: ReadonlySet<string>,
-  reference: Reference,
-  list: ProblemList,
-): void {
-  if (seen.size === reference.byUrl.size) return;
-  for (const [url, product] of reference.byUrl) {
-    if (!seen.has(url)) list.add(path, `${product.slug} (${url}) is in the catalog but missing here`);
-  }
-}
-
-function checkKnowledgeBaseMarkdown(
-  files: BundleFiles,
-  path: string,
-  reference: Reference,
-  list: ProblemList,
-): void {
-  const seen = new Set<string>();
-  for (const entry of readKnowledgeBase(files, path)?.products ?? []) {
-    const expected = reference.byUrl.get(entry.link);
-    seen.add(entry.link);
-    if (expected === undefined) {
-      list.add(path, `product ${entry.name} (${entry.link}) is not in the catalog`);
-      continue;
-    }
-    const [amount = '', currency = ''] = entry.price.split(' ');
-    if (canonicalPrice(amount) !== canonicalPrice(expected.price) || currency !== expected.currency) {
-      list.add(
-        path,
-        `${expected.slug}: price is ${entry.price}, the catalog says ${expected.price} ${expected.currency}`,
-      );
-    }
-    if (entry.availability !== expected.availability) {
-      list.add(
-        path,
-        `${expected.slug}: availability is ${entry.availability}, the catalog says ${expected.availability}`,
-      );
-    }
-  }
-  reportMissing(path, seen, reference, list);
 }
 
 function checkLinks(
@@ -209,9 +85,9 @@ export function checkConsistency(files: BundleFiles): Problem[] {
   const catalog = readJson(files, catalogFile);
   if (!isRecord(catalog) || !Array.isArray(catalog.products)) return [];
   const list = new ProblemList();
-  const reference = buildReference(catalogFile, catalog.products, list);
+  const reference = buildReference(files, catalogFile, catalog.products, list);
   checkKbRecords(files, reference, list);
-  checkFeedItems(files, reference.byUrl, (path, message) => list.add(path, message));
+  checkFeedItems(files, reference, (path, message) => list.add(path, message));
   for (const path of files.keys()) {
     if (/^kb\/[^/]+-knowledge-base\.md$/.test(path)) {
       checkKnowledgeBaseMarkdown(files, path, reference, list);

@@ -45,6 +45,10 @@ function compileValidators(): Validators {
     Merchant: get('Merchant'),
     Checkout: get('Checkout'),
     Product: get('Product'),
+    Variant: get('Variant'),
+    Image: get('Image'),
+    Option: get('Option'),
+    PriceRange: get('PriceRange'),
     Health: get('Health'),
     Error: get('Error'),
   };

@@ -6,6 +6,7 @@
  * the same site, issuer and catalog as the API description.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { mcpEndpointOf, protectedResourceMetadataUrlOf } from '../../access-token/resource-urls.js';
 import {
   buildAuthorizationServerMetadata,
   buildOpenIdConfiguration,
@@ -125,6 +126,28 @@ function checkAgentCards(files: BundleFiles, catalogUrl: string | undefined, pro
   if (catalogUrl !== undefined && agent.url !== catalogUrl) report(`url is not the catalog ${catalogUrl}`);
 }
 
+/**
+ * The MCP endpoint's own metadata (RFC 9728 §3.1, path inserted): the same rules, its
+ * `resource` exactly `{base_url}/mcp` (what clients send as RFC 8707 `resource`, and what
+ * tokens' `aud` must equal), and the same issuer as the site's.
+ */
+function checkMcpProtectedResource(
+  files: BundleFiles,
+  baseUrl: string,
+  issuer: string | undefined,
+  problems: Problem[],
+): void {
+  const endpoint = mcpEndpointOf(baseUrl);
+  const path = `${new URL(protectedResourceMetadataUrlOf(endpoint)).pathname.slice(1)}.json`;
+  const document = readDocument(files, path, problems);
+  if (!document) return;
+  const report = reporter(problems, path, 'rfc9728');
+  checkProtectedResource(document, report);
+  if (document.resource !== endpoint) report(`resource is not the MCP endpoint ${endpoint}`);
+  if (issuer !== undefined && !isDeepStrictEqual(document.authorization_servers, [issuer]))
+    report(`authorization_servers is not [${issuer}], the site's issuer`);
+}
+
 export function checkWellKnown(files: BundleFiles): Problem[] {
   const problems: Problem[] = [];
   const { baseUrl, siteUrl } = locateDocuments(files);
@@ -140,6 +163,7 @@ export function checkWellKnown(files: BundleFiles): Problem[] {
       message: `the API's server ${baseUrl} is not under the resource ${siteUrl}`,
     });
   }
+  if (baseUrl !== undefined) checkMcpProtectedResource(files, baseUrl, issuer, problems);
   const authorizationServer = readDocument(files, AUTHORIZATION_SERVER_FILE, problems);
   if (authorizationServer) {
     const report = reporter(problems, AUTHORIZATION_SERVER_FILE, 'rfc8414');

@@ -33,7 +33,7 @@ const RSS_LIMIT_MB = 300;
 const MB = 1_000_000;
 
 /** Bytes under `dir`, every file counted. */
-async function folderBytes(dir: string): Promise<number> {
+export async function folderBytes(dir: string): Promise<number> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   let total = 0;
   for (const entry of entries)
@@ -51,7 +51,7 @@ function repeatsFor(size: number, options: BenchOptions): number {
 }
 
 /** The sample config with the fixture as upstream and no merchant content (none matches the fixture). */
-async function writeBenchConfig(dir: string, fixture: string): Promise<string> {
+export async function writeBenchConfig(dir: string, fixture: string): Promise<string> {
   const config = JSON.parse(await readFile(join(REPO_ROOT, 'catalog.config.json'), 'utf8')) as Record<
     string,
     unknown

@@ -11,6 +11,7 @@ import { benchAgentFeeds } from './agent-feeds-bench.js';
 import { benchFetch } from './fetch-bench.js';
 import { benchGenerator } from './generator-bench.js';
 import { benchIssuers } from './issuer-bench.js';
+import { benchLive } from './live-bench.js';
 import { describeMachine, readLoadAverage, waitForQuiet } from './machine.js';
 import { renderMarkdown } from './markdown.js';
 import { type BenchOptions, type BenchPart, parseBenchOptions } from './options.js';
@@ -24,6 +25,7 @@ const SECTIONS: Record<BenchPart, Section> = {
   feeds: benchAgentFeeds,
   fetch: benchFetch,
   issuer: benchIssuers,
+  live: benchLive,
 };
 
 function log(line: string): void {

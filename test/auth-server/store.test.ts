@@ -13,6 +13,7 @@ function grant(id: string, sessionIdHash: string, overrides: Partial<GrantRow> =
     customerId: 'customer-1',
     sessionIdHash,
     scope: 'openid offline_access',
+    resource: null,
     authTime: NOW,
     createdAt: NOW,
     expiresAt: NOW + 3600,

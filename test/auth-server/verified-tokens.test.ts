@@ -5,7 +5,16 @@ import { createVerifiedTokenCache } from '../../auth-server/verified-tokens.js';
 const NOW = 1_800_000_000;
 
 function claims(exp: number): VerifiedAccessToken {
-  return { sub: 'c', clientId: 'a', scope: 'openid', authTime: NOW, jti: 'j', grantId: 'g', exp };
+  return {
+    sub: 'c',
+    clientId: 'a',
+    scope: 'openid',
+    authTime: NOW,
+    jti: 'j',
+    grantId: 'g',
+    audience: [],
+    exp,
+  };
 }
 
 describe('the verified access token cache', () => {

@@ -17,6 +17,8 @@ export function contractPaths(base: string, merchantSlug: string): string[] {
     '/llms-full.txt',
     '/robots.txt',
     '/.well-known/oauth-protected-resource',
+    // CONTRACT "Issuer additions for MCP clients": the MCP endpoint's metadata, path inserted.
+    `/.well-known/oauth-protected-resource${base}/mcp`,
     '/.well-known/oauth-authorization-server',
     '/.well-known/openid-configuration',
     '/.well-known/api-catalog',

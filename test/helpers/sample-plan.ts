@@ -5,11 +5,11 @@
  * stock and one coming soon, plus one article.
  */
 import { type ConfigInput, type ResolvedConfig, resolveConfig } from '../../generator/config.js';
-import type { Product } from '../../generator/model.js';
+import type { Product, ProductRecord, ProductVariant } from '../../generator/model.js';
 import { planBuild } from '../../generator/pipeline.js';
 import type { Article, BuildPlan, PlannedProduct } from '../../generator/plan.js';
 import { describeShipping } from '../../generator/shipping/policy.js';
-import { recordOfSeedProduct } from '../../record/build-record.js';
+import { buildProductRecord, type RecordInput, recordOfSeedProduct } from '../../record/build-record.js';
 
 export const SAMPLE_GENERATED = '2026-11-21T12:00:00.000Z';
 
@@ -110,11 +110,12 @@ export const SAMPLE_ARTICLES: Article[] = [
 ];
 
 export function makeSamplePlan(
-  options: { config?: ResolvedConfig; products?: PlannedProduct[] } = {},
+  options: { config?: ResolvedConfig; products?: PlannedProduct[]; articles?: Article[] } = {},
 ): BuildPlan {
   const config = options.config ?? makeSampleConfig();
   const products = options.products ?? makeSampleProducts(config);
-  return planBuild({ config, products, articles: SAMPLE_ARTICLES, generated: SAMPLE_GENERATED });
+  const articles = options.articles ?? SAMPLE_ARTICLES;
+  return planBuild({ config, products, articles, generated: SAMPLE_GENERATED });
 }
 
 /** The sample plan with its first product (green-glow) changed by `change`, for tests of one bad product. */
@@ -138,4 +139,203 @@ export function makeFeedReadyProducts(config: ResolvedConfig): PlannedProduct[] 
       record: recordOfSeedProduct({ ...product.record, price }, product.sourceId, { imageUrl }),
     };
   });
+}
+
+/** A store that sells no food: outdoor apparel, a printable guide and cable, with variants. */
+export const VARIED_CONFIG_INPUT: ConfigInput = {
+  merchant: {
+    name: 'Ridgeline Supply',
+    slug: 'ridgeline',
+    description: 'Outdoor clothing, field guides and rope for climbers.',
+    url: 'https://shop.ridgeline.example',
+    contact: 'help@ridgeline.example',
+    currency: 'USD',
+    ships_to: ['US', 'CA'],
+  },
+  auth_url: 'https://auth.ridgeline.example',
+  upstream: { format: 'native', source: 'upstream.json' },
+  shipping_policy: { price: '5.00', free_shipping_threshold: '100.00' },
+};
+
+/** A size chart as the adapters write it from the store's HTML table. */
+export const SIZE_CHART_MARKDOWN = [
+  'Brushed fleece with a full hood.',
+  '',
+  '# Size chart',
+  '',
+  '| Size | Chest (in) | Sleeve length (in) |',
+  '| --- | --- | --- |',
+  '| XS | 34 | 8 ½ |',
+  '| L | 42 | 9 ½ |',
+].join('\n');
+
+function variedRecord(
+  config: ResolvedConfig,
+  fields: Omit<
+    RecordInput,
+    | 'url'
+    | 'purchase_url'
+    | 'currency'
+    | 'ingredients'
+    | 'nutrition'
+    | 'benefits'
+    | 'certifications'
+    | 'description'
+  > &
+    Partial<Pick<RecordInput, 'description'>>,
+): ProductRecord {
+  const url = `${config.site_url}/products/${fields.slug}`;
+  const shipping = describeShipping(config);
+  return buildProductRecord({
+    description: null,
+    ...fields,
+    url,
+    purchase_url: url,
+    currency: config.merchant.currency,
+    ingredients: null,
+    nutrition: null,
+    benefits: null,
+    certifications: null,
+    ...(shipping !== undefined && fields.variants.some((variant) => variant.requires_shipping)
+      ? { shipping }
+      : {}),
+  });
+}
+
+function variant(
+  id: string,
+  options: [string, string][],
+  price: string,
+  rest: Partial<ProductVariant> = {},
+): ProductVariant {
+  return {
+    id,
+    title: options.map(([, value]) => value).join(' / '),
+    options: options.map(([name, value]) => ({ name, value })),
+    price,
+    availability: 'in_stock',
+    requires_shipping: true,
+    ...rest,
+  };
+}
+
+/**
+ * Three products with what the juice sample lacks: a hoodie in Size × Colour with partial
+ * stock, one variant on sale, its own images, brand and a size chart in Markdown; a PDF
+ * guide that needs no shipping and is on sale; rope sold by the roll length.
+ */
+export function makeVariedProducts(config: ResolvedConfig): PlannedProduct[] {
+  const site = config.site_url;
+  const hoodieUrl = `${site}/products/trail-hoodie`;
+  const hoodie = variedRecord(config, {
+    name: 'Trail Hoodie',
+    slug: 'trail-hoodie',
+    description: 'Brushed fleece with a full hood. Size chart: Size Chest XS 34 L 42',
+    id: '7001',
+    brand: 'Northface & Co',
+    category: 'Hoodies',
+    tags: ['fleece'],
+    images: [
+      { url: `${site}/images/hoodie-red.jpg`, alt: 'Trail Hoodie in red', width: 800, height: 800 },
+      { url: `${site}/images/hoodie-navy.jpg` },
+    ],
+    options: [
+      { name: 'Size', values: ['XS', 'L'] },
+      { name: 'Colour', values: ['Red', 'Navy'] },
+    ],
+    variants: [
+      variant(
+        '7001-1',
+        [
+          ['Size', 'XS'],
+          ['Colour', 'Red'],
+        ],
+        '45.00',
+        { sku: 'HD-XS-R', url: `${hoodieUrl}?variant=7001-1`, gtin: '0012345678905' },
+      ),
+      variant(
+        '7001-2',
+        [
+          ['Size', 'XS'],
+          ['Colour', 'Navy'],
+        ],
+        '45.00',
+        { sku: 'HD-XS-N', availability: 'out_of_stock', image: `${site}/images/hoodie-navy.jpg` },
+      ),
+      variant(
+        '7001-3',
+        [
+          ['Size', 'L'],
+          ['Colour', 'Red'],
+        ],
+        '49.00',
+        { sku: 'HD-L-R', compare_at_price: '59.00', url: `${hoodieUrl}?variant=7001-3` },
+      ),
+      variant(
+        '7001-4',
+        [
+          ['Size', 'L'],
+          ['Colour', 'Navy'],
+        ],
+        '49.00',
+        { availability: 'out_of_stock' },
+      ),
+    ],
+  });
+  const guide = variedRecord(config, {
+    name: 'Alpine Field Guide (PDF)',
+    slug: 'alpine-field-guide',
+    description: 'A printable guide to 40 routes.',
+    id: '7002',
+    tags: [],
+    images: [{ url: `${site}/images/guide.jpg` }],
+    options: [],
+    variants: [
+      variant('7002', [], '12.00', {
+        title: 'Alpine Field Guide (PDF)',
+        compare_at_price: '15.00',
+        requires_shipping: false,
+      }),
+    ],
+  });
+  const rope = variedRecord(config, {
+    name: 'Static Rope 10 mm',
+    slug: 'static-rope',
+    packaging: '50 m or 100 m roll',
+    id: '7003',
+    brand: 'Ridgeline',
+    tags: [],
+    images: [{ url: `${site}/images/rope.jpg` }],
+    options: [{ name: 'Length', values: ['50 m roll', '100 m roll'] }],
+    variants: [
+      variant('7003-50', [['Length', '50 m roll']], '89.50', { sku: 'RP-50' }),
+      variant('7003-100', [['Length', '100 m roll']], '160.00', {
+        sku: 'RP-100',
+        availability: 'coming_soon',
+      }),
+    ],
+  });
+  return [
+    { record: guide, sourceId: guide.id, imageUrl: `${site}/images/guide.jpg` },
+    { record: rope, sourceId: rope.id, imageUrl: `${site}/images/rope.jpg` },
+    {
+      record: hoodie,
+      sourceId: hoodie.id,
+      imageUrl: `${site}/images/hoodie-red.jpg`,
+      descriptionMarkdown: SIZE_CHART_MARKDOWN,
+    },
+  ];
+}
+
+/** The no-food store's plan, sorted by slug like a real one. */
+export function makeVariedPlan(): BuildPlan {
+  const config = makeSampleConfig(VARIED_CONFIG_INPUT);
+  const articles: Article[] = [
+    {
+      slug: 'choosing-rope',
+      title: 'Choosing a static rope',
+      body: '# Static or dynamic?\n\nStatic rope stretches less than 5% under load.\n',
+    },
+  ];
+  return makeSamplePlan({ config, products: makeVariedProducts(config), articles });
 }

@@ -12,49 +12,21 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeShopifyProducts } from '../fixtures/upstream/make-products.js';
 import { ensureCompiled } from '../generator/cli/run-cli.js';
 import { REPO_ROOT } from '../generator/pipeline/helpers.js';
 import { AGENT_FEED_PATHS, contractPaths } from '../helpers/contract-paths.js';
 import { requires } from '../helpers/requirements.js';
 import { ENGINES, startWrangler } from './engines.js';
-import { ask, buildWith, comparable, ruleCounts, type Served, serveEverywhere, stopAll } from './served.js';
-
-const HOSTILE_MERCHANT = {
-  name: 'Ünïcode "Quotes" & <Angle> Juice 果汁 🍊',
-  slug: 'hostile',
-  url: 'https://hostile-juice.example',
-  contact: 'hello@hostile-juice.example',
-  currency: 'USD',
-  ships_to: ['US'],
-};
-
-async function buildHostile(root: string): Promise<string> {
-  const upstream = join(root, 'products.json');
-  await writeFile(upstream, JSON.stringify({ products: makeShopifyProducts(300) }));
-  const config = join(root, 'hostile.config.json');
-  await writeFile(
-    config,
-    JSON.stringify({
-      merchant: HOSTILE_MERCHANT,
-      site_url: 'https://agents.hostile-juice.example',
-      base_url: 'https://agents.hostile-juice.example/api',
-      auth_url: 'https://auth.hostile-juice.example',
-      upstream: { format: 'shopify', source: upstream },
-      agent_feeds: {
-        openai: {
-          enabled: true,
-          seller_name: 'Hostile Juice',
-          seller_url: HOSTILE_MERCHANT.url,
-          return_policy: `${HOSTILE_MERCHANT.url}/returns`,
-          store_country: 'US',
-        },
-        acp: { enabled: true },
-      },
-    }),
-  );
-  return buildWith(root, 'hostile', config);
-}
+import {
+  ask,
+  buildHostileBundle,
+  buildWith,
+  comparable,
+  ruleCounts,
+  type Served,
+  serveEverywhere,
+  stopAll,
+} from './served.js';
 
 /** The sample is model (b) without a proxy (`storefront-proxy.test.ts` adds one), its root the store's; the hostile bundle is model (a), with a landing page at `/`. */
 const CASES = [
@@ -72,7 +44,7 @@ const CASES = [
     slug: 'hostile',
     root: ['/'],
     missing: [] as string[],
-    make: buildHostile,
+    make: buildHostileBundle,
   },
 ];
 

@@ -15,9 +15,14 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NETLIFY_FUNCTIONS_DIR } from '../../live/shells/host-files.js';
 import type { Requirement } from '../helpers/requirements.js';
 
-export const HOSTS_DIR = fileURLToPath(new URL('./', import.meta.url));
+const HERE = fileURLToPath(new URL('./', import.meta.url));
+/** This folder; `npm run bench` runs a compiled copy from `lib/test/hosts/`, whose engines are here too. */
+export const HOSTS_DIR = existsSync(join(HERE, 'package.json'))
+  ? HERE
+  : join(HERE, '..', '..', '..', 'test', 'hosts');
 export const INSTALL_COMMAND = 'npm ci --prefix test/hosts --ignore-scripts --no-audit --no-fund';
 const WRANGLER = join(HOSTS_DIR, 'node_modules/wrangler/bin/wrangler.js');
 const NETLIFY = join(HOSTS_DIR, 'node_modules/netlify-cli/bin/run.js');
@@ -186,7 +191,9 @@ async function runNetlifyOnce(args: string[], home: string): Promise<string> {
 
 /**
  * `netlify dev --offline --dir <dir>` from an empty folder (so no netlify.toml applies),
- * after `netlify --telemetry-disable` has written the switch into the private home.
+ * after `netlify --telemetry-disable` has written the switch into the private home. The
+ * bundle's live function folder, when it has one, is passed as `--functions` (what the
+ * repository's netlify.toml names for a real deploy).
  */
 export function startNetlify(dir: string): Promise<RunningEngine> {
   return startEngine('netlify', async (port, home) => {
@@ -208,6 +215,9 @@ export function startNetlify(dir: string): Promise<RunningEngine> {
         String(port),
         '--functions-port',
         String(await freePort()),
+        ...(existsSync(join(dir, NETLIFY_FUNCTIONS_DIR))
+          ? ['--functions', join(dir, NETLIFY_FUNCTIONS_DIR)]
+          : []),
       ],
     };
   });

@@ -6,9 +6,11 @@
  * listed here by header name, with the reason, and left out of the comparison.
  */
 import { createHash } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseHeadersFile, parseRedirectsFile } from '../../generator/emit/hosting-rules-format.js';
 import { startPreviewServer } from '../../generator/preview/server.js';
+import { makeShopifyProducts } from '../fixtures/upstream/make-products.js';
 import { runCli } from '../generator/cli/run-cli.js';
 import { type RunningEngine, startNetlify, startWrangler } from './engines.js';
 
@@ -112,6 +114,46 @@ export async function buildWith(root: string, name: string, config: string): Pro
   });
   if (run.code !== 0) throw new Error(`build ${name} exited ${run.code}: ${run.stderr}`);
   return out;
+}
+
+const HOSTILE_MERCHANT = {
+  name: 'Ünïcode "Quotes" & <Angle> Juice 果汁 🍊',
+  slug: 'hostile',
+  url: 'https://hostile-juice.example',
+  contact: 'hello@hostile-juice.example',
+  currency: 'USD',
+  ships_to: ['US'],
+};
+
+/**
+ * The hostile bundle: 300 Shopify-shaped products, a merchant name with quotes, `&`, `<>`,
+ * non-Latin text and emoji, on its own host with the catalog under `/api`.
+ */
+export async function buildHostileBundle(root: string): Promise<string> {
+  const upstream = join(root, 'products.json');
+  await writeFile(upstream, JSON.stringify({ products: makeShopifyProducts(300) }));
+  const config = join(root, 'hostile.config.json');
+  await writeFile(
+    config,
+    JSON.stringify({
+      merchant: HOSTILE_MERCHANT,
+      site_url: 'https://agents.hostile-juice.example',
+      base_url: 'https://agents.hostile-juice.example/api',
+      auth_url: 'https://auth.hostile-juice.example',
+      upstream: { format: 'shopify', source: upstream },
+      agent_feeds: {
+        openai: {
+          enabled: true,
+          seller_name: 'Hostile Juice',
+          seller_url: HOSTILE_MERCHANT.url,
+          return_policy: `${HOSTILE_MERCHANT.url}/returns`,
+          store_country: 'US',
+        },
+        acp: { enabled: true },
+      },
+    }),
+  );
+  return buildWith(root, 'hostile', config);
 }
 
 /** How many rules each file holds, read with the project's parser. */

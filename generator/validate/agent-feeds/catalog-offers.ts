@@ -14,6 +14,8 @@ export interface CatalogVariant {
   slug: string;
   offer: VariantOffer;
   hasImage: boolean;
+  /** False for a download: a feed must state no shipping for it. */
+  requiresShipping: boolean;
 }
 
 export interface CatalogOffers {
@@ -21,7 +23,8 @@ export interface CatalogOffers {
   productIds: ReadonlySet<string>;
 }
 
-function isRecordLike(value: unknown): value is ProductRecord {
+/** A published product with what the offers are read from (ids, link, currency, images, variants). */
+export function isRecordLike(value: unknown): value is ProductRecord {
   return (
     isRecord(value) &&
     typeof value.id === 'string' &&
@@ -50,6 +53,7 @@ export function readCatalogOffers(files: BundleFiles): CatalogOffers | undefined
         slug: product.slug,
         offer: offerOf(product, variant),
         hasImage: imageOf(product, variant) !== undefined,
+        requiresShipping: variant.requires_shipping !== false,
       });
     }
   }

@@ -279,6 +279,7 @@ describeEachDatabase('private signing keys at rest on %s', (kind) => {
             authTime: 0,
             jti: 'j1',
             grantId: 'g1',
+            audience: ['http://127.0.0.1'],
           }),
         ).rejects.toMatchObject({ code: 'KEYS_DAMAGED' });
       } finally {

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../auth-server/app.js';
+import { createClientDocumentResolver } from '../../../auth-server/client-id-document/resolve-client.js';
 import { type IssuerConfigInput, resolveConfig } from '../../../auth-server/config.js';
 import type { IssuerContext } from '../../../auth-server/context.js';
 import type { KeyRing } from '../../../auth-server/key-ring.js';
@@ -246,6 +247,7 @@ describe('which requests take the fast path', () => {
       views: loadViews(),
       clock: Date.now,
       mail: await createAccountMail(config, silentLogger),
+      clientDocuments: createClientDocumentResolver({ store, clock: Date.now, allowLoopback: false }),
     };
   }
 

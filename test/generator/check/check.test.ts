@@ -3,38 +3,11 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCheck } from '../../../generator/commands/check.js';
-import type { CommandIo } from '../../../generator/commands/io.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { startPreviewServer } from '../../../generator/preview/server.js';
-import type { Problem } from '../../../generator/validate/index.js';
+import { check, problemsOf, tamper } from '../../helpers/run-check.js';
 import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
 import { type TempBundle, writeTempBundle } from '../../helpers/write-bundle.js';
-
-interface Run {
-  status: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function check(target: string, json = false): Promise<Run> {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const io: CommandIo = {
-    stdout: { write: (chunk: string) => stdout.push(chunk) },
-    stderr: { write: (chunk: string) => stderr.push(chunk) },
-    env: {},
-    cwd: '/',
-  };
-  const status = await runCheck({ target, json }, io);
-  return { status, stdout: stdout.join(''), stderr: stderr.join('') };
-}
-
-function problemsOf(run: Run): Problem[] {
-  const report = JSON.parse(run.stdout) as { valid: boolean; problems: Problem[] };
-  expect(report.valid).toBe(report.problems.length === 0);
-  return report.problems;
-}
 
 /** A free loopback port, so the bundle can be built for the URL it will be served at. */
 async function freePort(): Promise<number> {
@@ -49,14 +22,6 @@ async function bundleFor(siteUrl: string): Promise<TempBundle> {
   const merchant = { ...SAMPLE_CONFIG_INPUT.merchant, url: siteUrl };
   const config = makeSampleConfig({ ...SAMPLE_CONFIG_INPUT, merchant });
   return writeTempBundle(emitBundle(makeSamplePlan({ config })));
-}
-
-async function tamper(dir: string, file: string, edit: (body: string) => string): Promise<void> {
-  const path = join(dir, file);
-  const before = await readFile(path, 'utf8');
-  const after = edit(before);
-  expect(after).not.toBe(before);
-  await writeFile(path, after);
 }
 
 describe('agent-catalog check on a directory', () => {

@@ -1,5 +1,5 @@
 /**
- * A product whose feed id Google would refuse (g:id "Max 50 characters") is left out of
+ * A product whose feed id (its variant's id) Google would refuse (g:id "Max 50 characters") is left out of
  * feed.xml only, like a product with no image or a zero price: through the compiled CLI on
  * a copy of the embedded sample, the build publishes, warns FEED_ITEM_EXCLUDED naming the
  * product and the rule, and keeps the product in the catalog.
@@ -22,8 +22,16 @@ beforeAll(() => ensureCompiled());
 beforeEach(async () => {
   ({ dir, cleanup } = await makeSampleWorkspace());
   const file = join(dir, 'sample/upstream/products.json');
-  const data = JSON.parse(await readFile(file, 'utf8')) as { products: { handle: string; id: unknown }[] };
-  for (const product of data.products) if (product.handle === LONG) product.id = LONG_ID;
+  const data = JSON.parse(await readFile(file, 'utf8')) as {
+    products: { handle: string; id: unknown; variants: { id: unknown }[] }[];
+  };
+  // The feed's g:id is the variant's id (the product's own when it has no store variants).
+  for (const product of data.products) {
+    if (product.handle !== LONG) continue;
+    product.variants.forEach((variant, index) => {
+      variant.id = `${LONG_ID}-${index}`;
+    });
+  }
   await writeFile(file, JSON.stringify(data));
 });
 afterEach(() => cleanup());

@@ -1,5 +1,6 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfigFile, resolveConfigSources } from '../../../generator/config-file.js';
 import { isCatalogError } from '../../../generator/errors.js';
@@ -62,22 +63,58 @@ describe('resolveConfigSources', () => {
     expect(isCatalogError(error, 'FLAG_INVALID') && error.details.flag).toBe('AGENT_CATALOG_AUTH_URL');
   });
 
+  /** A source file at `somewhere/other/products.json` under the workspace; returns the `somewhere` folder. */
+  async function writeSourceFile(): Promise<string> {
+    const somewhere = join(dir, 'somewhere');
+    await mkdir(join(somewhere, 'other'), { recursive: true });
+    await writeFile(join(somewhere, 'other', 'products.json'), '{"products": []}');
+    return somewhere;
+  }
+
   it('when --source is a relative path then it resolves against the working directory, not the config folder', async () => {
+    const somewhere = await writeSourceFile();
     const config = await resolveConfigSources({
       configPath: join(dir, 'catalog.config.json'),
-      cwd: '/somewhere',
+      cwd: somewhere,
       flags: { source: 'other/products.json' },
     });
-    expect(config.upstream.source).toBe('/somewhere/other/products.json');
+    expect(config.upstream.source).toBe(join(somewhere, 'other', 'products.json'));
   });
 
   it('when --source is a file: URL then it becomes that path, not a name under the working directory', async () => {
+    const somewhere = await writeSourceFile();
+    const file = join(somewhere, 'other', 'products.json');
     const config = await resolveConfigSources({
       configPath: join(dir, 'catalog.config.json'),
-      cwd: '/somewhere',
-      flags: { source: 'file:///data/products.json' },
+      cwd: '/elsewhere',
+      flags: { source: pathToFileURL(file).href },
     });
-    expect(config.upstream.source).toBe('/data/products.json');
+    expect(config.upstream.source).toBe(file);
+  });
+
+  it('when the --source file does not exist then FLAG_INVALID names the flag and the resolved absolute path', async () => {
+    const error = await rejection(
+      resolveConfigSources({
+        configPath: join(dir, 'catalog.config.json'),
+        cwd: dir,
+        flags: { source: 'typo/products.json' },
+      }),
+    );
+    expect(isCatalogError(error, 'FLAG_INVALID') && error.details).toMatchObject({
+      flag: '--source',
+      path: join(dir, 'typo', 'products.json'),
+    });
+  });
+
+  it('when the AGENT_CATALOG_SOURCE file does not exist then FLAG_INVALID names the variable', async () => {
+    const error = await rejection(
+      resolveConfigSources({
+        configPath: join(dir, 'catalog.config.json'),
+        cwd: dir,
+        env: { AGENT_CATALOG_SOURCE: 'missing.json' },
+      }),
+    );
+    expect(isCatalogError(error, 'FLAG_INVALID') && error.details.flag).toBe('AGENT_CATALOG_SOURCE');
   });
 
   it('when --source is a URL then it is kept as given', async () => {

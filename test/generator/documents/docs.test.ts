@@ -124,8 +124,10 @@ describe(`the documentation page in headless Chromium (${BROWSER_SKIP_REASON})`,
     }
     // The default terms URL points at #usage, so the anchor must exist.
     await expect(tab.locator('#usage').count()).resolves.toBe(1);
+    // One fields table per component schema (Catalog, Merchant, Checkout, Product, Variant,
+    // Image, Option, PriceRange, Health, Error), and the scopes table.
     const tables = await tab.locator('table').count();
-    expect(tables).toBe(7);
+    expect(tables).toBe(11);
     await expect(tab.locator('table:not(:has(thead th[scope="col"]))').count()).resolves.toBe(0);
     await expect(tab.locator('table:not(:has(caption))').count()).resolves.toBe(0);
     await tab.close();

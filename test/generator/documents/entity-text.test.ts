@@ -72,7 +72,8 @@ describe('a description whose control characters are HTML entities', () => {
     const feed = new XMLParser({ parseTagValue: false, isArray: (name) => name === 'item' }).parse(
       bodyOf(result.artifacts, 'feed.xml'),
     ) as { rss: { channel: { item: Record<string, string>[] } } };
-    const item = feed.rss.channel.item.find((entry) => entry['g:link'] === product?.url);
+    // One item per variant: the featured variant's item stands for the product.
+    const item = feed.rss.channel.item.find((entry) => entry['g:id'] === product?.variants?.[0]?.id);
     expect(item?.['g:description']).toBe(product?.description);
     const kb = result.artifacts.find((artifact) => /^kb\/.*knowledge-base\.md$/.test(artifact.path));
     expect(kb?.body).toContain(`\n${product?.description}\n`);

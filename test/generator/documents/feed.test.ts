@@ -82,7 +82,7 @@ describe('emitFeed', () => {
     ]);
     const pictured = plan.products.map((p) => ({
       ...p,
-      imageUrl: `${plan.config.site_url}/i/${p.record.slug}.jpg`,
+      record: { ...p.record, images: [{ url: `${plan.config.site_url}/i/${p.record.slug}.jpg` }] },
     }));
     expect(screenFeedProducts(pictured).excluded.map(({ product, rule }) => [product, rule])).toEqual([
       ['ginger-shot', 'price'],
@@ -187,7 +187,10 @@ describe('emitFeed', () => {
   });
 
   it('refuses a price that is not a decimal amount', () => {
-    const plan = makeSamplePlanWithFirstProduct((p) => ({ ...p, record: { ...p.record, price: '12,00' } }));
+    const plan = makeSamplePlanWithFirstProduct((p) => ({
+      ...p,
+      record: { ...p.record, variants: p.record.variants.map((variant) => ({ ...variant, price: '12,00' })) },
+    }));
     expect(() => emitFeed(plan)).toThrow(expect.objectContaining({ code: 'PRODUCT_INVALID' }));
   });
 

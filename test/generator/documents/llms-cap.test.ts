@@ -4,6 +4,7 @@ import { emitLlms, LLMS_FILE, readLlmsLinks } from '../../../generator/emit/llms
 import { LLMS_PRODUCT_LIMIT } from '../../../generator/emit/llms-sections.js';
 import type { PlannedProduct } from '../../../generator/plan.js';
 import { validateArtifacts } from '../../../generator/validate/index.js';
+import { recordOfSeedProduct } from '../../../record/build-record.js';
 import { makeSampleConfig, makeSamplePlan, makeSampleProducts } from '../../helpers/sample-plan.js';
 
 /** `count` copies of the sample's first product, with slugs that sort in index order. */
@@ -14,10 +15,17 @@ function manyProducts(count: number): PlannedProduct[] {
   return Array.from({ length: count }, (_, index) => {
     const slug = `juice-${String(index).padStart(5, '0')}`;
     const url = `${config.site_url}/products/${slug}`;
+    const id = String(index + 1);
+    const image = template.record.images[0];
     return {
       ...template,
-      sourceId: String(index + 1),
-      record: { ...template.record, name: `Juice ${index}`, slug, url, purchase_url: url },
+      sourceId: id,
+      // Each copy is its own product: its own id, and so its own variant id.
+      record: recordOfSeedProduct(
+        { ...template.record, name: `Juice ${index}`, slug, url, purchase_url: url },
+        id,
+        image === undefined ? {} : { imageUrl: image.url },
+      ),
     };
   });
 }

@@ -4,7 +4,12 @@ import { buildAuthorizationServerMetadata } from '../../../auth-server/metadata.
 import { buildOpenApiDocument, emitOpenApi } from '../../../generator/emit/openapi.js';
 import { jsonSchemasFromOpenApi } from '../../../generator/emit/openapi-schemas.js';
 import { validateAgainst } from '../../../generator/validate/schemas.js';
-import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
+import {
+  makeSampleConfig,
+  makeSamplePlan,
+  makeVariedPlan,
+  SAMPLE_CONFIG_INPUT,
+} from '../../helpers/sample-plan.js';
 
 type Json = Record<string, unknown>;
 
@@ -112,11 +117,18 @@ describe('the API description', () => {
       'Merchant',
       'Checkout',
       'Product',
+      'Variant',
+      'Image',
+      'Option',
+      'PriceRange',
       'Health',
       'Error',
     ]);
     expect(at(bundle, '$defs', 'Catalog', 'properties', 'products', 'items')).toEqual({
       $ref: '#/$defs/Product',
+    });
+    expect(at(bundle, '$defs', 'Product', 'properties', 'variants', 'items')).toEqual({
+      $ref: '#/$defs/Variant',
     });
   });
 });
@@ -127,6 +139,31 @@ describe('the schemas', () => {
     expect(validateAgainst('Catalog', plan.catalog, 'c')).toEqual([]);
     expect(validateAgainst('Health', plan.health, 'h')).toEqual([]);
     expect(validateAgainst('Error', { error: 'upstream catalog error' }, 'e')).toEqual([]);
+  });
+
+  test('accept a catalog of products with variants, images, brands, sale prices and digital goods', () => {
+    const plan = makeVariedPlan();
+    expect(validateAgainst('Catalog', plan.catalog, 'c')).toEqual([]);
+  });
+
+  const brokenVariant: [string, (variant: Json) => void, string][] = [
+    ['a variant price is a number', (v) => (v.price = 45), '/variants/0/price'],
+    ['a variant availability is unknown', (v) => (v.availability = 'low_stock'), '/variants/0/availability'],
+    [
+      'a variant "was" price has a currency',
+      (v) => (v.compare_at_price = '$59'),
+      '/variants/0/compare_at_price',
+    ],
+    ['a variant image is not a URI', (v) => (v.image = 'hoodie.jpg'), '/variants/0/image'],
+    ['requires_shipping is text', (v) => (v.requires_shipping = 'no'), '/variants/0/requires_shipping'],
+  ];
+  test.each(brokenVariant)('reject a product where %s', (_name, breakIt, pointer) => {
+    const product = JSON.parse(JSON.stringify(makeVariedPlan().catalog.products[2])) as Json;
+    const [variant] = product.variants as Json[];
+    if (variant === undefined) throw new Error('no variant');
+    breakIt(variant);
+    const problems = validateAgainst('Product', product, 'kb/products.json');
+    expect(problems.some((problem) => problem.message.startsWith(`Product: ${pointer}`))).toBe(true);
   });
 
   test('accept a product with no fields at all, as spec 2.4 requires nothing', () => {

@@ -29,6 +29,11 @@ describe('the well-known documents', () => {
         mediaType: 'application/json',
       },
       {
+        path: '.well-known/oauth-protected-resource/mcp.json',
+        publicPath: '/.well-known/oauth-protected-resource/mcp',
+        mediaType: 'application/json',
+      },
+      {
         path: '.well-known/oauth-authorization-server.json',
         publicPath: '/.well-known/oauth-authorization-server',
         mediaType: 'application/json',

@@ -2,71 +2,25 @@
  * `agent-catalog preview` as a real process: the compiled CLI (`lib/`, built by
  * `npm test`'s pretest step, or here when missing) prints `listening on <url>`, serves,
  * logs one line per request on stderr, and exits 0 on SIGTERM or SIGINT; a directory that
- * is not a bundle exits 2.
+ * is not a bundle exits 2. `agent-catalog serve` is the same server for a merchant's own
+ * machine: a generated bundle, its live paths answered by the live handler within bounds.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emitBundle } from '../../../generator/emit/index.js';
+import { makeSamplePlan } from '../../helpers/sample-plan.js';
 import { type TempBundle, writeTempBundle } from '../../helpers/write-bundle.js';
 import { makeFixtureBundle } from './fixture-bundle.js';
 import { header, rawRequest } from './http-client.js';
+import { type Running, runToExit, startCli } from './preview-process.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const CLI = join(ROOT, 'lib', 'generator', 'cli.js');
-
-interface Running {
-  child: ChildProcess;
-  url: string;
-  stderr: () => string;
-  exit: Promise<number | null>;
-}
-
-function startCli(args: string[]): Promise<Running> {
-  const child = spawn(process.execPath, [CLI, 'preview', ...args], { cwd: ROOT, stdio: 'pipe' });
-  let stdout = '';
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no "listening on" line within 15 s; stderr: ${stderr}`));
-    }, 15_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /^listening on (http:\/\/\S+)\n/m.exec(stdout);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1], stderr: () => stderr, exit });
-      }
-    });
-    void exit.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited ${code} before listening; stderr: ${stderr}`));
-    });
-  });
-}
-
-function runToExit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI, 'preview', ...args],
-      { cwd: ROOT, timeout: 15_000 },
-      (error, stdout, stderr) => {
-        const code =
-          error && 'code' in error && typeof error.code === 'number' ? error.code : error ? null : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
 
 describe('agent-catalog preview as a process', () => {
   let bundle: TempBundle;
@@ -143,5 +97,89 @@ describe('agent-catalog preview as a process', () => {
     } finally {
       await rm(empty, { recursive: true, force: true });
     }
+  });
+});
+
+/** Sends headers and the start of a body, then nothing: the server must give up within its bound. */
+function sendEndlessBody(baseUrl: string, path: string): Promise<{ status: number | undefined; ms: number }> {
+  const { hostname, port } = new URL(baseUrl);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const req = httpRequest({
+      host: hostname,
+      port,
+      path,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      agent: false,
+    });
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode, ms: Date.now() - started }));
+    });
+    req.on('error', () => resolve({ status: undefined, ms: Date.now() - started }));
+    req.write('{"jsonrpc": "2.0", ');
+  });
+}
+
+describe('agent-catalog serve as a process', () => {
+  let bundle: TempBundle;
+  let running: Running | undefined;
+
+  beforeAll(async () => {
+    bundle = await writeTempBundle(emitBundle(makeSamplePlan()));
+    running = await startCli(['--port', '0', '--dir', bundle.dir, '--quiet'], 'serve');
+  }, 120_000);
+  afterAll(async () => {
+    running?.child.kill('SIGKILL');
+    await bundle?.cleanup();
+  });
+
+  const url = (): string => {
+    if (running === undefined) throw new Error('not running');
+    return running.url;
+  };
+
+  it('when it starts then it prints listening on a loopback URL and serves the static documents', async () => {
+    expect(url()).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const res = await rawRequest(url(), '/agent-catalog');
+    expect(res.status).toBe(200);
+    expect(header(res, 'access-control-allow-origin')).toBe('*');
+  });
+
+  it('when a live path is posted to then the live handler answers it, not the static server', async () => {
+    const res = await rawRequest(url(), '/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(res.status).not.toBe(405);
+    expect(header(res, 'allow')).toBeUndefined();
+  });
+
+  it('when a 1 MB query is posted to a live path then it is 413', async () => {
+    const res = await rawRequest(url(), '/ucp/catalog/search', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ catalog: { query: 'x'.repeat(1024 * 1024 + 1) } }),
+    });
+    expect(res.status).toBe(413);
+  });
+
+  it('when a body never ends then the request is cut off within the contract bound of 10 s', async () => {
+    const answer = await sendEndlessBody(url(), '/ucp/catalog/search');
+    expect(answer.status === undefined || answer.status === 408).toBe(true);
+    expect(answer.ms).toBeLessThan(12_000);
+  }, 20_000);
+
+  it("when a host's own file is requested then it is 404", async () => {
+    for (const path of ['/_worker.js', '/_routes.json', '/.netlify-functions/agent-catalog-live.mjs']) {
+      expect((await rawRequest(url(), path)).status, path).toBe(404);
+    }
+  });
+
+  it('when it is sent SIGTERM then it exits 0', async () => {
+    running?.child.kill('SIGTERM');
+    expect(await running?.exit).toBe(0);
   });
 });

@@ -14,6 +14,8 @@ export interface RawResponse {
 export interface RawRequestOptions {
   method?: string;
   headers?: Record<string, string>;
+  /** Sent as the request body (a POST to a live path). */
+  body?: string;
 }
 
 export function rawRequest(
@@ -47,7 +49,7 @@ export function rawRequest(
     );
     req.setTimeout(10_000, () => req.destroy(new Error(`timeout: ${target}`)));
     req.on('error', reject);
-    req.end();
+    req.end(options.body);
   });
 }
 

@@ -3,7 +3,9 @@
  * agree": bundles emitted by the real generator (the sample plan, the sample plan under a
  * path-prefixed base URL, and the sample merchant through `build({ write: false })`) are
  * served by preview, and every rule of their hosting files, and every public URL of
- * CONTRACT.md, is checked against the live answers.
+ * CONTRACT.md, is checked against the live answers. The live paths follow `_routes.json`
+ * (what Cloudflare Pages routes to `_worker.js`): preview hands exactly those to the live
+ * handler and serves every other path as a static file.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import type { Artifact } from '../../../generator/artifact.js';
 import { build } from '../../../generator/build.js';
 import { parseHeadersFile, parseRedirectsFile } from '../../../generator/emit/hosting-rules-format.js';
 import { emitBundle } from '../../../generator/emit/index.js';
+import { matchesRoutes, parseRoutesFile } from '../../../generator/emit/live-routes.js';
 import { silentLogger } from '../../../generator/logger.js';
 import { contractPaths } from '../../helpers/contract-paths.js';
 import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
@@ -83,11 +86,13 @@ describe.each(CASES)('preview agrees with the hosting rules of $name', ({ base, 
     expect(rules.length).toBeGreaterThan(0);
     for (const rule of rules.filter((item) => !item.path.includes('*'))) {
       const res = await rawRequest(served.url, rule.path);
-      // A rule for a page the bundle does not hold (the merchant's own site root) is for the CDN alone.
-      if (!isServed(rule.path)) {
+      // A rule for a page the bundle does not hold (the merchant's own site root) is for the CDN
+      // alone; the one exception is preview's own `/` page (issue 24), which is never cached.
+      if (!isServed(rule.path) && rule.path !== '/') {
         expect(res.status, rule.path).toBe(404);
         continue;
       }
+      if (!isServed(rule.path)) expect(header(res, 'cache-control')).toBe('no-store');
       expect(res.status, rule.path).toBe(200);
       for (const [name, value] of rule.headers) {
         expect(header(res, name), `${rule.path} ${name}`).toContain(value);
@@ -138,6 +143,34 @@ describe.each(CASES)('preview agrees with the hosting rules of $name', ({ base, 
       '/_headers',
       '/_redirects',
     ]) {
+      expect((await rawRequest(served.url, path)).status, path).toBe(404);
+    }
+  });
+
+  it('when a path _routes.json sends to the worker is posted to then the live handler answers, and a static path stays 405', async () => {
+    const routes = parseRoutesFile(await readFile(join(served.dir, '_routes.json'), 'utf8'));
+    const live = [
+      `${base}/mcp`,
+      `${base}/ucp/catalog/search`,
+      `${base}/ucp/catalog/lookup`,
+      `${base}/ucp/catalog/product`,
+    ];
+    const post = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' };
+    for (const path of live) {
+      expect(matchesRoutes(routes, path), path).toBe(true);
+      const res = await rawRequest(served.url, path, post);
+      // The static server answers every POST 405 with Allow: GET, HEAD; the live handler never does.
+      expect(res.status, path).not.toBe(405);
+      expect(header(res, 'allow'), path).toBeUndefined();
+    }
+    for (const path of contractPaths(base, slug)) {
+      expect(matchesRoutes(routes, path), path).toBe(false);
+      expect((await rawRequest(served.url, path, post)).status, path).toBe(405);
+    }
+  });
+
+  it("when a host's own file is requested then it is a real 404, as on both hosts", async () => {
+    for (const path of ['/_worker.js', '/_routes.json', '/.netlify-functions/agent-catalog-live.mjs']) {
       expect((await rawRequest(served.url, path)).status, path).toBe(404);
     }
   });

@@ -156,9 +156,12 @@ describe('Shopify products.json in real shapes', () => {
     const feed = result.artifacts.find((artifact) => artifact.path === 'feed.xml')?.body.toString() ?? '';
     const itemOf = (id: string) =>
       feed.split('<item>').find((item) => item.includes(`<g:id>${id}</g:id>`)) ?? '';
-    expect(itemOf('7712345600005')).toContain('<g:price>19.99 USD</g:price>');
-    expect(itemOf('7712345600005')).not.toContain('<g:shipping>');
-    expect(itemOf('7712345600006')).toContain('<g:shipping>');
+    // One item per variant: g:id is the store's variant id.
+    // On sale: the regular price, then what the customer pays.
+    expect(itemOf('77123456000051')).toContain('<g:price>24.99 USD</g:price>');
+    expect(itemOf('77123456000051')).toContain('<g:sale_price>19.99 USD</g:sale_price>');
+    expect(itemOf('77123456000051')).not.toContain('<g:shipping>');
+    expect(itemOf('77123456000061')).toContain('<g:shipping>');
   });
 
   it('when a "was" price is lower than the price then no sale is published, and a plain-text body keeps its lines', async () => {

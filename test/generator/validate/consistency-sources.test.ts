@@ -9,7 +9,8 @@ describe('the consistency readers', () => {
   test('read feed items with escaped and CDATA text the way an XML parser would', () => {
     const feed = [
       '<rss version="2.0" xmlns:g="http://base.google.com/ns/1.0"><channel>',
-      '<item><g:link>https://shop.example/p?a=1&amp;b=2</g:link><g:price>1.50 USD</g:price>',
+      '<item><g:id>v&amp;1</g:id><g:link>https://shop.example/p?a=1&amp;b=2</g:link><g:price>1.50 USD</g:price>',
+      '<g:sale_price><![CDATA[1.25 USD]]></g:sale_price>',
       '<g:availability>in_stock</g:availability></item>',
       '<item><g:link><![CDATA[https://shop.example/p?c=<3>]]></g:link><g:price> 2.00 USD </g:price>',
       '<g:availability>out_of_stock</g:availability></item>',
@@ -18,9 +19,21 @@ describe('the consistency readers', () => {
     ].join('\n');
     const facts = readFeedItems(new Map([['feed.xml', feed]]));
     expect(facts?.items).toEqual([
-      { link: 'https://shop.example/p?a=1&b=2', price: '1.50 USD', availability: 'in_stock' },
-      { link: 'https://shop.example/p?c=<3>', price: '2.00 USD', availability: 'out_of_stock' },
-      { link: 'https://shop.example/AB', price: '', availability: '' },
+      {
+        id: 'v&1',
+        link: 'https://shop.example/p?a=1&b=2',
+        price: '1.50 USD',
+        salePrice: '1.25 USD',
+        availability: 'in_stock',
+      },
+      {
+        id: '',
+        link: 'https://shop.example/p?c=<3>',
+        price: '2.00 USD',
+        salePrice: '',
+        availability: 'out_of_stock',
+      },
+      { id: '', link: 'https://shop.example/AB', price: '', salePrice: '', availability: '' },
     ]);
   });
 

@@ -100,6 +100,22 @@ describe('the gate checks the API description and the well-known documents', () 
       '.well-known/oauth-protected-resource.json rfc9728',
     ],
     [
+      "the MCP endpoint's metadata names another resource",
+      (all) =>
+        editJson(all, '.well-known/oauth-protected-resource/mcp.json', (m) => {
+          m.resource = 'https://shop.pomona.example/other/mcp';
+        }),
+      '.well-known/oauth-protected-resource/mcp.json rfc9728',
+    ],
+    [
+      "the MCP endpoint's metadata names another issuer",
+      (all) =>
+        editJson(all, '.well-known/oauth-protected-resource/mcp.json', (m) => {
+          m.authorization_servers = ['https://evil.example'];
+        }),
+      '.well-known/oauth-protected-resource/mcp.json rfc9728',
+    ],
+    [
       'the resource metadata names another issuer',
       (all) =>
         editJson(all, '.well-known/oauth-protected-resource.json', (m) => {

@@ -1,0 +1,112 @@
+/**
+ * Which facts this merchant's products actually carry, computed once per plan from the
+ * records, so every sentence that describes the catalog (llms.txt, the agent card, the
+ * API description and its page, the knowledge base) names only those: a cable shop is
+ * never promised "ingredients and nutrition", and no product section says "Nutrition:
+ * not listed" for a field no product of the store has. A seed field counts as carried
+ * when at least one product has a non-empty value for it.
+ */
+import type { ProductRecord } from '../model.js';
+import type { BuildPlan } from '../plan.js';
+
+export interface CatalogFields {
+  flavor: boolean;
+  packaging: boolean;
+  ingredients: boolean;
+  nutrition: boolean;
+  benefits: boolean;
+  certifications: boolean;
+  brand: boolean;
+  images: boolean;
+  /** Some product offers a choice of variants (more than one). */
+  variants: boolean;
+  /** Option names across the catalog, lower-cased, in first-seen order (size, color, length). */
+  options: string[];
+  /** Some product or variant has a "was" price. */
+  salePrices: boolean;
+}
+
+type SeedFacet = 'flavor' | 'packaging' | 'ingredients' | 'nutrition' | 'benefits' | 'certifications';
+
+function hasValue(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value === 'string') return value.trim() !== '';
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object') return Object.keys(value).length > 0;
+  return true;
+}
+
+/** The facets of a list of records (pure; `describeCatalogFields` memoises it per plan). */
+export function collectCatalogFields(records: readonly ProductRecord[]): CatalogFields {
+  const seed = (name: SeedFacet) => records.some((record) => hasValue(record[name]));
+  const options: string[] = [];
+  for (const record of records) {
+    for (const option of record.options) {
+      const name = option.name.trim().toLowerCase();
+      if (name !== '' && !options.includes(name)) options.push(name);
+    }
+  }
+  return {
+    flavor: seed('flavor'),
+    packaging: seed('packaging'),
+    ingredients: seed('ingredients'),
+    nutrition: seed('nutrition'),
+    benefits: seed('benefits'),
+    certifications: seed('certifications'),
+    brand: records.some((record) => hasValue(record.brand)),
+    images: records.some((record) => record.images.length > 0),
+    variants: records.some((record) => record.variants.length > 1),
+    options,
+    salePrices: records.some((record) =>
+      record.variants.some((variant) => variant.compare_at_price !== undefined),
+    ),
+  };
+}
+
+const fieldsByPlan = new WeakMap<BuildPlan, CatalogFields>();
+
+/** The facets of the plan's catalog, computed once per plan (a plan never changes after `planBuild`). */
+export function describeCatalogFields(plan: BuildPlan): CatalogFields {
+  let fields = fieldsByPlan.get(plan);
+  if (fields === undefined) {
+    fields = collectCatalogFields(plan.products.map((product) => product.record));
+    fieldsByPlan.set(plan, fields);
+  }
+  return fields;
+}
+
+/** The most option names a sentence spells out; past it they are "options". */
+const MAX_NAMED_OPTIONS = 3;
+
+/** The facts a product carries, as words for a sentence: price and availability first. */
+export function listCatalogFacts(fields: CatalogFields): string[] {
+  const facts = ['price', 'availability'];
+  if (fields.variants) {
+    const named = fields.options.slice(0, MAX_NAMED_OPTIONS);
+    facts.push(named.length === 0 ? 'variants' : `variants (${joinWords(named, 'or')})`);
+  }
+  if (fields.salePrices) facts.push('sale prices');
+  if (fields.brand) facts.push('brand');
+  if (fields.images) facts.push('images');
+  const seed: [SeedFacet, string][] = [
+    ['flavor', 'flavor'],
+    ['packaging', 'packaging'],
+    ['ingredients', 'ingredients'],
+    ['nutrition', 'nutrition'],
+    ['benefits', 'benefits'],
+    ['certifications', 'certifications'],
+  ];
+  for (const [name, words] of seed) if (fields[name]) facts.push(words);
+  return facts;
+}
+
+/** "a", "a and b", "a, b and c". */
+export function joinWords(words: readonly string[], conjunction = 'and'): string {
+  if (words.length <= 1) return words.join('');
+  return `${words.slice(0, -1).join(', ')} ${conjunction} ${words[words.length - 1]}`;
+}
+
+/** The facts of the plan's products as one phrase, e.g. "price, availability, images and packaging". */
+export function describeCatalogFacts(fields: CatalogFields): string {
+  return joinWords(listCatalogFacts(fields));
+}

@@ -1,0 +1,33 @@
+/**
+ * Emits each host's copy of the live handler and its routing: Cloudflare Pages'
+ * `_worker.js` and `_routes.json` (only the live paths invoke the worker, so every static
+ * file is still served by the CDN with its `_headers`), and the Netlify Functions v2
+ * function in `.netlify-functions/` with its `config.path` (netlify.toml's
+ * `[functions] directory` names the folder). Nothing is emitted when the live surface is
+ * off (`live.enabled: false`), so the bundle is plain files again.
+ */
+import { NETLIFY_FUNCTION_FILE, WORKER_FILE } from '../../live/shells/host-files.js';
+import type { Artifact } from '../artifact.js';
+import type { BuildPlan } from '../plan.js';
+import { bundleLiveShells } from './live-bundle.js';
+import { cloudflareRoutes, formatRoutesFile, ROUTES_FILE, routedPaths } from './live-routes.js';
+
+const JAVASCRIPT = 'text/javascript; charset=utf-8';
+
+/** The base path of the catalog (`''` or `/api`), which the live paths sit under. */
+function basePathOf(plan: BuildPlan): string {
+  return new URL(plan.config.base_url).pathname.replace(/\/+$/, '');
+}
+
+export function emitLiveShells(plan: BuildPlan): Artifact[] {
+  if (!plan.config.live.enabled) return [];
+  const code = bundleLiveShells();
+  const basePath = basePathOf(plan);
+  // Netlify reads `config` statically from the file's source: a plain object literal, first.
+  const netlifyConfig = `export const config = ${JSON.stringify({ path: routedPaths(basePath) })};\n`;
+  return [
+    { path: WORKER_FILE, mediaType: JAVASCRIPT, body: code.cloudflare },
+    { path: ROUTES_FILE, mediaType: 'application/json', body: formatRoutesFile(cloudflareRoutes(basePath)) },
+    { path: NETLIFY_FUNCTION_FILE, mediaType: JAVASCRIPT, body: `${netlifyConfig}${code.netlify}` },
+  ];
+}

@@ -1,0 +1,35 @@
+/**
+ * The one door from the runtime shells to the live handler's pure core: every shell
+ * imports `handleLiveRequest` and builds its `LiveContext` here, so a change in the core's
+ * interface touches this file and no shell. The deployment's settings are read from the
+ * bundle's own `_live/manifest.json` through the shell's asset reader; a bundle without one
+ * has no live surface, and the shell serves its static files.
+ */
+import { handleLiveRequest } from '../handle-live-request.js';
+import { type AssetReader, type LiveContext, readLiveSettings } from '../live-context.js';
+
+export { DEFAULT_BODY_LIMITS } from '../handle-live-request.js';
+export type { AssetReader, LiveContext };
+export { handleLiveRequest };
+
+/** The context for a bundle, or undefined when it has no live surface. */
+export async function createLiveContext(readAsset: AssetReader): Promise<LiveContext | undefined> {
+  const settings = await readLiveSettings(readAsset);
+  return settings === undefined ? undefined : { settings, readAsset };
+}
+
+/**
+ * One context per isolate or warm instance (a deployed bundle never changes under it), so
+ * whatever the core caches outlives a request. A failed read is not remembered: the next
+ * request tries again.
+ */
+export function createContextCache(): (readAsset: AssetReader) => Promise<LiveContext | undefined> {
+  let pending: Promise<LiveContext | undefined> | undefined;
+  return (readAsset) => {
+    pending ??= createLiveContext(readAsset).catch((error: unknown) => {
+      pending = undefined;
+      throw error;
+    });
+    return pending;
+  };
+}

@@ -1,0 +1,282 @@
+/**
+ * The live handler where it runs, proven on the hosts' own engines: the sample bundle and
+ * the hostile 300-product bundle are built with the real CLI and served once by `preview`
+ * (the Node shell), once by `wrangler pages dev` (the bundle's `_worker.js` on workerd,
+ * routed by `_routes.json`) and once by `netlify dev --offline` (the bundle's Functions v2
+ * function). The official MCP SDK client must list the tools and find every product by
+ * name, by id and by a price filter, with identical answers from the three; UCP REST and
+ * `/.well-known/ucp` likewise. Engine start-up is slow: one engine process per host and
+ * bundle, shared by the file's tests; every request is bounded.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toMinorUnits } from '../../record/decimal-price.js';
+import { ensureCompiled } from '../generator/cli/run-cli.js';
+import { REPO_ROOT } from '../generator/pipeline/helpers.js';
+import { requires } from '../helpers/requirements.js';
+import { ENGINES } from './engines.js';
+import { buildHostileBundle, buildWith, type Served, serveEverywhere, stopAll } from './served.js';
+
+const CASES = [
+  {
+    name: 'the sample bundle',
+    base: '',
+    make: (root: string) => buildWith(root, 'sample', join(REPO_ROOT, 'catalog.config.json')),
+  },
+  { name: 'a hostile 300-product Shopify-shaped bundle', base: '/api', make: buildHostileBundle },
+];
+
+interface Server {
+  name: string;
+  url: string;
+}
+
+function serversOf(served: Served): Server[] {
+  return [{ name: 'preview', url: served.preview.url }, ...served.engines];
+}
+
+/** A product as the catalog publishes it: what the live answers must agree with. */
+interface CatalogProduct {
+  id: string;
+  name: string;
+  price: string;
+  currency: string;
+}
+
+/** About `count` products spread evenly over the catalog. */
+function spread<T>(items: readonly T[], count: number): T[] {
+  const step = Math.max(1, Math.floor(items.length / count));
+  return items.filter((_, index) => index % step === 0);
+}
+
+/** The catalog file sits under the base path (`api/agent-catalog.json` for `/api`). */
+async function readCatalog(dir: string, base: string): Promise<CatalogProduct[]> {
+  const catalog = JSON.parse(await readFile(join(dir, base, 'agent-catalog.json'), 'utf8')) as {
+    products: CatalogProduct[];
+  };
+  return catalog.products;
+}
+
+interface ToolAnswer {
+  products?: { id: string }[];
+  product?: { id: string };
+  pagination?: { cursor?: string };
+}
+
+interface Connected extends Server {
+  client: Client;
+}
+
+async function connect(server: Server, base: string): Promise<Connected> {
+  const client = new Client({ name: 'agent-catalog-host-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}${base}/mcp`), {
+    fetch: (url, init) => fetch(url, { ...init, signal: AbortSignal.timeout(30_000) }),
+  });
+  await client.connect(transport);
+  return { ...server, client };
+}
+
+async function callTool(
+  server: Connected,
+  name: string,
+  catalog: Record<string, unknown>,
+): Promise<ToolAnswer> {
+  const result = await server.client.callTool({ name, arguments: { catalog } });
+  expect(result.isError ?? false, `${name} ${JSON.stringify(catalog)} on ${server.name}`).toBe(false);
+  return result.structuredContent as ToolAnswer;
+}
+
+/** Calls one tool on every server and requires the same structured answer from each; returns it. */
+async function callEverywhere(
+  servers: readonly Connected[],
+  name: string,
+  catalog: Record<string, unknown>,
+): Promise<ToolAnswer> {
+  const answers = await Promise.all(servers.map((server) => callTool(server, name, catalog)));
+  const [reference, ...others] = answers;
+  others.forEach((answer, index) => {
+    expect(answer, `${name} ${JSON.stringify(catalog)}: ${servers[index + 1]?.name} vs preview`).toEqual(
+      reference,
+    );
+  });
+  if (reference === undefined) throw new Error('no server');
+  return reference;
+}
+
+async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(30_000),
+  });
+}
+
+describe("the live handler on the hosts' own engines", requires(ENGINES), () => {
+  let root = '';
+
+  beforeAll(async () => {
+    await ensureCompiled();
+    root = await mkdtemp(join(tmpdir(), 'agent-catalog-live-hosts-'));
+  }, 60_000);
+
+  afterAll(async () => {
+    if (root !== '') await rm(root, { recursive: true, force: true });
+  });
+
+  describe.each(CASES)('$name', ({ base, make }) => {
+    let served: Served | undefined;
+    let products: CatalogProduct[] = [];
+    let clients: Connected[] = [];
+
+    beforeAll(async () => {
+      const dir = await make(root);
+      products = await readCatalog(dir, base);
+      served = await serveEverywhere(dir, []);
+      clients = await Promise.all(serversOf(served).map((server) => connect(server, base)));
+    }, 240_000);
+
+    afterAll(async () => {
+      await Promise.all(clients.map((server) => server.client.close()));
+      await stopAll(served);
+    }, 60_000);
+
+    const servers = (): Server[] => {
+      if (served === undefined) throw new Error('not served');
+      return serversOf(served);
+    };
+
+    it('when a live path is posted to then every server hands it to the live handler, with the same status', async () => {
+      for (const path of [`${base}/mcp`, `${base}/ucp/catalog/search`]) {
+        const statuses: Record<string, number> = {};
+        for (const server of servers()) {
+          const res = await post(`${server.url}${path}`, '{}');
+          await res.arrayBuffer();
+          statuses[server.name] = res.status;
+          // The static servers answer a POST 405 (or, netlify dev, 200 "Method Not Allowed").
+          expect(res.status, `${path} on ${server.name}`).not.toBe(405);
+          expect(res.headers.get('allow'), `${path} on ${server.name}`).toBeNull();
+        }
+        expect(new Set(Object.values(statuses)).size, `${path}: ${JSON.stringify(statuses)}`).toBe(1);
+      }
+    });
+
+    it("when a host's own file is requested then every server answers 404", async () => {
+      for (const path of ['/_worker.js', '/_routes.json', '/.netlify-functions/agent-catalog-live.mjs']) {
+        for (const server of servers()) {
+          const res = await fetch(`${server.url}${path}`, { signal: AbortSignal.timeout(20_000) });
+          await res.arrayBuffer();
+          expect(res.status, `${path} on ${server.name}`).toBe(404);
+        }
+      }
+    });
+
+    it('when the MCP SDK client lists the tools then every server offers the same three read-only tools', async () => {
+      const lists = await Promise.all(clients.map((server) => server.client.listTools()));
+      const names = lists[0]?.tools.map((tool) => tool.name).sort();
+      expect(names).toEqual(['get_product', 'lookup_catalog', 'search_catalog']);
+      for (const [index, list] of lists.entries()) {
+        expect(list, clients[index]?.name).toEqual(lists[0]);
+        for (const tool of list.tools) expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
+      }
+      const instructions = clients.map((server) => server.client.getInstructions());
+      expect(new Set(instructions).size).toBe(1);
+    });
+
+    it('when every product is asked for by name and by id then every server finds it with the same answer', async () => {
+      expect(products.length).toBeGreaterThan(0);
+      for (const product of products) {
+        const byName = await callEverywhere(clients, 'search_catalog', {
+          query: product.name,
+          pagination: { limit: 50 },
+        });
+        expect(
+          byName.products?.map((item) => item.id),
+          product.name,
+        ).toContain(product.id);
+      }
+      // Lookups by id in batches of the tool's maximum, then get_product for a spread of products.
+      for (let start = 0; start < products.length; start += 50) {
+        const ids = products.slice(start, start + 50).map((product) => product.id);
+        const looked = await callEverywhere(clients, 'lookup_catalog', { ids });
+        expect(looked.products?.map((item) => item.id).sort()).toEqual([...ids].sort());
+      }
+      for (const product of spread(products, 30)) {
+        const byId = await callEverywhere(clients, 'get_product', { id: product.id });
+        expect(byId.product?.id).toBe(product.id);
+      }
+    }, 900_000);
+
+    it('when products are asked for by a price filter then every server pages through the same answers and finds every product', async () => {
+      const amounts = products.map((product) => toMinorUnits(product.price, product.currency) ?? -1);
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await callEverywhere(clients, 'search_catalog', {
+          filters: { price: { min: Math.min(...amounts), max: Math.max(...amounts) } },
+          pagination: { limit: 50, ...(cursor === undefined ? {} : { cursor }) },
+        });
+        ids.push(...(page.products ?? []).map((item) => item.id));
+        cursor = page.pagination?.cursor;
+      } while (cursor !== undefined);
+      expect([...ids].sort()).toEqual(products.map((product) => product.id).sort());
+      for (const product of spread(products, 20)) {
+        const amount = toMinorUnits(product.price, product.currency) ?? -1;
+        const page = await callEverywhere(clients, 'search_catalog', {
+          filters: { price: { min: amount, max: amount } },
+          pagination: { limit: 50 },
+        });
+        expect(
+          page.products?.map((item) => item.id),
+          `${product.name} at ${amount}`,
+        ).toContain(product.id);
+      }
+    }, 600_000);
+
+    it("when UCP REST is asked the same questions then every server gives the MCP tools' answers", async () => {
+      const sample = products.filter(
+        (_, index) => index % Math.max(1, Math.floor(products.length / 10)) === 0,
+      );
+      for (const product of sample) {
+        const mcp = await callEverywhere(clients, 'get_product', { id: product.id });
+        const search = await callEverywhere(clients, 'search_catalog', { query: product.name });
+        for (const server of clients) {
+          const rest = await post(
+            `${server.url}${base}/ucp/catalog/product`,
+            JSON.stringify({ id: product.id }),
+          );
+          expect(rest.status, server.name).toBe(200);
+          expect(await rest.json(), `${product.id} on ${server.name}`).toEqual(mcp);
+          const found = await post(
+            `${server.url}${base}/ucp/catalog/search`,
+            JSON.stringify({ query: product.name }),
+          );
+          expect(await found.json(), `${product.name} on ${server.name}`).toEqual(search);
+        }
+      }
+    }, 300_000);
+
+    it('when /.well-known/ucp is fetched then every server serves the same profile naming its MCP and REST endpoints', async () => {
+      const bodies = await Promise.all(
+        clients.map(async (server) => {
+          const res = await fetch(`${server.url}/.well-known/ucp`, { signal: AbortSignal.timeout(20_000) });
+          expect(res.status, server.name).toBe(200);
+          return res.text();
+        }),
+      );
+      expect(new Set(bodies).size).toBe(1);
+      const profile = JSON.parse(bodies[0] ?? '{}') as {
+        ucp: { services: Record<string, { transport: string; endpoint: string }[]> };
+      };
+      const endpoints = (profile.ucp.services['dev.ucp.shopping'] ?? []).map(
+        (service) => new URL(service.endpoint).pathname,
+      );
+      expect(endpoints.sort()).toEqual([`${base}/mcp`, `${base}/ucp`].sort());
+    });
+  });
+});
