@@ -62,6 +62,11 @@ export interface LiveManifest {
   /** How many `index/<n>.part` files hold the search index. */
   index_parts: number;
   products: number;
+  /**
+   * The HTML pages that negotiate Markdown: the page's URL path, the bundle file of its
+   * HTML and of its Markdown twin (e.g. `/api/`, `api/index.html`, `api/index.md`).
+   */
+  markdown_pages?: { path: string; html: string; twin: string }[];
 }
 
 export type LiveManifestSettings = Omit<
