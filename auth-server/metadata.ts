@@ -28,14 +28,60 @@ export interface IssuerMetadataInput {
   serviceDocumentation?: string;
 }
 
-export type IssuerMetadata = Readonly<Record<string, string | boolean | readonly string[]>>;
+/**
+ * The `agent_auth` block (WorkOS auth.md: "Authorization Server Metadata … carries the
+ * agent_auth block", the structured side of the site's `/auth.md`): how an agent gets a
+ * customer's delegated access here. This issuer offers the standard path only: the client
+ * registers itself (RFC 7591 dynamic registration, or a Client ID Metadata Document when
+ * the metadata says so), then a signed-in customer consents in an authorization code flow
+ * with PKCE. auth.md's other flows (ID-JAG assertions, OTP claims) are not offered, so the
+ * block names no `claim_uri`.
+ */
+export interface AgentAuthMetadata {
+  readonly register_uri: string;
+  readonly revocation_uri: string;
+  readonly registration_methods_supported: readonly string[];
+  readonly flows_supported: readonly string[];
+  readonly identity_types_supported: readonly string[];
+  readonly pkce_required: boolean;
+}
+
+export type IssuerMetadata = Readonly<
+  Record<string, string | boolean | readonly string[] | AgentAuthMetadata>
+>;
+
+/** The agent_auth block of a metadata document, built from the document's own endpoints. */
+export function buildAgentAuth(metadata: IssuerMetadata): AgentAuthMetadata {
+  const text = (key: string): string => {
+    const value = metadata[key];
+    if (typeof value !== 'string') throw new TypeError(`issuer metadata has no ${key}`);
+    return value;
+  };
+  return {
+    register_uri: text('registration_endpoint'),
+    revocation_uri: text('revocation_endpoint'),
+    registration_methods_supported: [
+      'dynamic_client_registration',
+      ...(metadata.client_id_metadata_document_supported === true ? ['client_id_metadata_document'] : []),
+    ],
+    flows_supported: ['authorization_code'],
+    // Tokens act for a signed-in customer who consented; there is no agent-only identity.
+    identity_types_supported: ['user'],
+    pkce_required: true,
+  };
+}
 
 function endpoint(issuer: string, path: string): string {
   return `${issuer.replace(/\/+$/, '')}${path}`;
 }
 
-/** RFC 8414 §2 authorization server metadata. */
+/** RFC 8414 §2 authorization server metadata, with the agent_auth block last. */
 export function buildAuthorizationServerMetadata(input: IssuerMetadataInput): IssuerMetadata {
+  const metadata = buildRfc8414Fields(input);
+  return { ...metadata, agent_auth: buildAgentAuth(metadata) };
+}
+
+function buildRfc8414Fields(input: IssuerMetadataInput): IssuerMetadata {
   const { issuer } = input;
   const caps = ISSUER_CAPABILITIES;
   return {

@@ -56,7 +56,7 @@ export async function searchCatalog(data: LiveData, request: SearchRequest) {
   const limit = Math.min(request.pagination?.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
   const matches = data.index.search(query);
   const ids = Array.from(matches.subarray(offset, offset + limit)).flatMap(
-    (position) => data.index.rows[position]?.[0] ?? [],
+    (position) => data.index.productId(position) ?? [],
   );
   const found = await data.readProducts(ids);
   const products = ids.flatMap((id) => found.get(id) ?? []);

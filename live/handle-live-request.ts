@@ -9,6 +9,7 @@
  */
 import type { LiveContext } from './live-context.js';
 import { type LiveData, LiveDataError, loadLiveData } from './live-data.js';
+import { choosePageForm, HTML, MARKDOWN, negotiatePage } from './markdown-negotiation.js';
 import { handleMcpRequest } from './mcp-route.js';
 import type { BodyLimits } from './read-body.js';
 import { handleRestRequest, REST_OPERATIONS } from './rest-route.js';
@@ -21,7 +22,13 @@ export async function handleLiveRequest(
   context: LiveContext,
   limits: BodyLimits = DEFAULT_BODY_LIMITS,
 ): Promise<Response | undefined> {
-  const route = matchLiveRoute(new URL(request.url).pathname, context.settings.basePath);
+  const pathname = new URL(request.url).pathname;
+  // `/api` is the same page as `/api/` (hosts redirect or serve it; Netlify routes it here).
+  const page = context.settings.markdownPages.find(
+    (candidate) => candidate.path === pathname || candidate.path === `${pathname}/`,
+  );
+  if (page !== undefined) return negotiateLivePage(request, context, page);
+  const route = matchLiveRoute(pathname, context.settings.basePath);
   if (route === undefined) return undefined;
   const loadData = (): Promise<LiveData> => loadLiveData(context.settings, context.readAsset);
   let response: Response;
@@ -37,6 +44,34 @@ export async function handleLiveRequest(
     );
   }
   return withPolicyHeaders(response, context);
+}
+
+/**
+ * An HTML page's URL: its Markdown twin when `Accept` prefers it (or 406 when neither form
+ * fits), else the HTML. The HTML form is the static file, served by the shell (undefined
+ * here) or fetched through `fetchStatic` where the shell cannot fall through; its
+ * `Vary: Accept` comes from the hosting rules, so the static host sends it too.
+ */
+async function negotiateLivePage(
+  request: Request,
+  context: LiveContext,
+  page: { html: string; twin: string },
+): Promise<Response | undefined> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+  const form = choosePageForm(request.headers.get('accept'));
+  const { fetchStatic } = context;
+  if (form === HTML && fetchStatic === undefined) return undefined;
+  const markdown = form === MARKDOWN ? await context.readAsset(page.twin) : '';
+  if (markdown === undefined) return undefined;
+  return negotiatePage(request, {
+    markdown,
+    html: () => (fetchStatic ? fetchStatic(page.html) : Promise.resolve(new Response(null, { status: 404 }))),
+    headers: {
+      'access-control-allow-origin': '*',
+      'cache-control': 'public, max-age=900',
+      'x-content-type-options': 'nosniff',
+    },
+  });
 }
 
 type LiveRoute = 'mcp' | (typeof REST_OPERATIONS)[string];

@@ -28,6 +28,8 @@ export interface LiveSettings {
   policyHeaders?: readonly (readonly [name: string, value: string])[];
   /** The bundle's build time; keys the per-isolate cache. */
   generated: string;
+  /** The HTML pages whose Markdown twin the core serves when `Accept` prefers it. */
+  markdownPages: readonly { path: string; html: string; twin: string }[];
 }
 
 export interface LiveContext {
@@ -37,6 +39,12 @@ export interface LiveContext {
   fetch?: typeof fetch;
   /** Milliseconds since the epoch for token expiry; default `Date.now` (tests move it). */
   now?: () => number;
+  /**
+   * The static file at a bundle path as the host serves it (headers included), for a shell
+   * whose routed paths cannot fall through to the static files (Netlify's function); the
+   * others leave it out and serve the HTML form of a page themselves.
+   */
+  fetchStatic?: (path: string) => Promise<Response>;
 }
 
 /**
@@ -57,5 +65,6 @@ export async function readLiveSettings(readAsset: AssetReader): Promise<LiveSett
     requestsPerMinute: manifest.requests_per_minute,
     policyHeaders: manifest.policy_headers,
     generated: manifest.generated,
+    markdownPages: manifest.markdown_pages ?? [],
   };
 }

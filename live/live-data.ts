@@ -15,8 +15,8 @@ import {
 import { type LoadedSearchIndex, loadSearchIndex, type SearchIndexFile } from './search-index.js';
 import type { UcpProduct } from './ucp-types.js';
 
-/** About 64 products each: a few MB of parsed products at most, beside the index. */
-const SHARDS_KEPT = 64;
+/** About 16 products each: a few MB of parsed products at most, beside the index. */
+const SHARDS_KEPT = 256;
 
 export interface LiveData {
   manifest: LiveManifest;
@@ -78,16 +78,20 @@ async function readLiveData(readAsset: AssetReader): Promise<LiveData> {
     manifest,
     index,
     async readProducts(ids) {
+      // A page's products sit in as many shards as it has products: read them side by side.
+      const shards = await Promise.all(
+        ids.map((id) => readShard<UcpProduct>(productShardPath(shardOf(id, manifest.shards)))),
+      );
       const found = new Map<string, UcpProduct>();
-      for (const id of ids) {
-        const shard = await readShard<UcpProduct>(productShardPath(shardOf(id, manifest.shards)));
+      ids.forEach((id, index) => {
+        const shard = shards[index] ?? {};
         const product = Object.hasOwn(shard, id) ? shard[id] : undefined;
         if (product) found.set(id, product);
-      }
+      });
       return found;
     },
     async productOfVariant(variantId) {
-      const shard = await readShard<string>(variantShardPath(shardOf(variantId, manifest.shards)));
+      const shard = await readShard<string>(variantShardPath(shardOf(variantId, manifest.variant_shards)));
       return Object.hasOwn(shard, variantId) ? shard[variantId] : undefined;
     },
   };

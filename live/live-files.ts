@@ -10,7 +10,7 @@
  * with `buildLiveFiles`; the handler finds a shard with the same `shardOf`.
  */
 import type { ProductRecord } from '../record/product-record.js';
-import { buildSearchIndex } from './search-index.js';
+import { buildSearchIndex } from './search-index-file.js';
 import { toUcpProduct } from './ucp-product.js';
 import type { UcpProduct } from './ucp-types.js';
 
@@ -18,8 +18,14 @@ export const LIVE_DIR = '_live';
 export const MANIFEST_PATH = `${LIVE_DIR}/manifest.json`;
 /** Characters per index part: at most 18 MB even if every character took 3 bytes of UTF-8. */
 const INDEX_PART_CHARS = 6_000_000;
-/** About this many products per shard: small enough to parse in a millisecond or two. */
-const PRODUCTS_PER_SHARD = 64;
+/**
+ * About this many products per product shard: a page of 10 results reads up to 10 shards,
+ * so each is kept small (at 100,000 products 64 per shard made parsing them most of a
+ * search's time, docs/live.md). Variant shards hold only id → id pairs and stay larger, to
+ * keep the bundle's file count down.
+ */
+const PRODUCTS_PER_SHARD = 16;
+const PRODUCTS_PER_VARIANT_SHARD = 64;
 
 export function indexPartPath(part: number): string {
   return `${LIVE_DIR}/index/${part}.part`;
@@ -53,13 +59,24 @@ export interface LiveManifest {
   server: { name: string; title: string; version: string };
   /** The MCP server's instructions: what the catalog is and the usage rules. */
   instructions: string;
+  /** How many `products/<n>.json` files there are (a product's is `shardOf(id, shards)`). */
   shards: number;
+  /** How many `variants/<n>.json` files there are (a variant's is `shardOf(id, variant_shards)`). */
+  variant_shards: number;
   /** How many `index/<n>.part` files hold the search index. */
   index_parts: number;
   products: number;
+  /**
+   * The HTML pages that negotiate Markdown: the page's URL path, the bundle file of its
+   * HTML and of its Markdown twin (e.g. `/api/`, `api/index.html`, `api/index.md`).
+   */
+  markdown_pages?: { path: string; html: string; twin: string }[];
 }
 
-export type LiveManifestSettings = Omit<LiveManifest, 'format' | 'shards' | 'index_parts' | 'products'>;
+export type LiveManifestSettings = Omit<
+  LiveManifest,
+  'format' | 'shards' | 'variant_shards' | 'index_parts' | 'products'
+>;
 
 export interface LiveFile {
   path: string;
@@ -82,25 +99,26 @@ export function buildLiveFiles(
   options: { indexPartChars?: number } = {},
 ): LiveFile[] {
   const shards = Math.max(1, Math.ceil(records.length / PRODUCTS_PER_SHARD));
-  const place = (id: string): number => shardOf(id, shards);
+  const variantShardCount = Math.max(1, Math.ceil(records.length / PRODUCTS_PER_VARIANT_SHARD));
   const productShards = Array.from({ length: shards }, (): Record<string, UcpProduct> => ({}));
-  const variantShards = Array.from({ length: shards }, (): Record<string, string> => ({}));
+  const variantShards = Array.from({ length: variantShardCount }, (): Record<string, string> => ({}));
   for (const record of records) {
-    const productShard = productShards[place(record.id)];
+    const productShard = productShards[shardOf(record.id, shards)];
     if (productShard) productShard[record.id] = toUcpProduct(record);
     for (const variant of record.variants) {
-      const variantShard = variantShards[place(variant.id)];
+      const variantShard = variantShards[shardOf(variant.id, variantShardCount)];
       if (variantShard) variantShard[variant.id] = record.id;
     }
   }
   const index = splitText(
-    JSON.stringify(buildSearchIndex(records, place)),
+    JSON.stringify(buildSearchIndex(records)),
     options.indexPartChars ?? INDEX_PART_CHARS,
   );
   const manifest: LiveManifest = {
     format: 1,
     ...settings,
     shards,
+    variant_shards: variantShardCount,
     index_parts: index.length,
     products: records.length,
   };

@@ -1,164 +1,179 @@
 /**
- * The catalog's search index: built by the generator with the bundle, loaded by the live
- * handler. Full text (MiniSearch; chosen over Orama for a 5× smaller serialised index and
- * faster loads and queries, docs/live.md has the figures) runs over name, brand, category,
- * description, options and tags; the filters (price in minor units, availability,
- * category) run over a compact row per product kept beside the text index. Results come
- * in one deterministic order (score, then catalog order), so an offset is a stable page
- * boundary for the life of a bundle.
+ * The catalog's search at the edge, over the index the generator wrote
+ * (search-index-file.ts): every word must match, spelled as given; failing that, every word
+ * as a prefix (3 letters or more) or with one typo (5 letters or more); failing that, the
+ * best partial matches, which are still worth an answer ("ginger shot under 5 dollars" has
+ * words no product carries). Scores are sums of the precomputed impacts over the candidates
+ * only; filters read typed columns. Results come in one deterministic order (score, then
+ * catalog order), so an offset is a stable page boundary for the life of a bundle. Postings
+ * are decoded from bytes on first use and kept as typed arrays: no object per product.
  */
-import MiniSearch, { type AsPlainObject, type Options, type SearchOptions } from 'minisearch';
-import type { ProductRecord } from '../record/product-record.js';
-import { toUcpProduct } from './ucp-product.js';
+import { loadColumns, type SearchQuery } from './search-columns.js';
+import type { SearchIndexFile } from './search-index-file.js';
+import { type Expansion, loadPostings, lowerBound } from './search-postings.js';
+import { tokenise } from './search-tokens.js';
 
-/**
- * A product's filter row: [product id, shard, category lower-cased, ...variants], each
- * variant as its price in minor units when it can be bought now, or as -(price + 1) when
- * not, so "available under $4" asks one variant both questions.
- */
-export type IndexRow = [string, number, string, ...number[]];
-
-const FIRST_VARIANT = 3;
-
-export interface SearchIndexFile {
-  format: 1;
-  rows: IndexRow[];
-  text: AsPlainObject;
-}
-
-interface TextDocument {
-  id: number;
-  name: string;
-  brand: string;
-  category: string;
-  description: string;
-  options: string;
-  tags: string;
-}
-
-const TEXT_OPTIONS: Options<TextDocument> = {
-  fields: ['name', 'brand', 'category', 'description', 'options', 'tags'],
-  idField: 'id',
-  searchOptions: { boost: { name: 4, brand: 2, category: 2, tags: 1.5 } },
-};
-
-/** Index rows and text for the records in catalog order; `shardOf` places each product's data. */
-export function buildSearchIndex(
-  records: readonly ProductRecord[],
-  shardOf: (productId: string) => number,
-): SearchIndexFile {
-  const text = new MiniSearch<TextDocument>(TEXT_OPTIONS);
-  const rows: IndexRow[] = [];
-  records.forEach((record, position) => {
-    text.add(textDocument(record, position));
-    const variants = toUcpProduct(record).variants.map((variant) =>
-      variant.availability.available ? variant.price.amount : -(variant.price.amount + 1),
-    );
-    rows.push([record.id, shardOf(record.id), lower(record.category), ...variants]);
-  });
-  return { format: 1, rows, text: text.toJSON() };
-}
-
-function textDocument(record: ProductRecord, position: number): TextDocument {
-  const options = [
-    ...record.options.flatMap((option) => [option.name, ...option.values]),
-    ...record.variants.map((variant) => variant.title),
-  ];
-  return {
-    id: position,
-    name: record.name,
-    brand: record.brand ?? '',
-    category: record.category ?? '',
-    description: record.description ?? '',
-    options: options.join(' '),
-    tags: record.tags.join(' '),
-  };
-}
-
-function lower(text: string | undefined): string {
-  return (text ?? '').trim().toLowerCase();
-}
-
-export interface SearchQuery {
-  text?: string;
-  /** Any of these categories (case-insensitive). */
-  categories?: readonly string[];
-  /** Minor units; a product matches when one of its variants is within. */
-  price?: { min?: number; max?: number };
-  /** true: only products with a variant that can be bought now (and, with `price`, is within it). */
-  available?: boolean;
-}
+export type { SearchQuery } from './search-columns.js';
+export { buildSearchIndex, type SearchIndexFile } from './search-index-file.js';
 
 export interface LoadedSearchIndex {
-  rows: readonly IndexRow[];
-  /** Row numbers of the matches, best first, in a stable order. */
+  /** The product id at a position of a search answer. */
+  productId(position: number): string | undefined;
+  /** Positions of the matches, best first, in a stable order. */
   search(query: SearchQuery): Uint32Array;
 }
 
-export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
-  const text = MiniSearch.loadJS<TextDocument>(file.text, TEXT_OPTIONS);
-  const rows = file.rows;
-  // An agent paging through one query asks it again per page: the matches are kept, so
-  // page n costs a slice rather than a search over the whole catalog.
-  const recent = new Map<string, Uint32Array>();
-  const search = (query: SearchQuery): Uint32Array => {
-    const key = JSON.stringify([
-      query.text?.trim() ?? '',
-      query.categories ?? [],
-      query.price ?? {},
-      query.available,
-    ]);
-    const kept = recent.get(key);
-    if (kept) return kept;
-    const found = Uint32Array.from(runSearch(text, rows, query));
-    if (recent.size >= RECENT_QUERIES) recent.delete(recent.keys().next().value ?? '');
-    recent.set(key, found);
-    return found;
-  };
-  return { rows, search };
-}
-
+/** More words than this in one query are dropped: each costs a pass over its postings. */
+const MAX_QUERY_WORDS = 32;
+/** Above this ratio of postings to candidates, a binary search per candidate beats a pass over the postings. */
+const SEARCH_STEPS = 20;
 /** At 100,000 products a kept answer is at most 400 KB; 16 of them stay well inside a Worker's memory. */
 const RECENT_QUERIES = 16;
 
-function runSearch(text: MiniSearch<TextDocument>, rows: readonly IndexRow[], query: SearchQuery): number[] {
-  const keep = rowFilter(query);
-  const words = query.text?.trim() ?? '';
-  if (words === '') return rows.flatMap((row, position) => (keep(row) ? [position] : []));
-  const exact: SearchOptions = {
-    prefix: (term) => term.length >= 3,
-    filter: (result) => {
-      const row = rows[result.id as number];
-      return row !== undefined && keep(row);
+export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
+  if (file.format !== 2) throw new TypeError(`search index format ${String(file.format)} is not 2`);
+  const count = file.ids.length;
+  const columns = loadColumns(file);
+  const postings = loadPostings(file);
+  // Per product: which pass of the current query reached it (`stamp`) and its score so far.
+  // Stamps grow across queries, so nothing is cleared between them.
+  const stamp = new Uint32Array(count);
+  const score = new Uint32Array(count);
+  let epoch = 0;
+  const nextEpoch = (): number => {
+    if (epoch > 0xffffffff - 2 * (MAX_QUERY_WORDS + 2)) {
+      stamp.fill(0);
+      epoch = 0;
+    }
+    epoch += MAX_QUERY_WORDS + 2;
+    return epoch;
+  };
+
+  /** Products any spelling of any word reaches, ascending; each scored by the spellings it has. */
+  const matchAny = (words: readonly Expansion[][]): Uint32Array => {
+    const base = nextEpoch();
+    const lists = words.flatMap((expansions) => expansions.map(({ term }) => postings.products(term)));
+    const found = new Uint32Array(lists.reduce((sum, list) => sum + list.length, 0));
+    let size = 0;
+    for (const expansions of words) {
+      for (const { term, weight } of expansions) {
+        const products = postings.products(term);
+        const impacts = postings.impacts(term);
+        for (let index = 0; index < products.length; index += 1) {
+          const product = products[index] as number;
+          const impact = (impacts[index] as number) * weight;
+          if ((stamp[product] as number) < base) {
+            stamp[product] = base;
+            score[product] = impact;
+            found[size] = product;
+            size += 1;
+          } else score[product] = (score[product] as number) + impact;
+        }
+      }
+    }
+    // One postings list is ascending already; several interleave.
+    const union = found.subarray(0, size);
+    return lists.length > 1 ? union.sort() : union;
+  };
+
+  /**
+   * Products every word reaches (by one of its spellings), ascending, scored. The rarest
+   * word gives the candidates; each further word only confirms them, by binary search when
+   * the candidates are few beside its postings (a word most products carry then costs a
+   * lookup per candidate, not a pass over the catalog).
+   */
+  const matchAll = (words: readonly Expansion[][]): Uint32Array => {
+    const sizeOf = (expansions: readonly Expansion[]): number =>
+      expansions.reduce((sum, { term }) => sum + (file.counts[term] ?? 0), 0);
+    const [first = [], ...rest] = [...words].sort((a, b) => sizeOf(a) - sizeOf(b));
+    let candidates = matchAny([first]);
+    let mark = epoch;
+    for (const expansions of rest) {
+      if (candidates.length === 0) break;
+      for (const { term, weight } of expansions) {
+        const products = postings.products(term);
+        const impacts = postings.impacts(term);
+        const confirm = (product: number, index: number): void => {
+          if (stamp[product] !== mark) return;
+          stamp[product] = mark + 1;
+          score[product] = (score[product] as number) + (impacts[index] as number) * weight;
+        };
+        if (candidates.length * SEARCH_STEPS < products.length) {
+          for (const product of candidates) {
+            const index = lowerBound(products, product);
+            if (products[index] === product) confirm(product, index);
+          }
+        } else {
+          for (let index = 0; index < products.length; index += 1) confirm(products[index] as number, index);
+        }
+      }
+      mark += 1;
+      const next = mark;
+      candidates = candidates.filter((product) => stamp[product] === next);
+    }
+    return candidates;
+  };
+
+  const runSearch = (query: SearchQuery): Uint32Array => {
+    const keep = columns.filter(query);
+    const words = [...new Set(tokenise(query.text ?? ''))].slice(0, MAX_QUERY_WORDS);
+    if (words.length === 0) {
+      const all: number[] = [];
+      for (let product = 0; product < count; product += 1) if (!keep || keep(product)) all.push(product);
+      return Uint32Array.from(all);
+    }
+    const exact = words.map((word) => postings.exact(word));
+    const kept = (found: Uint32Array): Uint32Array => (keep ? found.filter(keep) : found);
+    let found = exact.every((expansions) => expansions.length > 0)
+      ? kept(matchAll(exact))
+      : new Uint32Array();
+    if (found.length === 0) {
+      const loose = words.map((word) => postings.loose(word));
+      if (loose.every((expansions) => expansions.length > 0)) found = kept(matchAll(loose));
+      if (found.length === 0) found = kept(matchAny(loose));
+    }
+    return byScore(found, score);
+  };
+
+  // An agent paging through one query asks it again per page: the matches are kept, so
+  // page n costs a slice rather than a search over the whole catalog.
+  const recent = new Map<string, Uint32Array>();
+  return {
+    productId: (position) => file.ids[position],
+    search(query) {
+      const key = JSON.stringify([
+        query.text?.trim() ?? '',
+        query.categories ?? [],
+        query.price ?? {},
+        query.available,
+      ]);
+      const cached = recent.get(key);
+      if (cached) return cached;
+      const found = runSearch(query);
+      if (recent.size >= RECENT_QUERIES) recent.delete(recent.keys().next().value ?? '');
+      recent.set(key, found);
+      return found;
     },
   };
-  const fuzzy: SearchOptions = { ...exact, fuzzy: (term) => (term.length >= 5 ? 0.2 : false) };
-  // Every word must match, spelled as given; then allowing typos (costly over a large
-  // index, so only when needed); then the best partial matches, which are still worth an
-  // answer ("ginger shot under 5 dollars" has words no product carries).
-  let results = text.search(words, { ...exact, combineWith: 'AND' });
-  if (results.length === 0) results = text.search(words, { ...fuzzy, combineWith: 'AND' });
-  if (results.length === 0) results = text.search(words, { ...fuzzy, combineWith: 'OR' });
-  return results
-    .map((result) => ({ position: result.id as number, score: result.score }))
-    .sort((a, b) => b.score - a.score || a.position - b.position)
-    .map((result) => result.position);
 }
 
-function rowFilter(query: SearchQuery): (row: IndexRow) => boolean {
-  const categories = query.categories?.map((category) => category.trim().toLowerCase());
-  const min = query.price?.min ?? 0;
-  const max = query.price?.max ?? Number.POSITIVE_INFINITY;
-  const onlyAvailable = query.available === true;
-  return (row) => {
-    if (categories && categories.length > 0 && !categories.includes(row[2])) return false;
-    if (query.price === undefined && !onlyAvailable) return true;
-    for (let index = FIRST_VARIANT; index < row.length; index += 1) {
-      const entry = row[index] as number;
-      if (onlyAvailable && entry < 0) continue;
-      const price = entry < 0 ? -entry - 1 : entry;
-      if (price >= min && price <= max) return true;
-    }
-    return false;
-  };
+/**
+ * Candidates (ascending) ordered by score, highest first, ties in catalog order: a counting
+ * sort over the small integer scores, linear in the candidates, stable by construction.
+ */
+function byScore(candidates: Uint32Array, score: Uint32Array): Uint32Array {
+  let highest = 0;
+  for (const product of candidates) highest = Math.max(highest, score[product] as number);
+  const starts = new Uint32Array(highest + 2);
+  for (const product of candidates) starts[highest - (score[product] as number) + 1] += 1;
+  for (let bucket = 1; bucket < starts.length; bucket += 1) {
+    starts[bucket] = (starts[bucket] as number) + (starts[bucket - 1] as number);
+  }
+  const ordered = new Uint32Array(candidates.length);
+  for (const product of candidates) {
+    const bucket = highest - (score[product] as number);
+    ordered[starts[bucket] as number] = product;
+    starts[bucket] = (starts[bucket] as number) + 1;
+  }
+  return ordered;
 }

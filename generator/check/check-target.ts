@@ -5,9 +5,14 @@
  */
 import { resolve } from 'node:path';
 import { CatalogError } from '../errors.js';
+import { silentLogger } from '../logger.js';
+import { startPreviewServer } from '../preview/server.js';
 import { type Problem, validateBundle } from '../validate/index.js';
+import { createProbeFetch, essenceOf } from './probe-http.js';
+import { type ProbeResult, runProbes } from './probes.js';
 import { readBundleDir } from './read-dir.js';
-import { readBundleSite } from './read-site.js';
+import { normaliseSiteUrl, readBundleSite } from './read-site.js';
+import { levelOf } from './readiness-level.js';
 
 export interface CheckResult {
   target: string;
@@ -15,6 +20,9 @@ export interface CheckResult {
   /** How many documents were read. */
   documents: number;
   problems: Problem[];
+  /** The agent-readiness probes, and the level they reach (0 to 5). */
+  probes: ProbeResult[];
+  level: number;
 }
 
 export interface CheckOptions {
@@ -37,13 +45,39 @@ export async function checkTarget(target: string, options: CheckOptions): Promis
       ...(options.as !== undefined ? { as: options.as } : {}),
     });
     const problems = [...site.problems, ...validateBundle(site.files)];
-    return { target, kind: 'site', documents: site.files.size, problems };
+    const probes = await probeSite(normaliseSiteUrl(target), options.timeoutMs);
+    return { target, kind: 'site', documents: site.files.size, problems, probes, level: levelOf(probes) };
   }
   if (options.as !== undefined) {
     throw new CatalogError('FLAG_INVALID', `--as applies to a site URL, not to the directory ${target}`, {
       target,
     });
   }
-  const files = await readBundleDir(resolve(options.cwd, target));
-  return { target, kind: 'dir', documents: files.size, problems: validateBundle(files) };
+  const dir = resolve(options.cwd, target);
+  const files = await readBundleDir(dir);
+  const problems = validateBundle(files);
+  // A directory is probed as the hosts serve it: through preview, on a loopback port.
+  const preview = files.has('_headers')
+    ? await startPreviewServer({ dir, port: 0, host: '127.0.0.1', logger: silentLogger })
+    : undefined;
+  try {
+    const probes = preview === undefined ? [] : await probeSite(preview.url, options.timeoutMs);
+    return { target, kind: 'dir', documents: files.size, problems, probes, level: levelOf(probes) };
+  } finally {
+    await preview?.close();
+  }
+}
+
+/** Runs the probes against a served bundle; the page probes read `/` when it is the bundle's landing page, else `/api/`. */
+async function probeSite(base: string, timeoutMs = 15_000): Promise<ProbeResult[]> {
+  const fetch = createProbeFetch(base, timeoutMs);
+  const root = await fetch('/');
+  // The bundle's landing page names its Markdown twin; a store's home page (model (b)), or
+  // the page preview shows there, does not, and the bundle's own page is /api/.
+  const ownPage =
+    root.status === 200 &&
+    essenceOf(root) === 'text/html' &&
+    /rel="?alternate"?;\s*type="?text\/markdown/.test(root.headers.get('link') ?? '');
+  const page = ownPage ? '/' : '/api/';
+  return runProbes(fetch, page);
 }

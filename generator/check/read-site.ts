@@ -7,7 +7,11 @@
  * bundle path it is published from, so the same checkers run on it as on a directory.
  * Requests are sequential, well under the 60 a minute the merchant asks for.
  */
+
 import { decodeBundleFile } from '../bundle-file-encoding.js';
+import { SKILLS_INDEX_FILE } from '../emit/agent-skills.js';
+import { AI_CATALOG_FILE } from '../emit/ai-catalog.js';
+import { SERVER_CARD_MEDIA_TYPE } from '../emit/mcp-server-card.js';
 import { readSitemap, SITEMAP_FILE } from '../emit/sitemap.js';
 import { UCP_PROFILE } from '../emit/well-known-ucp.js';
 import { CatalogError } from '../errors.js';
@@ -194,6 +198,32 @@ async function readChildSitemaps(reader: SiteReader): Promise<void> {
   }
 }
 
+/**
+ * The documents the discovery documents point at: each skill of the agent skills index
+ * and the MCP server card the AI catalog lists (under `{base_url}`), so the gate can check
+ * digests and the card's schema on a live site as on a directory.
+ */
+async function readDiscoveryTargets(reader: SiteReader): Promise<void> {
+  const index = readJson(reader.files, SKILLS_INDEX_FILE);
+  const skills = isRecord(index) && Array.isArray(index.skills) ? index.skills : [];
+  const catalog = readJson(reader.files, AI_CATALOG_FILE);
+  const entries = isRecord(catalog) && Array.isArray(catalog.entries) ? catalog.entries : [];
+  const urls = [
+    ...skills.map((skill) => stringField(skill, 'url')),
+    ...entries
+      .filter((entry) => stringField(entry, 'mediaType') === SERVER_CARD_MEDIA_TYPE)
+      .map((entry) => stringField(entry, 'url')),
+  ];
+  for (const url of urls.slice(0, MAX_CHILD_SITEMAPS)) {
+    if (url === undefined) continue;
+    const absolute = URL.canParse(url, reader.siteUrl) ? new URL(url, reader.siteUrl) : undefined;
+    if (absolute === undefined || absolute.origin !== new URL(reader.siteUrl).origin) continue;
+    const urlPath = absolute.pathname;
+    const file = urlPath.endsWith('.md') ? urlPath.slice(1) : `${urlPath.slice(1)}.json`;
+    await reader.read({ urlPath, file });
+  }
+}
+
 /** `https://shop.example/` → `https://shop.example`: the identifier the documents use. */
 export function normaliseSiteUrl(target: string, flag?: string): string {
   // A target that does not parse is the caller's mistake (exit 2), like a wrong scheme.
@@ -214,8 +244,12 @@ export async function readBundleSite(target: string, options: ReadSiteOptions = 
   await reader.read({ urlPath: catalogPath, file: `${catalogPath.slice(1)}.json` });
   await reader.read({ urlPath: `${catalogPath}/health`, file: `${catalogPath.slice(1)}/health.json` });
   // The MCP endpoint's metadata sits at {site_url}/.well-known/oauth-protected-resource{base path}/mcp.
-  const mcpMetadata = `/.well-known/oauth-protected-resource${catalogPath.replace(/\/agent-catalog$/, '')}/mcp`;
-  await reader.read({ urlPath: mcpMetadata, file: `${mcpMetadata.slice(1)}.json` });
+  // Only a site whose llms.txt advertises the MCP endpoint (the live surface on) has it.
+  const basePath = catalogPath.replace(/\/agent-catalog$/, '');
+  if ((reader.files.get('llms.txt') ?? '').includes(`${reader.siteUrl}${basePath}/mcp`)) {
+    const mcpMetadata = `/.well-known/oauth-protected-resource${basePath}/mcp`;
+    await reader.read({ urlPath: mcpMetadata, file: `${mcpMetadata.slice(1)}.json` });
+  }
   const kb = /\/kb\/[a-z0-9-]+-knowledge-base\.md/.exec(reader.files.get('llms.txt') ?? '')?.[0];
   if (kb !== undefined) await reader.read({ urlPath: kb, file: kb.slice(1) });
   // The UCP profile exists only with the live surface on, and llms.txt then links it.
@@ -223,6 +257,7 @@ export async function readBundleSite(target: string, options: ReadSiteOptions = 
     await reader.read({ urlPath: UCP_PROFILE.publicPath, file: UCP_PROFILE.path });
   }
   await readChildSitemaps(reader);
+  await readDiscoveryTargets(reader);
   await readAgentFeeds(reader);
   await checkCatalogHeaders(reader, catalogPath);
   await checkApiCatalogHead(reader);

@@ -5,6 +5,14 @@
  */
 import type { Problem } from '../validate/index.js';
 import type { CheckResult } from './check-target.js';
+import { LEVEL_NAMES } from './readiness-level.js';
+
+function formatProbes(result: CheckResult): string[] {
+  if (result.probes.length === 0) return [];
+  const lines = ['', `agent readiness: level L${result.level} (${LEVEL_NAMES[result.level] ?? ''})`];
+  for (const probe of result.probes) lines.push(`  ${probe.status.padEnd(14)} ${probe.id}: ${probe.message}`);
+  return lines;
+}
 
 function groupByPath(problems: readonly Problem[]): Map<string, Problem[]> {
   const groups = new Map<string, Problem[]>();
@@ -24,7 +32,8 @@ function plural(count: number, word: string): string {
 export function formatTextReport(result: CheckResult): string {
   const source = `${result.kind === 'site' ? 'site' : 'directory'} ${result.target}`;
   if (result.problems.length === 0) {
-    return `agent-catalog check: ${source}: ${plural(result.documents, 'document')}, all valid\n`;
+    const head = `agent-catalog check: ${source}: ${plural(result.documents, 'document')}, all valid`;
+    return `${[head, ...formatProbes(result)].join('\n')}\n`;
   }
   const groups = groupByPath(result.problems);
   const lines = [
@@ -34,6 +43,7 @@ export function formatTextReport(result: CheckResult): string {
     lines.push('', path);
     for (const problem of problems) lines.push(`  ${problem.rule}: ${problem.message}`);
   }
+  lines.push(...formatProbes(result));
   return `${lines.join('\n')}\n`;
 }
 
@@ -44,5 +54,8 @@ export function formatJsonReport(result: CheckResult): string {
     valid: result.problems.length === 0,
     documents: result.documents,
     problems: result.problems,
+    level: result.level,
+    levelName: LEVEL_NAMES[result.level],
+    probes: result.probes,
   })}\n`;
 }

@@ -5,6 +5,8 @@
  * while reading it. Media types are compared by type and subtype, plus the `profile`
  * parameter where the format requires one (RFC 9727 §5 for the API catalog).
  */
+import { AI_CATALOG_FILE, AI_CATALOG_MEDIA_TYPE } from '../emit/ai-catalog.js';
+import { SERVER_CARD_MEDIA_TYPE } from '../emit/mcp-server-card.js';
 import { API_CATALOG_MEDIA_TYPE, WELL_KNOWN_DOCUMENTS } from '../emit/well-known.js';
 
 export interface SiteDocument {
@@ -30,11 +32,19 @@ export const SITE_DOCUMENTS: readonly SiteDocument[] = [
   { urlPath: '/.well-known/agent.json', file: '.well-known/agent.json' },
   { urlPath: '/.well-known/agent-card.json', file: '.well-known/agent-card.json' },
   { urlPath: '/.well-known/tdmrep.json', file: '.well-known/tdmrep.json' },
+  { urlPath: '/.well-known/ai-catalog.json', file: '.well-known/ai-catalog.json' },
+  { urlPath: '/.well-known/agent-skills/index.json', file: '.well-known/agent-skills/index.json' },
+  { urlPath: '/.well-known/mcp/server-card.json', file: '.well-known/mcp/server-card.json' },
+  { urlPath: '/auth.md', file: 'auth.md' },
+  { urlPath: '/api/index.md', file: 'api/index.md' },
 ];
 
 /** What a file's Content-Type must be: one or more `type/subtype` choices, or one with a profile. */
 export function expectedMediaType(file: string): string {
   if (file === WELL_KNOWN_DOCUMENTS.apiCatalog.path) return API_CATALOG_MEDIA_TYPE;
+  if (file === AI_CATALOG_FILE) return AI_CATALOG_MEDIA_TYPE;
+  if (file.endsWith('mcp/server-card.json') && !file.startsWith('.well-known/'))
+    return SERVER_CARD_MEDIA_TYPE;
   if (file === 'feed.xml') return 'application/rss+xml or application/xml';
   if (file.endsWith('.json')) return 'application/json';
   if (file.endsWith('.html')) return 'text/html';

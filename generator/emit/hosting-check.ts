@@ -2,7 +2,8 @@
  * Checks a bundle's `_headers` and `_redirects` from the files alone: both parse; both
  * hosts accept every line (`host-limits.ts`); every rewrite lands on a file of the bundle; no rule is a catch-all or carries a
  * splat or placeholder (an unknown path must stay a real 404), except model (b)'s storefront
- * proxy as the last rule (`storefront-proxy.ts`); no path is listed twice;
+ * proxy as the last rule (`storefront-proxy.ts`) and the one header rule for the folder of
+ * product Markdown pages (a rule per product would pass the hosts' rule limit); no path is listed twice;
  * every header rule names a path that exists; every document has its Content-Type, open
  * CORS and `nosniff`; the catalog keeps the spec's 15-minute cache. A live site exposes
  * neither file, so a bundle with neither is not checked here.
@@ -19,12 +20,21 @@ import {
   REDIRECTS_FILE,
   type RedirectRule,
 } from './hosting-rules-format.js';
-import { filePathOf } from './sitemap-pages.js';
+import { filePathOf, PRODUCT_MARKDOWN_DIR } from './sitemap-pages.js';
 import { isStorefrontProxy } from './storefront-proxy.js';
 
 /** Spec part 4: getCatalog is "cached for 15 minutes". */
 const CATALOG_MAX_AGE = 'max-age=900';
 const WILDCARD = /[*]|\/:[A-Za-z]/;
+/** The one pattern header rule: every product Markdown page, served as a plain file. */
+const PRODUCT_PAGES_RULE = `${PRODUCT_MARKDOWN_DIR}*`;
+
+/** The header rule that applies to a path: its exact rule, or the product pages' folder rule. */
+function ruleFor(byPath: ReadonlyMap<string, HeaderRule>, path: string): HeaderRule | undefined {
+  const exact = byPath.get(path);
+  if (exact !== undefined || !path.startsWith(PRODUCT_MARKDOWN_DIR)) return exact;
+  return byPath.get(PRODUCT_PAGES_RULE);
+}
 
 function parseOrReport<T>(
   path: string,
@@ -86,7 +96,7 @@ function checkServedHeaders(
     ...redirects.filter((rule) => rule.status === 200).map((rule) => rule.from),
   ];
   for (const path of served) {
-    const rule = byPath.get(path);
+    const rule = ruleFor(byPath, path);
     if (headerValue(rule, 'Content-Type').length !== 1) faults.push(`"${path}" has no Content-Type header`);
     if (!headerValue(rule, 'Access-Control-Allow-Origin').includes('*')) {
       faults.push(`"${path}" lacks Access-Control-Allow-Origin: *`);
@@ -118,10 +128,14 @@ function checkHeaderRules(
   const byPath = new Map<string, HeaderRule>();
   const routed = new Set(redirects.map((rule) => rule.from));
   for (const rule of rules) {
-    if (WILDCARD.test(rule.path)) faults.push(`headers for "${rule.path}": only exact paths are allowed`);
+    const folder = rule.path === PRODUCT_PAGES_RULE;
+    if (WILDCARD.test(rule.path) && !folder)
+      faults.push(`headers for "${rule.path}": only exact paths are allowed`);
     if (byPath.has(rule.path)) faults.push(`headers for "${rule.path}" are listed twice`);
     byPath.set(rule.path, rule);
-    const exists = rule.path === '/' || routed.has(rule.path) || files.has(filePathOf(rule.path));
+    const exists = folder
+      ? [...files.keys()].some((file) => `/${file}`.startsWith(PRODUCT_MARKDOWN_DIR))
+      : rule.path === '/' || routed.has(rule.path) || files.has(filePathOf(rule.path));
     if (!exists) faults.push(`headers for "${rule.path}", which is neither a file nor a route`);
     if (headerValue(rule, 'Content-Type').length > 1)
       faults.push(`"${rule.path}" has two Content-Type headers`);

@@ -22,6 +22,10 @@ import {
 } from './hosting-rules-format.js';
 import { LANDING_PUBLIC_PATH, landingLinks } from './landing.js';
 import { isLiveData } from './live-index.js';
+import { markdownAlternateLink, markdownTwins } from './markdown-twins.js';
+import { SERVER_CARD_MEDIA_TYPE } from './mcp-server-card.js';
+import { isProductMarkdownFile } from './product-markdown.js';
+import { PRODUCT_MARKDOWN_DIR } from './sitemap-pages.js';
 import { storefrontProxyRule } from './storefront-proxy.js';
 import { resolveUsagePolicy, type UsagePolicy } from './usage-policy.js';
 import { WELL_KNOWN_DOCUMENTS } from './well-known.js';
@@ -43,7 +47,12 @@ const PREAMBLE = [
 type Header = [name: string, value: string];
 
 function isStable(artifact: Artifact): boolean {
-  return artifact.path.startsWith('.well-known/') || artifact.path === 'robots.txt';
+  return (
+    artifact.path.startsWith('.well-known/') ||
+    artifact.path === 'robots.txt' ||
+    // The MCP server card extension: "Cache-Control: public, max-age=3600".
+    artifact.mediaType === SERVER_CARD_MEDIA_TYPE
+  );
 }
 
 /** The URL paths a document answers at: its public path and, when different, its file path. */
@@ -52,7 +61,12 @@ function urlPathsOf(artifact: Artifact): string[] {
   return [...new Set(paths)];
 }
 
-function headersFor(artifact: Artifact, policy: UsagePolicy, catalogPath: string): Header[] {
+function headersFor(
+  artifact: Artifact,
+  policy: UsagePolicy,
+  catalogPath: string,
+  twins: ReadonlyMap<string, string>,
+): Header[] {
   const isCatalog = artifactUrlPath(artifact) === catalogPath;
   const headers: Header[] = [
     ['Content-Type', artifact.mediaType],
@@ -67,15 +81,31 @@ function headersFor(artifact: Artifact, policy: UsagePolicy, catalogPath: string
   // RFC 9727 section 3: a resource advertises its API catalog with the "api-catalog" link relation.
   if (isCatalog) headers.push(['Link', `<${API_CATALOG_PATH}>; rel="api-catalog"`]);
   if (artifactUrlPath(artifact) === LANDING_PUBLIC_PATH) headers.push(['Link', landingLinks().join(', ')]);
+  // Every HTML page names its Markdown twin in a header as in its <link> element (RFC 8288).
+  const twin = twins.get(artifactUrlPath(artifact));
+  // Where the live handler runs, the page's URL also answers Markdown to Accept: text/markdown
+  // (RFC 9110 §12.5.5: a response chosen by Accept carries Vary: Accept).
+  if (twin !== undefined) headers.push(['Link', markdownAlternateLink(twin)], ['Vary', 'Accept']);
   headers.push(...policy.headers, ...securityHeaders());
-  if (artifact.mediaType.startsWith('text/html'))
-    headers.push(['Content-Security-Policy', HTML_CONTENT_SECURITY_POLICY]);
+  if (artifact.mediaType.startsWith('text/html')) {
+    const landing = artifactUrlPath(artifact) === LANDING_PUBLIC_PATH;
+    headers.push([
+      'Content-Security-Policy',
+      landing ? LANDING_CONTENT_SECURITY_POLICY : HTML_CONTENT_SECURITY_POLICY,
+    ]);
+  }
   return headers;
 }
 
 /** The docs page is static HTML with inline CSS: no script, no third-party load, no framing. */
 export const HTML_CONTENT_SECURITY_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/**
+ * The landing page also runs its one WebMCP script, from the bundle itself, and lets it
+ * call the live endpoints under `{base_url}`, which shares the site's origin.
+ */
+export const LANDING_CONTENT_SECURITY_POLICY = `${HTML_CONTENT_SECURITY_POLICY}; script-src 'self'; connect-src 'self'`;
 
 function securityHeaders(): Header[] {
   return [
@@ -117,15 +147,28 @@ export function emitHostingRules(plan: BuildPlan, artifacts: readonly Artifact[]
   // Model (b): the storefront's origin gets every other path; last, so every rule above wins.
   if (plan.config.storefront_origin !== undefined)
     redirects.push(storefrontProxyRule(plan.config.storefront_origin));
-  const rules: HeaderRule[] = documents.flatMap((artifact) =>
-    urlPathsOf(artifact).map((path) => ({ path, headers: headersFor(artifact, policy, catalogPath) })),
-  );
-  if (!rules.some((rule) => rule.path === '/')) {
-    // The site root is the merchant's own page; it still advertises the API catalog (RFC 9727 section 3).
+  const twins = new Map(markdownTwins(plan.config).map(({ page, twin }) => [page, twin]));
+  const productPages = documents.filter((artifact) => isProductMarkdownFile(artifact.path));
+  const rules: HeaderRule[] = documents
+    .filter((artifact) => !isProductMarkdownFile(artifact.path))
+    .flatMap((artifact) =>
+      urlPathsOf(artifact).map((path) => ({
+        path,
+        headers: headersFor(artifact, policy, catalogPath, twins),
+      })),
+    );
+  const [firstProductPage] = productPages;
+  if (firstProductPage !== undefined) {
+    // One rule for the whole folder: a rule per product would pass Cloudflare's 100-rule limit.
     rules.push({
-      path: '/',
-      headers: [['Link', `<${API_CATALOG_PATH}>; rel="api-catalog"`], ...securityHeaders()],
+      path: `${PRODUCT_MARKDOWN_DIR}*`,
+      headers: headersFor(firstProductPage, policy, catalogPath, twins),
     });
+  }
+  if (!rules.some((rule) => rule.path === '/')) {
+    // The site root is the merchant's own page; it still advertises the API catalog (RFC 9727
+    // section 3) and the other discovery documents.
+    rules.push({ path: '/', headers: [['Link', landingLinks().join(', ')], ...securityHeaders()] });
   }
   rules.sort(byPath((rule) => rule.path));
   const text = 'text/plain; charset=utf-8';

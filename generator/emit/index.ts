@@ -10,6 +10,9 @@ import { CatalogError } from '../errors.js';
 import type { BuildPlan } from '../plan.js';
 import { emitAcpFeed } from './agent-feeds/acp-feed.js';
 import { emitOpenAiFeed } from './agent-feeds/openai-feed.js';
+import { emitAgentSkills } from './agent-skills.js';
+import { emitAiCatalog } from './ai-catalog.js';
+import { emitAuthMd } from './auth-md.js';
 import { emitCatalog } from './catalog.js';
 import { emitDocs } from './docs.js';
 import { emitFeed } from './feed.js';
@@ -20,9 +23,13 @@ import { emitLanding } from './landing.js';
 import { emitLiveIndex } from './live-index.js';
 import { emitLiveShells } from './live-shells.js';
 import { emitLlms } from './llms.js';
+import { emitMarkdownTwins } from './markdown-twins.js';
+import { emitMcpServerCards } from './mcp-server-card.js';
 import { emitOpenApi } from './openapi.js';
+import { emitProductMarkdown } from './product-markdown.js';
 import { emitRobots } from './robots.js';
 import { emitSitemap } from './sitemap.js';
+import { emitWebMcp } from './webmcp.js';
 import { emitWellKnown } from './well-known.js';
 import { emitUcpProfile } from './well-known-ucp.js';
 
@@ -41,6 +48,13 @@ export const DOCUMENT_EMITTERS: readonly Emitter[] = [
   emitRobots,
   emitWellKnown,
   emitLanding,
+  emitAgentSkills,
+  emitMcpServerCards,
+  emitAiCatalog,
+  emitAuthMd,
+  emitMarkdownTwins,
+  emitProductMarkdown,
+  emitWebMcp,
   emitLiveIndex,
   emitUcpProfile,
 ];

@@ -15,8 +15,17 @@ import type { ResolvedConfig } from '../config.js';
 import { TEMPLATES_DIR } from '../paths.js';
 import type { BuildPlan } from '../plan.js';
 import { catalogUrls } from './catalog.js';
-import { API_DOCS_PATH, FEED_PATH, LLMS_PATH, OPENAPI_PATH, siteUrl } from './sitemap-pages.js';
+import { liveSurface } from './live-endpoints.js';
+import {
+  API_DOCS_PATH,
+  FEED_PATH,
+  LANDING_MARKDOWN_PATH,
+  LLMS_PATH,
+  OPENAPI_PATH,
+  siteUrl,
+} from './sitemap-pages.js';
 import { resolveUsagePolicy } from './usage-policy.js';
+import { WEBMCP_PATH } from './webmcp.js';
 import { WELL_KNOWN_DOCUMENTS } from './well-known.js';
 
 export const LANDING_FILE = 'index.html';
@@ -33,7 +42,17 @@ interface LandingView {
   requestsPerMinute: number;
   contact: string;
   generated: string;
-  links: { apiCatalog: string; openapi: string; docs: string; llms: string; feed: string; catalog: string };
+  links: {
+    apiCatalog: string;
+    openapi: string;
+    docs: string;
+    llms: string;
+    feed: string;
+    catalog: string;
+    markdown: string;
+    aiCatalog: string;
+    webmcp?: string;
+  };
 }
 
 interface NotFoundView {
@@ -59,13 +78,17 @@ export function hasOwnHost(config: ResolvedConfig): boolean {
   return new URL(config.site_url).origin !== new URL(config.storefront_url).origin;
 }
 
-/** The `Link` values `/` carries: RFC 9727 api-catalog, RFC 8631 service-desc and service-doc, a Markdown alternate. */
+/**
+ * The `Link` values `/` carries: RFC 9727 api-catalog, RFC 8631 service-desc and
+ * service-doc and the AI catalog (Agent-Card/ai-catalog's "ai-catalog" relation); the
+ * hosting rules add the page's Markdown twin in model (a).
+ */
 export function landingLinks(): string[] {
   return [
     `<${WELL_KNOWN_DOCUMENTS.apiCatalog.publicPath}>; rel="api-catalog"`,
     `<${OPENAPI_PATH}>; rel="service-desc"; type="application/vnd.oai.openapi+json;version=3.1"`,
     `<${API_DOCS_PATH}>; rel="service-doc"; type="text/html"`,
-    `<${LLMS_PATH}>; rel="alternate"; type="text/markdown"`,
+    '</.well-known/ai-catalog.json>; rel="ai-catalog"; type="application/ai-catalog+json"',
   ];
 }
 
@@ -87,6 +110,10 @@ export function emitLanding(plan: BuildPlan): Artifact[] {
       llms: siteUrl(config, LLMS_PATH),
       feed: siteUrl(config, FEED_PATH),
       catalog: catalogUrls(config).catalogUrl,
+      markdown: siteUrl(config, LANDING_MARKDOWN_PATH),
+      aiCatalog: siteUrl(config, '/.well-known/ai-catalog.json'),
+      // Same origin, path-absolute: the page's CSP allows script-src 'self' only.
+      ...(liveSurface(config) !== undefined ? { webmcp: WEBMCP_PATH } : {}),
     },
   };
   const notFound: NotFoundView = {

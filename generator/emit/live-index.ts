@@ -10,6 +10,8 @@ import { buildLiveFiles, LIVE_DIR, type LiveManifestSettings } from '../../live/
 import type { Artifact } from '../artifact.js';
 import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
+import { markdownTwins } from './markdown-twins.js';
+import { filePathOf } from './sitemap-pages.js';
 import { resolveUsagePolicy } from './usage-policy.js';
 
 /** `{base_url}/mcp` and the UCP REST root `{base_url}/ucp`, when the live surface is on. */
@@ -53,6 +55,11 @@ function liveSettings(plan: BuildPlan): LiveManifestSettings {
       version: plan.generated,
     },
     instructions: describeInstructions(plan),
+    markdown_pages: markdownTwins(config).map(({ page, twin }) => ({
+      path: page,
+      html: filePathOf(page),
+      twin: filePathOf(twin),
+    })),
   };
 }
 

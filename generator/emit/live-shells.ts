@@ -11,6 +11,7 @@ import type { Artifact } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
 import { bundleLiveShells } from './live-bundle.js';
 import { cloudflareRoutes, formatRoutesFile, ROUTES_FILE, routedPaths } from './live-routes.js';
+import { markdownTwins } from './markdown-twins.js';
 
 const JAVASCRIPT = 'text/javascript; charset=utf-8';
 
@@ -23,11 +24,16 @@ export function emitLiveShells(plan: BuildPlan): Artifact[] {
   if (!plan.config.live.enabled) return [];
   const code = bundleLiveShells();
   const basePath = basePathOf(plan);
+  const pages = markdownTwins(plan.config).map(({ page }) => page);
   // Netlify reads `config` statically from the file's source: a plain object literal, first.
-  const netlifyConfig = `export const config = ${JSON.stringify({ path: routedPaths(basePath) })};\n`;
+  const netlifyConfig = `export const config = ${JSON.stringify({ path: routedPaths(basePath, pages) })};\n`;
   return [
     { path: WORKER_FILE, mediaType: JAVASCRIPT, body: code.cloudflare },
-    { path: ROUTES_FILE, mediaType: 'application/json', body: formatRoutesFile(cloudflareRoutes(basePath)) },
+    {
+      path: ROUTES_FILE,
+      mediaType: 'application/json',
+      body: formatRoutesFile(cloudflareRoutes(basePath, pages)),
+    },
     { path: NETLIFY_FUNCTION_FILE, mediaType: JAVASCRIPT, body: `${netlifyConfig}${code.netlify}` },
   ];
 }

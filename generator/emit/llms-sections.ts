@@ -11,12 +11,15 @@ import { catalogUrls } from './catalog.js';
 import { liveEndpoints } from './live-index.js';
 import { escapeMarkdownInline as inline, formatMarkdownLink as link } from './markdown-text.js';
 import {
+  API_DOCS_MARKDOWN_PATH,
   API_DOCS_PATH,
+  AUTH_MD_PATH,
   FEED_PATH,
   KB_PRODUCTS_PATH,
   knowledgeBasePath,
   LLMS_FULL_PATH,
   OPENAPI_PATH,
+  productMarkdownPath,
   ROBOTS_PATH,
   SITEMAP_PATH,
   siteUrl,
@@ -82,7 +85,9 @@ function productLines(plan: BuildPlan): string[] {
       product.flavor,
       product.packaging,
     ];
-    return item(product.name, url, facts.filter((fact): fact is string => fact !== undefined).join('; '));
+    const markdown = `Markdown: ${siteUrl(plan.config, productMarkdownPath(product.slug))}`;
+    const known = facts.filter((fact): fact is string => fact !== undefined);
+    return item(product.name, url, [...known, markdown].join('; '));
   });
   if (products.length <= LLMS_PRODUCT_LIMIT) return listed;
   const rest = `${products.length - LLMS_PRODUCT_LIMIT} more products are not listed here`;
@@ -185,6 +190,22 @@ export function llmsSections(plan: BuildPlan, policy: UsagePolicy): LlmsSection[
           at(`/${WELL_KNOWN_DOCUMENTS.agent.path}`),
           'agent descriptor with the catalog skills',
         ),
+        item(
+          'AI catalog',
+          at('/.well-known/ai-catalog.json'),
+          'the MCP server card, agent card, skills and API catalog',
+        ),
+        item(
+          'Agent skills',
+          at('/.well-known/agent-skills/index.json'),
+          'how to search, cite and link the catalog',
+        ),
+        item(
+          'API documentation in Markdown',
+          at(API_DOCS_MARKDOWN_PATH),
+          'the documentation page as Markdown',
+        ),
+        item('auth.md', at(AUTH_MD_PATH), "how an agent gets a customer's consent for account access"),
         item(
           'OAuth protected resource metadata',
           at(WELL_KNOWN_DOCUMENTS.protectedResource.publicPath),

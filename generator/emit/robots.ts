@@ -3,7 +3,11 @@
  * for it: a `Content-Signal` line (contentsignals.org: search, ai-input, ai-train) and a
  * `Content-Usage` line (IETF aipref, draft-ietf-aipref-attach), both inside the `*`
  * group, plus an absolute `Sitemap:` line; and `/.well-known/tdmrep.json` (W3C TDMRep).
- * Crawling stays allowed everywhere: the policy limits use, not reading.
+ * Crawling stays allowed everywhere: the policy limits use, not reading. The AI crawlers
+ * agent-readiness scanners look for by name (`AI_CRAWLERS`) each get a group of their own
+ * with the very rules of the `*` group: RFC 9309 §2.2.1 has a crawler obey only the most
+ * specific group that names it, so a named group must repeat every rule or it would lose
+ * the usage signals.
  */
 import type { Artifact } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
@@ -19,9 +23,42 @@ export const TDMREP_FILE = filePathOf(TDMREP_PATH);
 /** RFC 9309 section 2.5: crawlers MUST parse at least 500 kibibytes. */
 const MAX_ROBOTS_BYTES = 500 * 1024;
 
+/**
+ * The AI crawlers named in robots.txt, each with the rules of the `*` group: the list
+ * Cloudflare's agent-readiness scanner (isitagentready.com, "AI bot rules") and the
+ * operators' own pages name: OpenAI, Anthropic, Perplexity, Google, Apple, Common Crawl,
+ * ByteDance, Amazon, Meta, DuckDuckGo.
+ */
+export const AI_CRAWLERS: readonly string[] = [
+  'GPTBot',
+  'OAI-SearchBot',
+  'ChatGPT-User',
+  'ClaudeBot',
+  'Claude-User',
+  'Claude-SearchBot',
+  'Claude-Web',
+  'anthropic-ai',
+  'PerplexityBot',
+  'Perplexity-User',
+  'Google-Extended',
+  'Applebot-Extended',
+  'CCBot',
+  'Bytespider',
+  'Amazonbot',
+  'meta-externalagent',
+  'FacebookBot',
+  'DuckAssistBot',
+];
+
 export function emitRobots(plan: BuildPlan): Artifact[] {
   const { config } = plan;
   const policy = resolveUsagePolicy(config);
+  const rules = [
+    `Content-Signal: ${policy.contentSignal}`,
+    `Content-Usage: ${policy.contentUsage}`,
+    'Allow: /',
+  ];
+  const named = AI_CRAWLERS.flatMap((agent) => [`User-agent: ${agent}`, ...rules, '']);
   const robots = [
     `# robots.txt for ${config.site_url} (${config.merchant.name.replace(/[\r\n]+/g, ' ')}), generated from its usage policy.`,
     '# Content-Signal (https://contentsignals.org): search = building a search index and',
@@ -31,10 +68,10 @@ export function emitRobots(plan: BuildPlan): Artifact[] {
     `# Terms: ${policy.termsUrl}`,
     '',
     'User-agent: *',
-    `Content-Signal: ${policy.contentSignal}`,
-    `Content-Usage: ${policy.contentUsage}`,
-    'Allow: /',
+    ...rules,
     '',
+    '# AI crawlers by name, with the same rules (RFC 9309: a crawler obeys only its most specific group).',
+    ...named,
     `Sitemap: ${siteUrl(config, SITEMAP_PATH)}`,
     '',
   ].join('\n');
@@ -96,6 +133,46 @@ function checkRobotsText(body: string): string[] {
   return faults;
 }
 
+/**
+ * The groups of a robots.txt: each user agent (lower case) to its rule lines, normalised
+ * (`name: value`, name lower case). Consecutive `User-agent` lines share one group
+ * (RFC 9309 §2.1); `Sitemap` is not a group rule.
+ */
+export function readRobotsGroups(body: string): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  let agents: string[] = [];
+  let collecting = false;
+  for (const raw of body.split(/\r?\n/)) {
+    const line = raw.replace(/#.*$/, '').trim();
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    if (name === 'user-agent') {
+      if (collecting) agents = [];
+      collecting = false;
+      agents.push(value.toLowerCase());
+      for (const agent of agents) if (!groups.has(agent)) groups.set(agent, []);
+    } else if (GROUP_RULES.has(name)) {
+      collecting = true;
+      for (const agent of agents) groups.get(agent)?.push(`${name}: ${value}`);
+    }
+  }
+  return groups;
+}
+
+/** A named group that differs from the `*` group would give that crawler other rules (RFC 9309 §2.2.1). */
+function checkNamedGroups(body: string): string[] {
+  const groups = readRobotsGroups(body);
+  const star = (groups.get('*') ?? []).join('\n');
+  return [...groups]
+    .filter(([agent, rules]) => agent !== '*' && rules.join('\n') !== star)
+    .map(
+      ([agent]) =>
+        `the group for ${agent} differs from the * group; a named crawler obeys only its own group`,
+    );
+}
+
 function checkTdmRep(files: BundleFiles): string[] {
   // The gate's JSON reader: parsed once per bundle, shared with the syntax and schema checks.
   const reading = parseJson(files, TDMREP_FILE);
@@ -126,7 +203,11 @@ export function checkRobots(files: BundleFiles): Problem[] {
     problems.push({ path: ROBOTS_FILE, rule: 'missing', message: 'robots.txt is missing' });
   else
     problems.push(
-      ...checkRobotsText(robots).map((message) => ({ path: ROBOTS_FILE, rule: 'robots', message })),
+      ...[...checkRobotsText(robots), ...checkNamedGroups(robots)].map((message) => ({
+        path: ROBOTS_FILE,
+        rule: 'robots',
+        message,
+      })),
     );
   if (!files.has(TDMREP_FILE))
     problems.push({ path: TDMREP_FILE, rule: 'missing', message: 'tdmrep.json is missing' });

@@ -15,12 +15,15 @@ import { type DocumentReader, readOnce } from '../validate/parse-once.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import { hasOwnHost, LANDING_PUBLIC_PATH } from './landing.js';
 import {
+  API_DOCS_MARKDOWN_PATH,
   API_DOCS_PATH,
   filePathOf,
   KB_PRODUCTS_PATH,
   knowledgeBasePath,
+  LANDING_MARKDOWN_PATH,
   LLMS_FULL_PATH,
   LLMS_PATH,
+  productMarkdownPath,
   SITEMAP_PATH,
   siteUrl,
 } from './sitemap-pages.js';
@@ -51,14 +54,26 @@ function lastmodOf(value: string | undefined, generated: string): string {
 function listEntries(plan: BuildPlan): SitemapEntry[] {
   const { config, generated } = plan;
   const origin = new URL(config.site_url).origin;
-  const documents = [API_DOCS_PATH, KB_PRODUCTS_PATH, knowledgeBasePath(config), LLMS_PATH, LLMS_FULL_PATH];
+  const documents = [
+    API_DOCS_PATH,
+    API_DOCS_MARKDOWN_PATH,
+    KB_PRODUCTS_PATH,
+    knowledgeBasePath(config),
+    LLMS_PATH,
+    LLMS_FULL_PATH,
+  ];
   // Model (a): the landing page is the host's home page, a page for people like /api/.
-  if (hasOwnHost(config)) documents.unshift(LANDING_PUBLIC_PATH);
+  if (hasOwnHost(config)) documents.unshift(LANDING_PUBLIC_PATH, LANDING_MARKDOWN_PATH);
   const entries: SitemapEntry[] = documents.map((path) => ({
     loc: siteUrl(config, path),
     lastmod: generated,
   }));
   for (const product of plan.products) {
+    // The product's Markdown page is on this host in both models.
+    entries.push({
+      loc: siteUrl(config, productMarkdownPath(product.record.slug)),
+      lastmod: lastmodOf(product.updatedAt, generated),
+    });
     const loc = requireAbsoluteUrl(product.record.url, { product: product.record.slug, field: 'url' });
     if (new URL(loc).origin !== origin) continue;
     entries.push({ loc, lastmod: lastmodOf(product.updatedAt, generated) });

@@ -155,7 +155,10 @@ export function emitWellKnown(plan: BuildPlan): Artifact[] {
   const agentCard = buildAgentCard(config, describeCatalogFields(plan));
   return [
     document(docs.protectedResource, buildProtectedResourceMetadata(config)),
-    document(mcpProtectedResourceDocument(config), buildMcpProtectedResourceMetadata(config)),
+    // The MCP endpoint exists only with the live surface; without it nothing may point at it.
+    ...(config.live.enabled
+      ? [document(mcpProtectedResourceDocument(config), buildMcpProtectedResourceMetadata(config))]
+      : []),
     document(docs.authorizationServer, buildAuthorizationServerMetadata(issuer)),
     document(docs.openIdConfiguration, buildOpenIdConfiguration(issuer)),
     document(docs.apiCatalog, buildApiCatalog(config)),

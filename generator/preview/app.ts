@@ -18,7 +18,12 @@ import { matchesRoutes } from '../emit/live-routes.js';
 import type { Logger } from '../logger.js';
 import { isRecord } from '../validate/bundle-layout.js';
 import { computeEtag } from './conditional.js';
-import { createRulesLoader, type HostingRules, withoutTrailingSlash } from './hosting-rules.js';
+import {
+  collectHeaders,
+  createRulesLoader,
+  type HostingRules,
+  withoutTrailingSlash,
+} from './hosting-rules.js';
 import {
   createRateLimiter,
   formatRateLimitField,
@@ -139,6 +144,10 @@ async function handleRequest(req: Request, res: Response, context: PreviewContex
   if (route.kind === 'proxy') return sendError(res, 502, 'proxy rules are not served by preview', api);
   if (route.kind === 'missing') {
     if (isCatalog) return sendError(res, 500, 'the bundle holds no catalog', true, rules.catalogHeaders);
+    // Cloudflare Pages applies a path's `_headers` rule to its 404 too (wrangler pages dev
+    // sends model (b)'s discovery Link on `/`); preview sends that Link the same way.
+    const link = collectHeaders(rules, path).get('link');
+    if (link !== undefined) res.setHeader('Link', link[1]);
     return sendNotFound(res, realDir);
   }
   const headers = headersForPaths(rules, route.headerPaths);

@@ -15,6 +15,8 @@ import { checkSitemap } from '../emit/sitemap.js';
 import { checkAgentFeeds } from './agent-feeds/index.js';
 import { parseJson } from './bundle-layout.js';
 import { checkConsistency } from './consistency.js';
+import { checkDiscovery } from './discovery.js';
+import { checkMarkdownPages } from './markdown-pages.js';
 import { checkOpenApi } from './openapi.js';
 import { bundleFilesOf } from './parse-once.js';
 import type { BundleChecker, BundleFiles, Problem } from './problem.js';
@@ -43,6 +45,8 @@ export const BUNDLE_CHECKERS: readonly BundleChecker[] = [
   checkSchemas,
   checkOpenApi,
   checkWellKnown,
+  checkDiscovery,
+  checkMarkdownPages,
   checkUcpProfile,
   checkKnowledgeBase,
   checkFeed,

@@ -7,6 +7,8 @@
  * Spec 4 rule 1, "count equal to the number of entries in products", is checked here
  * too, because no JSON Schema keyword can say it.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import {
@@ -15,6 +17,7 @@ import {
   SCHEMA_BUNDLE_ID,
   type SchemaName,
 } from '../emit/openapi-schemas.js';
+import { PACKAGE_ROOT } from '../paths.js';
 import { isRecord, KB_PRODUCTS_FILE, locateDocuments, parseJson } from './bundle-layout.js';
 import type { BundleFiles, Problem } from './problem.js';
 
@@ -79,6 +82,42 @@ export function validateAgainst(
     path,
     rule: 'schema',
     message: `${name}: ${describeError(error, instancePrefix)}`,
+  }));
+}
+
+/**
+ * Published schemas vendored under `schemas/vendor/` (see its README for source and
+ * licence), each with the definition a document is validated against.
+ */
+const VENDORED = {
+  'mcp-server-card': { file: 'mcp-server-card.schema.json', pointer: '#/$defs/ServerCard' },
+} as const;
+export type VendoredSchema = keyof typeof VENDORED;
+const vendored = new Map<VendoredSchema, ValidateFunction>();
+
+function vendoredValidator(name: VendoredSchema): ValidateFunction {
+  const cached = vendored.get(name);
+  if (cached !== undefined) return cached;
+  const { file, pointer } = VENDORED[name];
+  const schema = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'schemas', 'vendor', file), 'utf8')) as object;
+  // Not strict: a published schema may use annotations ajv does not know; it is not ours to edit.
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  formatsModule.default(ajv, ['uri']);
+  ajv.addSchema(schema, name);
+  const validate = ajv.getSchema(`${name}${pointer}`);
+  if (validate === undefined) throw new TypeError(`no ${pointer} in schemas/vendor/${file}`);
+  vendored.set(name, validate);
+  return validate;
+}
+
+/** Problems of one value against a vendored published schema. */
+export function validateAgainstVendored(name: VendoredSchema, value: unknown, path: string): Problem[] {
+  const validate = vendoredValidator(name);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).slice(0, MAX_ERRORS_PER_DOCUMENT).map((error) => ({
+    path,
+    rule: 'schema',
+    message: `${name}: ${describeError(error, '')}`,
   }));
 }
 

@@ -12,6 +12,7 @@ import {
   buildOpenIdConfiguration,
   ISSUER_CAPABILITIES,
 } from '../../auth-server/metadata.js';
+import { MANIFEST_PATH } from '../../live/live-files.js';
 import {
   AGENT_CARD_FILE,
   AGENT_FILE,
@@ -113,17 +114,55 @@ function checkAgentCards(files: BundleFiles, catalogUrl: string | undefined, pro
   }
   if (!agent) return;
   const report = reporter(problems, AGENT_FILE, 'well-known');
-  for (const field of ['name', 'description', 'url', 'version']) {
+  for (const field of ['name', 'description', 'version']) {
     if (stringField(agent, field) === undefined) report(`${field} is missing`);
   }
   if (!isRecord(agent.provider) || stringField(agent.provider, 'organization') === undefined) {
     report('provider.organization is missing');
   }
-  const skills = Array.isArray(agent.skills) ? agent.skills.map((skill) => stringField(skill, 'id')) : [];
-  for (const id of ['getCatalog', 'getHealth']) {
-    if (!skills.includes(id)) report(`no skill ${id}`);
+  for (const field of ['defaultInputModes', 'defaultOutputModes']) {
+    if (!isStringList(agent[field])) report(`${field} is not a non-empty list of media types (A2A 1.0)`);
   }
-  if (catalogUrl !== undefined && agent.url !== catalogUrl) report(`url is not the catalog ${catalogUrl}`);
+  checkAgentInterfaces(agent.supportedInterfaces, catalogUrl, report);
+  const skills = Array.isArray(agent.skills) ? agent.skills : [];
+  for (const skill of skills) {
+    const id = stringField(skill, 'id') ?? '(no id)';
+    for (const field of ['id', 'name', 'description']) {
+      if (stringField(skill, field) === undefined) report(`skill ${id}: ${field} is missing`);
+    }
+    if (!isRecord(skill) || !isStringList(skill.tags)) report(`skill ${id}: tags are missing`);
+    if (!isRecord(skill) || !isStringList(skill.examples)) report(`skill ${id}: no examples`);
+  }
+  const ids = skills.map((skill) => stringField(skill, 'id'));
+  for (const id of ['getCatalog', 'getHealth']) {
+    if (!ids.includes(id)) report(`no skill ${id}`);
+  }
+}
+
+function isStringList(value: unknown): boolean {
+  return Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string');
+}
+
+/** A2A 1.0 AgentCard.supportedInterfaces: url, protocolBinding and protocolVersion, the catalog among them. */
+function checkAgentInterfaces(
+  interfaces: unknown,
+  catalogUrl: string | undefined,
+  report: (message: string) => void,
+): void {
+  if (!Array.isArray(interfaces) || interfaces.length === 0) {
+    report('supportedInterfaces is missing (A2A 1.0 replaced url with supportedInterfaces)');
+    return;
+  }
+  for (const [index, entry] of interfaces.entries()) {
+    for (const field of ['url', 'protocolBinding', 'protocolVersion']) {
+      if (stringField(entry, field) === undefined)
+        report(`supportedInterfaces[${index}].${field} is missing`);
+    }
+  }
+  const urls = interfaces.map((entry) => stringField(entry, 'url'));
+  if (catalogUrl !== undefined && !urls.includes(catalogUrl)) {
+    report(`no supported interface is the catalog ${catalogUrl}`);
+  }
 }
 
 /**
@@ -163,7 +202,9 @@ export function checkWellKnown(files: BundleFiles): Problem[] {
       message: `the API's server ${baseUrl} is not under the resource ${siteUrl}`,
     });
   }
-  if (baseUrl !== undefined) checkMcpProtectedResource(files, baseUrl, issuer, problems);
+  // Required only of a bundle with the live surface (its `_live/manifest.json`); one without it has no MCP endpoint.
+  if (baseUrl !== undefined && files.has(MANIFEST_PATH))
+    checkMcpProtectedResource(files, baseUrl, issuer, problems);
   const authorizationServer = readDocument(files, AUTHORIZATION_SERVER_FILE, problems);
   if (authorizationServer) {
     const report = reporter(problems, AUTHORIZATION_SERVER_FILE, 'rfc8414');

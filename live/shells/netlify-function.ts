@@ -20,7 +20,10 @@ export default async (request: Request): Promise<Response> => {
     const response = await fetch(new URL(path, url.origin), { redirect: 'error' });
     return response.ok ? response.text() : undefined;
   });
-  const answer = context && (await handleLiveRequest(request, context));
+  // A function cannot fall through to the static files: an HTML page's HTML form is
+  // fetched from the CDN by its file path, which no function claims.
+  const fetchStatic = (path: string) => fetch(new URL(`/${path}`, url.origin), { redirect: 'manual' });
+  const answer = context && (await handleLiveRequest(request, { ...context, fetchStatic }));
   // Only the live paths are routed here; one the core does not claim is a real 404.
   return answer ?? hostFileNotFound();
 };

@@ -114,7 +114,10 @@ describe("a customer's whole journey", requires(BROWSER), () => {
         const invitation = await sink.waitForMail(PIA);
         expect(invitation.subject).toContain(MERCHANT);
         expect(invitation.html).toContain(MERCHANT);
-        expect(invitation.text).toContain('Pia Person');
+        // Mail sent before the address is confirmed greets no one by name (issue 23: a name in
+        // an unconfirmed mail could be anyone's words).
+        expect(invitation.text).toMatch(/^Hello,$/m);
+        expect(invitation.text).not.toContain('Pia Person');
 
         // 2. Pia follows the link in Chromium and chooses a password.
         const page = await browser.context.newPage();

@@ -27,6 +27,13 @@ export function contractPaths(base: string, merchantSlug: string): string[] {
     '/.well-known/tdmrep.json',
     // With the live surface on (the default): the UCP business profile.
     '/.well-known/ucp',
+    '/.well-known/ai-catalog.json',
+    '/.well-known/agent-skills/index.json',
+    `/.well-known/agent-skills/shop-${merchantSlug}/SKILL.md`,
+    '/.well-known/mcp/server-card.json',
+    `${base}/mcp/server-card`,
+    '/auth.md',
+    '/api/index.md',
   ];
 }
 

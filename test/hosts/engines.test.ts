@@ -107,11 +107,19 @@ describe("the hosts' own engines", requires(ENGINES), () => {
         '/no-such-page',
         '/.well-known/no-such-document',
         `${base}/agent-catalog/nothing`,
-        ...missing,
       ]) {
         for (const url of [preview.url, ...engines.map((engine) => engine.url)]) {
           expect((await ask(url, path, 'GET')).status, `${path} at ${url}`).toBe(404);
         }
+      }
+      // In model (b) `/` is the store's: the hosts answer 404, and preview alone answers its
+      // own page about the bundle, never cached (docs/preview-and-check.md).
+      for (const path of missing) {
+        for (const engine of engines)
+          expect((await ask(engine.url, path, 'GET')).status, engine.name).toBe(404);
+        const own = await ask(preview.url, path, 'GET');
+        expect(own.status).toBe(200);
+        expect(own.headers['cache-control']).toContain('no-store');
       }
     });
 

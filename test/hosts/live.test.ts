@@ -25,9 +25,15 @@ const CASES = [
   {
     name: 'the sample bundle',
     base: '',
+    pages: ['/api/'],
     make: (root: string) => buildWith(root, 'sample', join(REPO_ROOT, 'catalog.config.json')),
   },
-  { name: 'a hostile 300-product Shopify-shaped bundle', base: '/api', make: buildHostileBundle },
+  {
+    name: 'a hostile 300-product Shopify-shaped bundle',
+    base: '/api',
+    pages: ['/', '/api/'],
+    make: buildHostileBundle,
+  },
 ];
 
 interface Server {
@@ -129,7 +135,7 @@ describe("the live handler on the hosts' own engines", requires(ENGINES), () => 
     if (root !== '') await rm(root, { recursive: true, force: true });
   });
 
-  describe.each(CASES)('$name', ({ base, make }) => {
+  describe.each(CASES)('$name', ({ base, pages, make }) => {
     let served: Served | undefined;
     let products: CatalogProduct[] = [];
     let clients: Connected[] = [];
@@ -163,6 +169,30 @@ describe("the live handler on the hosts' own engines", requires(ENGINES), () => 
           expect(res.headers.get('allow'), `${path} on ${server.name}`).toBeNull();
         }
         expect(new Set(Object.values(statuses)).size, `${path}: ${JSON.stringify(statuses)}`).toBe(1);
+      }
+    });
+
+    it('when an HTML page is asked for Markdown then every server answers its twin, and HTML otherwise, both with Vary: Accept', async () => {
+      const get = (url: string, accept: string) =>
+        fetch(url, { headers: { accept }, redirect: 'manual', signal: AbortSignal.timeout(30_000) });
+      for (const page of pages) {
+        const twin = await (await get(`${servers()[0]?.url}${page}index.md`, '*/*')).text();
+        for (const server of servers()) {
+          const where = `${page} on ${server.name}`;
+          const markdown = await get(`${server.url}${page}`, 'text/markdown, text/html;q=0.5');
+          expect(markdown.status, where).toBe(200);
+          expect(markdown.headers.get('content-type'), where).toBe('text/markdown; charset=utf-8');
+          expect(markdown.headers.get('vary'), where).toBe('Accept');
+          expect(await markdown.text(), where).toBe(twin);
+          const html = await get(`${server.url}${page}`, 'text/html,text/markdown;q=0.9');
+          expect(html.status, where).toBe(200);
+          expect(html.headers.get('content-type'), where).toMatch(/^text\/html/);
+          expect(html.headers.get('vary') ?? '', where).toMatch(/Accept/);
+          expect(await html.text(), where).toMatch(/^<!doctype html>/i);
+          const refused = await get(`${server.url}${page}`, 'image/png');
+          await refused.arrayBuffer();
+          expect(refused.status, where).toBe(406);
+        }
       }
     });
 

@@ -76,7 +76,7 @@ export async function syntheticLiveBundle(
       instructions: 'Test catalog.',
     },
     // Small parts, so every test here also reads an index cut into many files.
-    { indexPartChars: 5000 },
+    { indexPartChars: 2000 },
   );
   const artifacts = files.map((file) => ({ ...file, mediaType: 'application/json' }));
   return liveBundleOf(artifacts, records, { site_url: siteUrl, base_url: baseUrl.replace(/\/+$/, '') });

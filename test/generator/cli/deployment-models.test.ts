@@ -87,7 +87,9 @@ describe('model (a): the bundle on its own host', () => {
     const locs = sitemapLocs(await readFile(join(dir, 'sitemap.xml'), 'utf8'));
     expect(locs.length).toBeGreaterThan(0);
     for (const loc of locs) expect(new URL(loc).origin).toBe(AGENTS);
-    expect(locs.some((loc) => loc.includes('/products/'))).toBe(false);
+    // The store's product pages are not listed; the bundle's own Markdown product pages are.
+    expect(locs.some((loc) => loc.includes('/products/') && !loc.includes('/kb/products/'))).toBe(false);
+    expect(locs.some((loc) => loc.includes('/kb/products/'))).toBe(true);
     const check = await runCli(['check', dir], { cwd: root, limitMs: 60_000 });
     expect(check.code).toBe(0);
   });

@@ -38,7 +38,10 @@ function bundle() {
   const plan = makeSamplePlan();
   const artifacts = emitBundle(plan);
   const body = (path: string) => artifacts.find((a) => a.path === path)?.body ?? '';
-  const documents = artifacts.filter((a) => !a.path.startsWith('_'));
+  // The live handler's code (`_worker.js`, the Netlify function) is for the hosts, not served.
+  const documents = artifacts.filter(
+    (a) => !a.path.startsWith('_') && !a.path.startsWith('.netlify-functions/'),
+  );
   return {
     plan,
     artifacts,
@@ -71,7 +74,9 @@ describe('emitHostingRules', () => {
   it('has no catch-all or pattern route, so an unknown path stays a 404', () => {
     const { redirects, headers } = bundle();
     for (const rule of redirects) expect(rule.from).not.toMatch(/\*|:[a-z]/);
-    for (const path of headers.keys()) expect(path).not.toMatch(/\*|:[a-z]/);
+    // Headers only: one folder rule for the product Markdown pages, which routes nothing.
+    const patterns = [...headers.keys()].filter((path) => /\*|:[a-z]/.test(path));
+    expect(patterns).toEqual(['/kb/products/*']);
     expect(redirects.some((r) => r.from === '/.well-known/unknown' || r.from === '/')).toBe(false);
   });
 
@@ -79,7 +84,8 @@ describe('emitHostingRules', () => {
     const { documents, headers } = bundle();
     for (const artifact of documents) {
       for (const path of new Set([artifact.publicPath ?? `/${artifact.path}`, `/${artifact.path}`])) {
-        const rule = headers.get(path);
+        const rule =
+          headers.get(path) ?? (path.startsWith('/kb/products/') ? headers.get('/kb/products/*') : undefined);
         expect(rule?.get('content-type'), path).toEqual([artifact.mediaType]);
         expect(rule?.get('access-control-allow-origin'), path).toEqual(['*']);
         expect(rule?.get('x-content-type-options'), path).toEqual(['nosniff']);
@@ -96,9 +102,16 @@ describe('emitHostingRules', () => {
     for (const path of ['/agent-catalog', '/agent-catalog.json', '/agent-catalog/health']) {
       expect(headers.get(path)?.get('cache-control')).toEqual(['public, max-age=900']);
     }
-    for (const path of ['/agent-catalog', '/']) {
-      expect(headers.get(path)?.get('link')).toEqual(['</.well-known/api-catalog>; rel="api-catalog"']);
-    }
+    expect(headers.get('/agent-catalog')?.get('link')).toEqual([
+      '</.well-known/api-catalog>; rel="api-catalog"',
+    ]);
+    // The store's root (model (b) here) names the API catalog and the other discovery documents.
+    const root = headers.get('/')?.get('link')?.[0] ?? '';
+    expect(root).toContain('</.well-known/api-catalog>; rel="api-catalog"');
+    expect(root).toContain('</.well-known/ai-catalog.json>; rel="ai-catalog"');
+    expect(headers.get('/api/')?.get('link')).toEqual([
+      '</api/index.md>; rel="alternate"; type="text/markdown"',
+    ]);
     expect(headers.get('/.well-known/api-catalog')?.get('content-type')?.[0]).toMatch(
       /^application\/linkset\+json/,
     );
@@ -150,6 +163,23 @@ describe('checkHostingRules', () => {
     const bundleFiles = files();
     bundleFiles.set('_redirects', `${bundleFiles.get('_redirects')}/*  /api/index.html  200\n`);
     expect(rules(bundleFiles)).toContain('_redirects');
+  });
+
+  it("accepts the product Markdown pages' folder rule and refuses any other pattern in _headers", () => {
+    const bundleFiles = files();
+    expect(checkHostingRules(bundleFiles)).toEqual([]);
+    const headers = bundleFiles.get('_headers') ?? '';
+    bundleFiles.set('_headers', `${headers}/kb/*\n  Content-Type: text/markdown; charset=utf-8\n`);
+    expect(checkHostingRules(bundleFiles).map((p) => p.message)).toContain(
+      'headers for "/kb/*": only exact paths are allowed',
+    );
+  });
+
+  it('refuses a product Markdown page the folder rule does not cover', () => {
+    const bundleFiles = files();
+    const headers = (bundleFiles.get('_headers') ?? '').replace('/kb/products/*', '/kb/products/only-one.md');
+    bundleFiles.set('_headers', headers);
+    expect(checkHostingRules(bundleFiles).some((p) => p.message.includes('/kb/products/'))).toBe(true);
   });
 
   it('refuses a rewrite to a file that is not in the bundle', () => {

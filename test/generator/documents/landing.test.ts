@@ -41,7 +41,11 @@ describe('the landing page at /', () => {
     for (const path of ['/api/', '/agent-catalog', '/llms.txt', '/feed.xml', '/api/openapi.json']) {
       expect(html).toContain(`href="${AGENTS}${path}"`);
     }
-    expect(html).not.toMatch(/<script|<img|<iframe|@import|url\(/i);
+    expect(html).not.toMatch(/<img|<iframe|@import|url\(/i);
+    // One script, the bundle's own WebMCP registration, deferred; nothing inline.
+    expect([...html.matchAll(/<script[^>]*>/g)].map((match) => match[0])).toEqual([
+      '<script src="/webmcp.js" defer>',
+    ]);
   });
 
   test('is served with the Link relations agent-readiness scanners read', () => {
@@ -51,10 +55,10 @@ describe('the landing page at /', () => {
       ?.headers.filter(([name]) => name === 'Link')
       .map(([, value]) => value)
       .join(', ');
-    for (const rel of ['api-catalog', 'service-desc', 'service-doc', 'alternate']) {
+    for (const rel of ['api-catalog', 'service-desc', 'service-doc', 'ai-catalog', 'alternate']) {
       expect(link).toContain(`rel="${rel}"`);
     }
-    expect(link).toContain('</llms.txt>; rel="alternate"; type="text/markdown"');
+    expect(link).toContain('</index.md>; rel="alternate"; type="text/markdown"');
   });
 });
 

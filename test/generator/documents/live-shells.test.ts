@@ -51,7 +51,12 @@ describe('the live handler files', () => {
     expect(routes.include).toEqual(expect.arrayContaining(live));
     expect(
       routes.include.filter((path) => !HOST_FILES.some((host) => path.startsWith(`/${host.split('/')[0]}`))),
-    ).toEqual(live);
+    ).toEqual([
+      // The documentation page (with and without its slash, for Netlify), for Markdown negotiation.
+      '/api/',
+      '/api',
+      ...live,
+    ]);
     expect(routes.include.length + routes.exclude.length).toBeLessThanOrEqual(MAX_ROUTE_RULES);
     const netlify = file(artifacts, '.netlify-functions/agent-catalog-live.mjs');
     const config = /^export const config = (\{.*\});\n/.exec(netlify);

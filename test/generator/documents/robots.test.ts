@@ -1,6 +1,12 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { checkRobots, emitRobots, ROBOTS_FILE, TDMREP_FILE } from '../../../generator/emit/robots.js';
+import {
+  AI_CRAWLERS,
+  checkRobots,
+  emitRobots,
+  ROBOTS_FILE,
+  TDMREP_FILE,
+} from '../../../generator/emit/robots.js';
 import { bundleFilesOf } from '../../../generator/validate/index.js';
 import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
 
@@ -44,6 +50,33 @@ describe('emitRobots', () => {
       expect(parsed.isAllowed('https://shop.pomona.example/agent-catalog', agent)).toBe(true);
     }
     expect(parsed.getSitemaps()).toEqual(['https://shop.pomona.example/sitemap.xml']);
+  });
+
+  it("gives every AI crawler the scanner names a group of its own with the * group's rules", () => {
+    const { robots } = emitted();
+    const parsed = robotsParser('https://shop.pomona.example/robots.txt', robots.body);
+    const text = robots.body;
+    for (const agent of [
+      'GPTBot',
+      'ClaudeBot',
+      'Claude-SearchBot',
+      'PerplexityBot',
+      'Google-Extended',
+      'CCBot',
+    ]) {
+      expect(text).toContain(`User-agent: ${agent}\n`);
+      expect(parsed.isAllowed('https://shop.pomona.example/agent-catalog', agent)).toBe(true);
+    }
+    // Read independently: each named group carries the same three rules as the * group.
+    const groups = text
+      .split(/\n\n+/)
+      .map((block) => block.replace(/^#.*\n/gm, ''))
+      .filter((block) => block.startsWith('User-agent:'));
+    const rulesOf = (block: string) => block.split('\n').slice(1).join('\n');
+    const star = groups.find((block) => block.startsWith('User-agent: *'));
+    expect(star).toBeDefined();
+    expect(groups).toHaveLength(AI_CRAWLERS.length + 1);
+    for (const block of groups) expect(rulesOf(block)).toBe(rulesOf(star ?? ''));
   });
 
   it('refuses training in the content-signal and AI-preferences forms inside the * group', () => {
@@ -104,10 +137,28 @@ describe('checkRobots', () => {
   it('refuses a malformed content signal and a relative sitemap', () => {
     const bundle = files();
     const body = (bundle.get(ROBOTS_FILE) ?? '')
-      .replace('ai-train=no', 'ai-train=maybe')
+      .replaceAll('ai-train=no', 'ai-train=maybe')
       .replace('Sitemap: https://shop.pomona.example/sitemap.xml', 'Sitemap: /sitemap.xml');
     bundle.set(ROBOTS_FILE, body);
-    expect(checkRobots(bundle)).toHaveLength(2);
+    const messages = checkRobots(bundle).map((problem) => problem.message);
+    // One Content-Signal fault per group (the * group and each named crawler), one Sitemap fault.
+    expect(messages.filter((message) => message.includes('Content-Signal'))).toHaveLength(
+      AI_CRAWLERS.length + 1,
+    );
+    expect(messages.filter((message) => message.includes('Sitemap'))).toHaveLength(1);
+    expect(messages).toHaveLength(AI_CRAWLERS.length + 2);
+  });
+
+  it('refuses a named crawler group whose rules differ from the * group', () => {
+    const bundle = files();
+    const body = (bundle.get(ROBOTS_FILE) ?? '').replace(
+      'User-agent: ClaudeBot\nContent-Signal: search=yes, ai-input=yes, ai-train=no',
+      'User-agent: ClaudeBot\nContent-Signal: search=yes, ai-input=yes, ai-train=yes',
+    );
+    bundle.set(ROBOTS_FILE, body);
+    const messages = checkRobots(bundle).map((problem) => problem.message);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain('claudebot');
   });
 
   it('refuses a TDMRep file with a bad reservation value', () => {

@@ -117,7 +117,7 @@ describe('emitSitemap', () => {
     );
   });
 
-  it('splits 50,001 products into sitemaps of at most 50,000 URLs under a sitemap index', () => {
+  it('splits 50,001 products (and their Markdown pages) into sitemaps of at most 50,000 URLs under a sitemap index', () => {
     const plan = makeSamplePlan({ products: manyProducts(50_001) });
     const artifacts = emitSitemap(plan);
     const index = parse(artifacts.find((a) => a.path === SITEMAP_FILE)?.body ?? '');
@@ -127,6 +127,7 @@ describe('emitSitemap', () => {
     expect(children).toEqual([
       'https://shop.pomona.example/sitemap-1.xml',
       'https://shop.pomona.example/sitemap-2.xml',
+      'https://shop.pomona.example/sitemap-3.xml',
     ]);
     let total = 0;
     for (const loc of children) {
@@ -136,7 +137,8 @@ describe('emitSitemap', () => {
       expect(count).toBeLessThanOrEqual(50_000);
       total += count;
     }
-    expect(total).toBe(50_001 + 5);
+    // Six documents, then each product's page and its Markdown page.
+    expect(total).toBe(6 + 2 * 50_001);
     expect(checkSitemap(bundleFilesOf(artifacts))).toEqual([]);
   });
 

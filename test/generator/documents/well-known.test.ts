@@ -140,13 +140,17 @@ describe('the well-known documents', () => {
     ]);
   });
 
-  test('agent.json and agent-card.json are one AgentCard naming the two operations', () => {
+  test('agent.json and agent-card.json are one A2A 1.0 AgentCard naming the operations', () => {
     const agent = find(artifacts, '.well-known/agent.json');
     expect(find(artifacts, '.well-known/agent-card.json').body).toBe(agent.body);
     const card = json(agent);
+    expect(card.url).toBeUndefined();
     expect(card).toMatchObject({
       name: 'Pomona Press Juice Co. Catalog',
-      url: 'https://shop.pomona.example/agent-catalog',
+      supportedInterfaces: [
+        { url: 'https://shop.pomona.example/mcp', protocolBinding: 'MCP', protocolVersion: '1.0' },
+        { url: 'https://shop.pomona.example/agent-catalog', protocolVersion: '1.0' },
+      ],
       provider: { organization: 'Pomona Press Juice Co.', url: 'https://shop.pomona.example' },
       version: '1.0.0',
       capabilities: { streaming: false, pushNotifications: false },
@@ -154,13 +158,17 @@ describe('the well-known documents', () => {
       defaultOutputModes: ['application/json'],
     });
     const skills = card.skills as Json[];
-    expect(skills.map((skill) => skill.id)).toEqual(['getCatalog', 'getHealth']);
+    expect(skills.map((skill) => skill.id)).toEqual(['getCatalog', 'searchCatalog', 'getHealth']);
     for (const skill of skills) {
       expect(Object.keys(skill)).toEqual(
         expect.arrayContaining(['id', 'name', 'description', 'tags', 'examples']),
       );
     }
-    expect(Object.keys(card.securitySchemes as Json)).toEqual(['oauth2', 'openIdConnect']);
+    const schemes = card.securitySchemes as Record<string, Json>;
+    expect(Object.keys(schemes)).toEqual(['oauth2', 'openIdConnect']);
+    // A2A 1.0's SecurityScheme is a tagged union, not OpenAPI's `type` field.
+    expect(Object.keys(schemes.oauth2 ?? {})).toEqual(['oauth2SecurityScheme']);
+    expect(Object.keys(schemes.openIdConnect ?? {})).toEqual(['openIdConnectSecurityScheme']);
     expect(card.security).toBeUndefined();
   });
 });

@@ -20,8 +20,15 @@ describe('preview follows Netlify redirect semantics', () => {
   let served: ServedBundle;
 
   beforeAll(async () => {
+    // Model (b)'s root: no file, only a rule naming the discovery documents.
+    const rootRule =
+      '/\n  Link: </.well-known/api-catalog>; rel="api-catalog"\n/only-a-rule\n  Link: </only>; rel="related"\n';
     const files = makeFixtureBundle().map((file) =>
-      file.path === '_redirects' ? { ...file, body: `${file.body}${EXTRA_REDIRECTS}\n` } : file,
+      file.path === '_redirects'
+        ? { ...file, body: `${file.body}${EXTRA_REDIRECTS}\n` }
+        : file.path === '_headers'
+          ? { ...file, body: `${file.body}${rootRule}` }
+          : file,
     );
     served = await serveTempBundle([...files, { path: '404.html', body: '<h1>Custom not found</h1>' }]);
   });
@@ -44,6 +51,18 @@ describe('preview follows Netlify redirect semantics', () => {
     const res = await rawRequest(served.url, '/feed.xml');
     expect(res.status).toBe(200);
     expect(res.body).toContain('<urlset>');
+  });
+
+  it("when the root has no file but a _headers rule then its 404 carries the rule's Link, as Cloudflare Pages sends it", async () => {
+    // `/` itself is preview's own page in model (b); another path with only a rule shows it.
+    const root = await rawRequest(served.url, '/');
+    expect(header(root, 'link')).toContain('</.well-known/api-catalog>; rel="api-catalog"');
+    const ruled = await rawRequest(served.url, '/only-a-rule');
+    expect(ruled.status).toBe(404);
+    expect(header(ruled, 'link')).toContain('</only>; rel="related"');
+    const unknown = await rawRequest(served.url, '/no-such-page');
+    expect(unknown.status).toBe(404);
+    expect(header(unknown, 'link')).toBeUndefined();
   });
 
   it('when a 404 rule matches then its page is served with status 404', async () => {

@@ -1,0 +1,229 @@
+/**
+ * The agent-readiness probes `check` runs, after Cloudflare's scanner (isitagentready.com):
+ * each fetches what an agent would and says pass, fail or not applicable, with why. The
+ * ids are the scanner's. Probes that cannot be judged here say so: the DNS probe needs the
+ * public DNS (offline, never), payment probes (x402, MPP) do not apply to a free catalog,
+ * Web Bot Auth concerns crawlers, not sites. The page probes read the bundle's own HTML
+ * page: `/` when the bundle serves it (model (a)), else `/api/` (model (b), where `/` is
+ * the store's). `readiness-level.ts` folds the verdicts into the scanner's levels.
+ */
+import { SKILLS_SCHEMA, sha256Digest } from '../emit/agent-skills.js';
+import { AI_CRAWLERS, readRobotsGroups } from '../emit/robots.js';
+import { isRecord, stringField } from '../validate/bundle-layout.js';
+import { essenceOf, jsonOf, type ProbeFetch } from './probe-http.js';
+
+export type ProbeStatus = 'pass' | 'fail' | 'not applicable';
+
+export interface ProbeResult {
+  id: string;
+  category: string;
+  status: ProbeStatus;
+  message: string;
+}
+
+interface ProbeContext {
+  fetch: ProbeFetch;
+  /** The bundle's own HTML page the page probes read. */
+  page: string;
+}
+
+type Verdict = [status: ProbeStatus, message: string];
+type Probe = { id: string; category: string; run: (context: ProbeContext) => Promise<Verdict> };
+
+const pass = (message: string): Verdict => ['pass', message];
+const fail = (message: string): Verdict => ['fail', message];
+const notApplicable = (message: string): Verdict => ['not applicable', message];
+
+async function probeRobots({ fetch }: ProbeContext): Promise<Verdict> {
+  const robots = await fetch('/robots.txt');
+  if (robots.status !== 200) return fail(`/robots.txt answered ${robots.status}`);
+  if (essenceOf(robots) !== 'text/plain') return fail(`/robots.txt is ${essenceOf(robots)}, not text/plain`);
+  return readRobotsGroups(robots.body).size > 0 ? pass('has User-agent groups') : fail('no User-agent group');
+}
+
+async function probeSitemap({ fetch }: ProbeContext): Promise<Verdict> {
+  const sitemap = await fetch('/sitemap.xml');
+  if (sitemap.status === 200 && /<(urlset|sitemapindex)[\s>]/.test(sitemap.body))
+    return pass('/sitemap.xml parses');
+  return fail(`/sitemap.xml answered ${sitemap.status} without a urlset`);
+}
+
+async function probeLinkHeaders({ fetch, page }: ProbeContext): Promise<Verdict> {
+  const response = await fetch(page);
+  const link = response.headers.get('link') ?? '';
+  const rels = [...link.matchAll(/rel="?([^";,]+)"?/g)].map((match) => match[1]);
+  return rels.length > 0 ? pass(`${page} links ${rels.join(', ')}`) : fail(`${page} has no Link header`);
+}
+
+async function probeMarkdown({ fetch, page }: ProbeContext): Promise<Verdict> {
+  const response = await fetch(page, { accept: 'text/markdown' });
+  const vary = (response.headers.get('vary') ?? '').toLowerCase();
+  if (response.status !== 200 || essenceOf(response) !== 'text/markdown') {
+    return fail(`${page} with Accept: text/markdown answered ${response.status} ${essenceOf(response)}`);
+  }
+  return vary.includes('accept')
+    ? pass(`${page} negotiates Markdown`)
+    : fail(`${page} serves Markdown without Vary: Accept`);
+}
+
+async function probeAiRules({ fetch }: ProbeContext): Promise<Verdict> {
+  const groups = readRobotsGroups((await fetch('/robots.txt')).body);
+  const named = AI_CRAWLERS.filter((agent) => groups.has(agent.toLowerCase()));
+  return named.length >= 3
+    ? pass(`${named.length} AI crawlers named`)
+    : fail(`${named.length} AI crawlers named`);
+}
+
+async function probeContentSignals({ fetch }: ProbeContext): Promise<Verdict> {
+  const body = (await fetch('/robots.txt')).body;
+  return /^content-signal:/im.test(body) ? pass('Content-Signal present') : fail('no Content-Signal line');
+}
+
+async function probeJsonDocument(
+  fetch: ProbeFetch,
+  paths: readonly string[],
+  valid: (value: unknown) => string | undefined,
+): Promise<Verdict> {
+  for (const path of paths) {
+    const response = await fetch(path);
+    const value = jsonOf(response);
+    if (value === undefined) continue;
+    const fault = valid(value);
+    return fault === undefined ? pass(`${path} is valid`) : fail(`${path}: ${fault}`);
+  }
+  return fail(`none of ${paths.join(', ')} answered JSON`);
+}
+
+const has = (value: unknown, ...keys: string[]) =>
+  isRecord(value) && keys.every((key) => value[key] !== undefined);
+
+async function probeAgentSkills({ fetch }: ProbeContext): Promise<Verdict> {
+  const index = jsonOf(await fetch('/.well-known/agent-skills/index.json'));
+  if (!isRecord(index) || index.$schema !== SKILLS_SCHEMA || !Array.isArray(index.skills)) {
+    return fail('no agent skills index with the 0.2.0 $schema');
+  }
+  for (const skill of index.skills) {
+    const url = stringField(skill, 'url') ?? '';
+    const artifact = await fetch(url.startsWith('/') ? url : new URL(url).pathname);
+    if (artifact.status !== 200) return fail(`${url} answered ${artifact.status}`);
+    if (sha256Digest(artifact.body) !== stringField(skill, 'digest'))
+      return fail(`${url} does not match its digest`);
+  }
+  return pass(`${index.skills.length} skill(s), each matching its SHA-256`);
+}
+
+async function probeAuthMd({ fetch }: ProbeContext): Promise<Verdict> {
+  const guide = await fetch('/auth.md');
+  if (guide.status !== 200) return fail(`/auth.md answered ${guide.status}`);
+  const metadata = jsonOf(await fetch('/.well-known/oauth-authorization-server'));
+  return isRecord(metadata) && isRecord(metadata.agent_auth)
+    ? pass('/auth.md and agent_auth present')
+    : fail('the authorization server metadata has no agent_auth block');
+}
+
+async function probeWebMcp({ fetch, page }: ProbeContext): Promise<Verdict> {
+  if (page !== '/') return notApplicable("the site root is the store's page, not the bundle's");
+  const html = await fetch('/');
+  const src = /<script[^>]*\ssrc="([^"]+)"/.exec(html.body)?.[1];
+  if (src === undefined) return fail('/ loads no script');
+  const script = await fetch(src.startsWith('/') ? src : new URL(src).pathname);
+  const csp = html.headers.get('content-security-policy') ?? '';
+  if (csp !== '' && !/script-src[^;]*'self'/.test(csp))
+    return fail("the page's CSP does not allow script-src 'self'");
+  return /modelContext/.test(script.body) && /registerTool/.test(script.body)
+    ? pass(`${src} registers tools with modelContext`)
+    : fail(`${src} registers no tool`);
+}
+
+export const PROBES: readonly Probe[] = [
+  { id: 'robotsTxt', category: 'discoverability', run: probeRobots },
+  { id: 'sitemap', category: 'discoverability', run: probeSitemap },
+  { id: 'linkHeaders', category: 'discoverability', run: probeLinkHeaders },
+  { id: 'markdownNegotiation', category: 'contentAccessibility', run: probeMarkdown },
+  { id: 'robotsTxtAiRules', category: 'botAccessControl', run: probeAiRules },
+  { id: 'contentSignals', category: 'botAccessControl', run: probeContentSignals },
+  {
+    id: 'webBotAuth',
+    category: 'botAccessControl',
+    run: async () => notApplicable('signs crawlers, not sites'),
+  },
+  {
+    id: 'apiCatalog',
+    category: 'discovery',
+    run: ({ fetch }) =>
+      probeJsonDocument(fetch, ['/.well-known/api-catalog'], (v) =>
+        has(v, 'linkset') ? undefined : 'no linkset',
+      ),
+  },
+  {
+    id: 'oauthDiscovery',
+    category: 'discovery',
+    run: ({ fetch }) =>
+      probeJsonDocument(
+        fetch,
+        ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'],
+        (v) => (has(v, 'issuer', 'token_endpoint') ? undefined : 'no issuer or token_endpoint'),
+      ),
+  },
+  {
+    id: 'oauthProtectedResource',
+    category: 'discovery',
+    run: ({ fetch }) =>
+      probeJsonDocument(fetch, ['/.well-known/oauth-protected-resource'], (v) =>
+        has(v, 'resource', 'authorization_servers') ? undefined : 'no resource',
+      ),
+  },
+  {
+    id: 'mcpServerCard',
+    category: 'discovery',
+    run: ({ fetch }) =>
+      probeJsonDocument(
+        fetch,
+        ['/.well-known/mcp/server-card.json', '/.well-known/mcp/server-cards.json', '/.well-known/mcp.json'],
+        (v) => (has(v, 'serverInfo') || has(v, 'name') ? undefined : 'no server name'),
+      ),
+  },
+  {
+    id: 'a2aAgentCard',
+    category: 'discovery',
+    run: ({ fetch }) =>
+      probeJsonDocument(fetch, ['/.well-known/agent-card.json'], (v) =>
+        has(v, 'supportedInterfaces', 'defaultInputModes', 'defaultOutputModes', 'skills')
+          ? undefined
+          : 'not an A2A 1.0 card (supportedInterfaces, default modes, skills)',
+      ),
+  },
+  { id: 'agentSkills', category: 'discovery', run: probeAgentSkills },
+  {
+    id: 'ard',
+    category: 'discovery',
+    run: ({ fetch }) =>
+      probeJsonDocument(fetch, ['/.well-known/ai-catalog.json'], (v) =>
+        has(v, 'specVersion', 'entries') ? undefined : 'no specVersion or entries',
+      ),
+  },
+  { id: 'authMd', category: 'discovery', run: probeAuthMd },
+  { id: 'webMcp', category: 'discovery', run: probeWebMcp },
+  {
+    id: 'ucp',
+    category: 'commerce',
+    run: ({ fetch }) =>
+      probeJsonDocument(fetch, ['/.well-known/ucp'], (v) => (has(v, 'ucp') ? undefined : 'no ucp object')),
+  },
+  { id: 'x402', category: 'commerce', run: async () => notApplicable('a free catalog takes no payment') },
+  { id: 'mpp', category: 'commerce', run: async () => notApplicable('a free catalog takes no payment') },
+  {
+    id: 'dns',
+    category: 'discovery',
+    run: async () => notApplicable('needs the public DNS; check runs offline'),
+  },
+];
+
+export async function runProbes(fetch: ProbeFetch, page: string): Promise<ProbeResult[]> {
+  const results: ProbeResult[] = [];
+  for (const probe of PROBES) {
+    const [status, message] = await probe.run({ fetch, page });
+    results.push({ id: probe.id, category: probe.category, status, message });
+  }
+  return results;
+}

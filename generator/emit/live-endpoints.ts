@@ -1,0 +1,31 @@
+/**
+ * The URLs of the live surface the discovery documents name (CONTRACT.md, "Live paths"):
+ * the MCP endpoint, its server card and the UCP REST base, all under `{base_url}`, or
+ * undefined when `live.enabled` is off, so no document names an endpoint that is not there.
+ * Built on `live-index.ts`'s `liveEndpoints`, the one place that decides them.
+ */
+import type { ResolvedConfig } from '../config.js';
+import { liveEndpoints } from './live-index.js';
+
+export interface LiveEndpoints {
+  /** `{base_url}/mcp`: MCP over Streamable HTTP. */
+  mcp: string;
+  /** `{base_url}/mcp/server-card`: the MCP server card at the path the extension reserves. */
+  mcpServerCard: string;
+  /** `{base_url}/ucp`: UCP REST; `POST /catalog/search`, `/catalog/lookup`, `/catalog/product`. */
+  ucpRest: string;
+}
+
+/** MCP protocol revisions the live handler speaks (CONTRACT.md, "Live paths"). */
+export const MCP_PROTOCOL_VERSIONS: readonly string[] = ['2025-06-18', '2025-11-25'];
+
+export function liveSurface(config: ResolvedConfig): LiveEndpoints | undefined {
+  const endpoints = liveEndpoints(config);
+  if (endpoints === undefined) return undefined;
+  return { mcp: endpoints.mcp, mcpServerCard: `${endpoints.mcp}/server-card`, ucpRest: endpoints.rest };
+}
+
+/** The URL path (on the site) of a URL under `{base_url}`. */
+export function pathOnSite(url: string): string {
+  return new URL(url).pathname;
+}

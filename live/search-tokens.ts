@@ -1,0 +1,30 @@
+/**
+ * How the live search reads text: the same steps for a product's fields at build time and
+ * for an agent's query at the edge, so a word matches whichever side it came from.
+ * Compatibility forms and diacritics fold (NFKD, marks dropped: "Açaí" is "acai"), case
+ * folds, anything but letters and digits separates words, and a plain English plural
+ * stems to its singular ("lemons", "cherries", "boxes"), cheap and predictable rather
+ * than a full stemmer.
+ */
+
+const MARKS = /\p{M}+/gu;
+const SEPARATORS = /[^\p{L}\p{N}]+/u;
+
+/** The words of a text, normalised and stemmed, in order (repeats kept: they count). */
+export function tokenise(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(MARKS, '')
+    .toLowerCase()
+    .split(SEPARATORS)
+    .flatMap((word) => (word === '' ? [] : [stem(word)]));
+}
+
+/** Singular of a regular English plural; other words unchanged. */
+export function stem(word: string): string {
+  if (word.length <= 3 || !word.endsWith('s')) return word;
+  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (/(?:ss|us|is)$/.test(word)) return word;
+  if (/(?:sh|ch|x|z)es$/.test(word)) return word.slice(0, -2);
+  return word.slice(0, -1);
+}

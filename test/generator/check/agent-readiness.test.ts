@@ -1,0 +1,174 @@
+/**
+ * The agent-readiness probes end to end: the sample merchant built in model (a) (its own
+ * host, the catalog under /api), written to a directory and served by preview with the
+ * live handler. `check` must reach level L5 with every probe the bundle answers passing;
+ * the page URLs negotiate Markdown with q-values; and in Chromium the landing page's one
+ * script registers the WebMCP tools with an init-script shim that records them, and the
+ * tools answer from the live UCP endpoint.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { build } from '../../../generator/build.js';
+import { encodeArtifactBody } from '../../../generator/bundle-file-encoding.js';
+import { checkTarget } from '../../../generator/check/check-target.js';
+import { silentLogger } from '../../../generator/logger.js';
+import { startPreviewServer } from '../../../generator/preview/server.js';
+import { BROWSER, BROWSER_SKIP_REASON, launchBrowser, type TestBrowser } from '../../helpers/browser.js';
+import { requires } from '../../helpers/requirements.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const SITE = 'https://agents.pomona-juice.example';
+let dir = '';
+let preview: { url: string; close(): Promise<void> } | undefined;
+
+beforeAll(async () => {
+  const result = await build({
+    configPath: 'catalog.config.json',
+    out: join(ROOT, 'dist-never-written'),
+    cwd: ROOT,
+    flags: { site_url: SITE, base_url: `${SITE}/api` },
+    write: false,
+    logger: silentLogger,
+    now: () => new Date('2026-11-21T12:00:00.000Z'),
+  });
+  dir = await mkdtemp(join(tmpdir(), 'agent-readiness-'));
+  for (const artifact of result.artifacts) {
+    const file = join(dir, artifact.path);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, encodeArtifactBody(artifact.body, artifact.encoding));
+  }
+  preview = await startPreviewServer({ dir, port: 0, host: '127.0.0.1', logger: silentLogger });
+}, 60_000);
+
+afterAll(async () => {
+  await preview?.close();
+  if (dir !== '') await rm(dir, { recursive: true, force: true });
+});
+
+describe('check on a model (a) bundle with the live handler', () => {
+  test('reaches L5 with every probe the bundle answers passing', async () => {
+    const result = await checkTarget(dir, { cwd: ROOT });
+    expect(result.problems).toEqual([]);
+    const status = Object.fromEntries(result.probes.map((probe) => [probe.id, probe.status]));
+    for (const id of [
+      'robotsTxt',
+      'sitemap',
+      'linkHeaders',
+      'markdownNegotiation',
+      'robotsTxtAiRules',
+      'contentSignals',
+      'apiCatalog',
+      'oauthDiscovery',
+      'oauthProtectedResource',
+      'mcpServerCard',
+      'a2aAgentCard',
+      'agentSkills',
+      'ard',
+      'authMd',
+      'webMcp',
+    ]) {
+      expect(status[id], id).toBe('pass');
+    }
+    for (const id of ['x402', 'mpp', 'dns', 'webBotAuth']) expect(status[id], id).toBe('not applicable');
+    expect(result.level).toBe(5);
+  }, 60_000);
+
+  test('the page URLs negotiate Markdown by q-value, with Vary: Accept on both forms', async () => {
+    const get = (path: string, accept: string) => fetch(`${preview?.url}${path}`, { headers: { accept } });
+    const markdown = await get('/api/', 'text/html;q=0.5, text/markdown');
+    expect(markdown.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(markdown.headers.get('vary')).toBe('Accept');
+    expect(Number(markdown.headers.get('x-markdown-tokens'))).toBeGreaterThan(100);
+    expect(await markdown.text()).toMatch(/^# Pomona Juice Co\. Catalog API/);
+    const html = await get('/', 'text/html,text/markdown;q=0.9');
+    expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(html.headers.get('vary')).toBe('Accept');
+    expect(html.headers.get('link')).toContain('</index.md>; rel="alternate"; type="text/markdown"');
+    expect((await get('/', 'image/png')).status).toBe(406);
+    // The twin is a static file too, for a host without functions.
+    expect((await get('/index.md', '*/*')).headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+  });
+});
+
+describe(`WebMCP on the landing page in Chromium (${BROWSER_SKIP_REASON})`, requires(BROWSER), () => {
+  let browser: TestBrowser;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    // The page is loaded at its production address; every request to it goes to preview.
+    await browser.context.route(`${SITE}/**`, async (route) => {
+      const url = new URL(route.request().url());
+      const response = await route.fetch({ url: `${preview?.url}${url.pathname}${url.search}` });
+      await route.fulfill({ response });
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const shim = (where: 'document' | 'navigator') => `
+    window.__registered = [];
+    Object.defineProperty(${where}, 'modelContext', {
+      value: { registerTool(tool) { window.__registered.push(tool); return Promise.resolve(); } },
+    });`;
+
+  test('registers search_catalog and get_product, which answer from the live UCP endpoint', async () => {
+    const page = await browser.context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.addInitScript(shim('document'));
+    await page.goto(`${SITE}/`);
+    await page.waitForFunction(
+      () => (window as unknown as { __registered: unknown[] }).__registered.length === 2,
+    );
+    const tools = await page.evaluate(() =>
+      (
+        window as unknown as { __registered: { name: string; annotations: unknown; inputSchema: unknown }[] }
+      ).__registered.map(({ name, annotations, inputSchema }) => ({ name, annotations, inputSchema })),
+    );
+    expect(tools.map((tool) => tool.name)).toEqual(['search_catalog', 'get_product']);
+    for (const tool of tools) expect(tool.annotations).toEqual({ readOnlyHint: true });
+    const found = await page.evaluate(async () => {
+      const registry = (
+        window as unknown as {
+          __registered: {
+            name: string;
+            execute: (input: object) => Promise<{ content: { text: string }[]; isError: boolean }>;
+          }[];
+        }
+      ).__registered;
+      const search = registry.find((tool) => tool.name === 'search_catalog');
+      const product = registry.find((tool) => tool.name === 'get_product');
+      const result = await search?.execute({ query: 'ginger', limit: 2 });
+      const products = JSON.parse(result?.content[0]?.text ?? '{}').products as {
+        id: string;
+        title: string;
+      }[];
+      const one = await product?.execute({ id: products[0]?.id ?? '' });
+      return {
+        isError: result?.isError,
+        titles: products.map((p) => p.title),
+        one: JSON.parse(one?.content[0]?.text ?? '{}'),
+      };
+    });
+    expect(found.isError).toBe(false);
+    expect(found.titles.length).toBeGreaterThan(0);
+    expect(found.titles.length).toBeLessThanOrEqual(2);
+    expect(JSON.stringify(found.one)).toContain(found.titles[0]);
+    expect(errors).toEqual([]);
+    expect(browser.blockedRequests).toEqual([]);
+  }, 60_000);
+
+  test('falls back to navigator.modelContext where only that exists', async () => {
+    const page = await browser.context.newPage();
+    await page.addInitScript(shim('navigator'));
+    await page.goto(`${SITE}/`);
+    await page.waitForFunction(
+      () => (window as unknown as { __registered: unknown[] }).__registered.length === 2,
+    );
+  }, 60_000);
+});
