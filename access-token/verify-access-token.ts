@@ -11,7 +11,7 @@
  * in Node and in a browser. It is stateless: a revoked token keeps verifying here until it
  * expires (ten minutes at most); only the issuer's userinfo checks revocation.
  */
-import { createRemoteJWKSet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
 
 /** The algorithm the issuer signs access tokens with (its metadata module says so too). */
 export const ACCESS_TOKEN_ALGORITHMS: readonly string[] = ['ES256'];
@@ -56,6 +56,24 @@ export class AccessTokenError extends Error {
   }
 }
 
+/**
+ * The issuer's key set could not be fetched (unreachable, a timeout, not a 200 JSON answer):
+ * nothing is known about the token, so a resource answers 503, not 401 (a 401 would send
+ * the client through a new OAuth flow for a token that may be good).
+ */
+export class KeySetUnavailableError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super("the issuer's key set could not be fetched", options);
+    this.name = 'KeySetUnavailableError';
+  }
+}
+
+/** jose throws its generic error for a bad JWKS answer, JWKSTimeout for a slow one, and the fetch's own error when unreachable. */
+function isKeySetFailure(error: unknown): boolean {
+  if (!(error instanceof errors.JOSEError)) return true;
+  return error instanceof errors.JWKSTimeout || error.code === errors.JOSEError.code;
+}
+
 export type AccessTokenVerifier = (token: string) => Promise<VerifiedAccessToken>;
 
 function stringClaim(payload: JWTPayload, name: string): string {
@@ -85,6 +103,7 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
         clockTolerance,
       }));
     } catch (error) {
+      if (isKeySetFailure(error)) throw new KeySetUnavailableError({ cause: error });
       throw new AccessTokenError('the access token is invalid or expired', { cause: error });
     }
     const scope = typeof payload.scope === 'string' ? payload.scope : '';

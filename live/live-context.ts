@@ -13,6 +13,10 @@ export interface LiveSettings {
   basePath: string;
   /** `{site_url}`, an origin. */
   siteOrigin: string;
+  /** The issuer identifier (`auth_url`) whose access tokens the account tools accept; "" when the bundle names none. */
+  issuer: string;
+  /** `{base_url}/mcp`, the MCP endpoint's URL: the audience its tokens must carry. */
+  mcpEndpoint: string;
   /**
    * Origins allowed to call the MCP endpoint from a browser, besides the site's own and
    * the loopback origins of a local run (MCP transport: servers MUST validate `Origin`).
@@ -31,6 +35,10 @@ export interface LiveSettings {
 export interface LiveContext {
   settings: LiveSettings;
   readAsset: AssetReader;
+  /** How the account tool asks the issuer's userinfo; default the global `fetch`. */
+  fetch?: typeof fetch;
+  /** Milliseconds since the epoch for token expiry; default `Date.now` (tests move it). */
+  now?: () => number;
   /**
    * The static file at a bundle path as the host serves it (headers included), for a shell
    * whose routed paths cannot fall through to the static files (Netlify's function); the
@@ -50,6 +58,9 @@ export async function readLiveSettings(readAsset: AssetReader): Promise<LiveSett
   return {
     basePath: manifest.base_path,
     siteOrigin: manifest.site_url,
+    // A bundle built before the account tool has neither: its account tool then answers 503.
+    issuer: manifest.auth_url ?? '',
+    mcpEndpoint: manifest.mcp_endpoint ?? '',
     allowedOrigins: manifest.allowed_origins,
     requestsPerMinute: manifest.requests_per_minute,
     policyHeaders: manifest.policy_headers,

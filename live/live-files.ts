@@ -47,6 +47,10 @@ export interface LiveManifest {
   /** `{base_url}` path without a trailing slash ("" at the root, "/api" when mounted there). */
   base_path: string;
   site_url: string;
+  /** The issuer identifier (`auth_url`): account tools accept its access tokens. */
+  auth_url?: string;
+  /** `{base_url}/mcp`: the resource identifier the issuer's tokens must name (RFC 8707 `aud`). */
+  mcp_endpoint?: string;
   /** Browser origins allowed to call the MCP endpoint besides the site's own and loopback ones. */
   allowed_origins: string[];
   requests_per_minute: number;

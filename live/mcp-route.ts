@@ -5,9 +5,16 @@
  * the contract ask of the server: the `Origin` (MCP 2025-06-18, Transports, "Servers MUST
  * validate the Origin header on all incoming connections"), the method (POST only: there is
  * no server-initiated stream to GET), the body (size, deadline, UTF-8, JSON, no batch:
- * 2025-06-18 removed JSON-RPC batching), and the tool-call checks of `json-rpc.ts`.
+ * 2025-06-18 removed JSON-RPC batching), and the tool-call checks of `json-rpc.ts`. Then
+ * the account guard: a `tools/call` of `get_customer_profile` without a good token is
+ * answered here at the HTTP level (401 / 403 with the Bearer challenge that starts an MCP
+ * client's OAuth flow); every other request, `tools/list` included, needs no token.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { KeySetUnavailableError } from '../access-token/verify-access-token.js';
+import { callsTool } from './account/account-guard.js';
+import { accountGuardFor, registerAccountTools } from './account/account-tools.js';
+import { CUSTOMER_PROFILE_TOOL } from './account/customer-profile.js';
 import {
   INTERNAL_ERROR,
   INVALID_REQUEST,
@@ -20,6 +27,8 @@ import type { LiveContext } from './live-context.js';
 import type { LiveData } from './live-data.js';
 import { createCatalogMcpServer, TOOL_NAMES } from './mcp-tools.js';
 import { type BodyLimits, readBodyText } from './read-body.js';
+
+const ALL_TOOLS: readonly string[] = [...TOOL_NAMES, CUSTOMER_PROFILE_TOOL.name];
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -71,10 +80,32 @@ export async function handleMcpRequest(
       'Invalid Request: JSON-RPC batches are not supported (MCP 2025-06-18 and later)',
     );
   }
-  const screened = screenToolCall(message, TOOL_NAMES);
+  const screened = screenToolCall(message, ALL_TOOLS);
   if (screened) return screened;
+  let token: string | undefined;
+  const callsAccountTool = callsTool(message, CUSTOMER_PROFILE_TOOL.name);
+  if (callsAccountTool && context.settings.issuer === '')
+    return jsonRpcError(503, SERVER_ERROR, 'Service unavailable: this bundle names no issuer; rebuild it');
+  try {
+    const auth = callsAccountTool ? await accountGuardFor(context)(request, message) : undefined;
+    if (auth && !auth.ok) return auth.response;
+    token = auth?.token;
+  } catch (error) {
+    if (!(error instanceof KeySetUnavailableError)) throw error;
+    // Nothing is known about the token: 503, so the client retries instead of re-authorizing.
+    return jsonRpcError(
+      503,
+      SERVER_ERROR,
+      'Service unavailable: the account service cannot be reached',
+      null,
+      {
+        'Retry-After': '30',
+      },
+    );
+  }
   const data = await loadData();
   const server = createCatalogMcpServer(data);
+  registerAccountTools(server, context, token);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -5,6 +5,7 @@
  * through its shell's asset reader; nothing here is a public document. Emitted only when
  * `live.enabled` is on.
  */
+import { mcpEndpointOf } from '../../access-token/resource-urls.js';
 import { buildLiveFiles, LIVE_DIR, type LiveManifestSettings } from '../../live/live-files.js';
 import type { Artifact } from '../artifact.js';
 import type { ResolvedConfig } from '../config.js';
@@ -43,6 +44,8 @@ function liveSettings(plan: BuildPlan): LiveManifestSettings {
     generated: plan.generated,
     base_path: new URL(config.base_url).pathname.replace(/\/+$/, ''),
     site_url: config.site_url,
+    auth_url: config.auth_url,
+    mcp_endpoint: mcpEndpointOf(config.base_url),
     allowed_origins: config.live.allowed_origins.map((url) => new URL(url).origin),
     requests_per_minute: policy.requestsPerMinute,
     policy_headers: policy.headers,

@@ -49,6 +49,8 @@ export interface PreviewAppOptions {
   /** Requests a minute per client address; undefined or 0 means no limit. */
   rateLimit?: number;
   logger: Logger;
+  /** The live handler's clock for access-token expiry; tests move it. */
+  now?: () => number;
 }
 
 interface PreviewContext {
@@ -188,7 +190,10 @@ export function createPreviewApp(options: PreviewAppOptions): Express {
     loadRules: createRulesLoader(),
     limiter: options.rateLimit ? createRateLimiter(options.rateLimit) : undefined,
     checkedCatalog: undefined,
-    live: createNodeLiveHandler({ readAsset: (path) => readBundleAsset(options.dir, path) }),
+    live: createNodeLiveHandler({
+      readAsset: (path) => readBundleAsset(options.dir, path),
+      ...(options.now ? { now: options.now } : {}),
+    }),
   };
   const app = express();
   app.disable('x-powered-by');

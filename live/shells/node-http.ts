@@ -19,6 +19,8 @@ export interface NodeLiveOptions {
   origin?: string;
   bodyLimitBytes?: number;
   bodyTimeoutMs?: number;
+  /** Milliseconds since the epoch for access-token expiry; tests move it. */
+  now?: () => number;
 }
 
 type BodyResult = { ok: true; body: Buffer | undefined } | { ok: false; status: 408 | 413 };
@@ -133,7 +135,8 @@ export function createNodeLiveHandler(
       body: body.body === undefined ? undefined : new Uint8Array(body.body),
     });
     // The manifest is small and read per request, so a rebuild's new settings apply at once.
-    const context = await createLiveContext(options.readAsset);
+    const read = await createLiveContext(options.readAsset);
+    const context = read && options.now ? { ...read, now: options.now } : read;
     const answer = context && (await handleLiveRequest(request, context));
     if (answer === undefined) return false;
     await writeWebResponse(res, answer, req.method === 'HEAD');

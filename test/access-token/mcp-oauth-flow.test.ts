@@ -1,8 +1,9 @@
 /**
  * The proof with parts nobody here wrote: the official MCP SDK client, with its own OAuth
  * support (`OAuthClientProvider`, discovery from the 401, RFC 9728 and RFC 8414 metadata,
- * PKCE, `resource`), against the issuer and an MCP server that protects
- * `get_customer_profile` with the shared verifier. Registration both ways: dynamic
+ * PKCE, `resource`), against the issuer and the bundle's real live handler served by
+ * `npm run preview`'s app, whose `get_customer_profile` is behind the shared verifier.
+ * Registration both ways: dynamic
  * registration, and a Client ID Metadata Document served from a loopback stand-in (the
  * issuer runs with its development flag, which allows loopback and http there). Sign-in
  * and consent go through the issuer's HTML forms.
@@ -18,13 +19,21 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { decodeJwt, generateKeyPair, SignJWT } from 'jose';
 import * as oauth from 'oauth4webapi';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase } from '../auth-server/helpers/databases.js';
 import { type DocumentServer, startDocumentServer } from '../auth-server/helpers/document-server.js';
 import { authorizeInBrowser, FormAgent } from '../auth-server/helpers/form-agent.js';
 import { createMovableClock, startTestIssuer, type TestIssuer } from '../auth-server/helpers/issuer.js';
 import { authorize, discover } from '../auth-server/helpers/oauth-client.js';
-import { type McpStandIn, startMcpStandIn } from './helpers/mcp-stand-in.js';
+import {
+  BROWSER,
+  BROWSER_SKIP_REASON,
+  launchBrowser,
+  noBrowser,
+  type TestBrowser,
+} from '../helpers/browser.js';
+import { requires } from '../helpers/requirements.js';
+import { type PreviewMcp, startPreviewMcp } from './helpers/preview-mcp.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const CLIENT_METADATA: OAuthClientMetadata = {
@@ -80,21 +89,21 @@ class TestProvider implements OAuthClientProvider {
   }
 }
 
-describeEachDatabase('the MCP SDK client against the issuer and a protected MCP tool on %s', (kind) => {
+describeEachDatabase('the MCP SDK client against the issuer and the preview live handler on %s', (kind) => {
   const clock = createMovableClock();
-  let mcp: McpStandIn;
+  let mcp: PreviewMcp;
   let documents: DocumentServer;
   let issuer: TestIssuer;
 
   beforeAll(async () => {
-    mcp = await startMcpStandIn();
+    mcp = await startPreviewMcp();
     documents = await startDocumentServer();
     issuer = await startTestIssuer({
       kind,
       clock: clock.now,
       config: { resources: [mcp.endpoint], allowLoopbackClientMetadata: true },
     });
-    mcp.trust(issuer.issuer, clock.now);
+    await mcp.serveFor(issuer.issuer, clock.now);
   });
   afterAll(async () => {
     await issuer?.close();
@@ -109,9 +118,19 @@ describeEachDatabase('the MCP SDK client against the issuer and a protected MCP 
     const transport = new StreamableHTTPClientTransport(new URL(mcp.endpoint), { authProvider: provider });
     const client = new Client({ name: 'e2e', version: '1.0.0' });
     await client.connect(transport);
-    // The public tool needs nothing; the protected one answers 401, which starts the OAuth flow.
+    // The catalog tools need nothing; the protected one answers 401, which starts the OAuth flow.
     const tools = await client.listTools();
-    expect(tools.tools.map((t) => t.name)).toContain('get_customer_profile');
+    expect(tools.tools.map((t) => t.name).sort()).toEqual([
+      'get_customer_profile',
+      'get_product',
+      'lookup_catalog',
+      'search_catalog',
+    ]);
+    const search = await client.callTool({
+      name: 'search_catalog',
+      arguments: { catalog: { query: 'juice' } },
+    });
+    expect(search.isError).toBeFalsy();
     await expect(client.callTool({ name: 'get_customer_profile', arguments: {} })).rejects.toBeInstanceOf(
       UnauthorizedError,
     );
@@ -127,6 +146,28 @@ describeEachDatabase('the MCP SDK client against the issuer and a protected MCP 
       email_verified: false,
     });
   }
+
+  it('publishes the MCP endpoint as a protected resource at the path-inserted well-known URL', async () => {
+    const response = await fetch(`${mcp.origin}/.well-known/oauth-protected-resource/mcp`);
+    expect(response.status).toBe(200);
+    const metadata = (await response.json()) as { resource: string; authorization_servers: string[] };
+    expect(metadata.resource).toBe(mcp.endpoint);
+    expect(metadata.authorization_servers).toEqual([issuer.issuer]);
+    const challenge = await fetch(mcp.endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_customer_profile', arguments: {} },
+      }),
+    });
+    expect(challenge.status).toBe(401);
+    expect(challenge.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${mcp.origin}/.well-known/oauth-protected-resource/mcp", scope="openid profile email"`,
+    );
+  });
 
   it('with dynamic registration the client discovers, registers, authorizes with PKCE and resource, and calls the tool', async () => {
     const provider = new TestProvider(signIn);
@@ -221,7 +262,50 @@ describeEachDatabase('the MCP SDK client against the issuer and a protected MCP 
   it('an expired token gets 401', async () => {
     const token = await tokenFor(mcp.endpoint);
     expect((await callProfileWith(token)).status).toBe(200);
+    // Access tokens live ten minutes; the preview's handler shares the test's clock.
     clock.advance(11 * 60);
-    expect((await callProfileWith(token)).status).toBe(401);
+    const answer = await callProfileWith(token);
+    expect(answer.status).toBe(401);
+    expect(answer.challenge).toContain('error="invalid_token"');
   });
+
+  describe(
+    `with sign-in and consent in headless Chromium${noBrowser ? ` (${BROWSER_SKIP_REASON})` : ''}`,
+    requires(BROWSER),
+    () => {
+      let browser: TestBrowser;
+      beforeAll(async () => {
+        browser = await launchBrowser();
+      });
+      afterAll(async () => {
+        await browser?.close();
+      });
+
+      /** The customer signs in and allows on the issuer's pages; the client's callback is answered in the browser. */
+      async function signInWithChromium(url: URL): Promise<URL> {
+        const page = await browser.context.newPage();
+        await page.route(`${REDIRECT}?**`, (route) => route.fulfill({ status: 200, body: 'signed in' }));
+        await page.goto(url.href);
+        await page.getByLabel('Email').fill(issuer.customer.email);
+        await page.getByLabel('Password').fill(issuer.customer.password);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByRole('button', { name: 'Allow' }).waitFor();
+        expect(await page.getByText(CLIENT_METADATA.client_name ?? '').count()).toBeGreaterThan(0);
+        await page.getByRole('button', { name: 'Allow' }).click();
+        await page.waitForURL(`${REDIRECT}?**`);
+        const callback = new URL(page.url());
+        await page.close();
+        return callback;
+      }
+
+      it('the SDK client registers, the customer consents in the browser, and the tool answers', async () => {
+        const provider = new TestProvider(signInWithChromium);
+        const client = await connectAndAuthorize(provider);
+        expect(decodeJwt(provider.tokens()?.access_token ?? '').aud).toBe(mcp.endpoint);
+        expectProfile(await client.callTool({ name: 'get_customer_profile', arguments: {} }));
+        await client.close();
+        expect(browser.blockedRequests).toEqual([]);
+      });
+    },
+  );
 });

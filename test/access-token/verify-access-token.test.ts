@@ -9,7 +9,11 @@ import {
   protectedResourceMetadataUrlOf,
   userinfoEndpointOf,
 } from '../../access-token/resource-urls.js';
-import { AccessTokenError, createAccessTokenVerifier } from '../../access-token/verify-access-token.js';
+import {
+  AccessTokenError,
+  createAccessTokenVerifier,
+  KeySetUnavailableError,
+} from '../../access-token/verify-access-token.js';
 import { callsTool } from '../../live/account/account-guard.js';
 import {
   CUSTOMER_PROFILE_TOOL,
@@ -251,5 +255,45 @@ describe('which MCP requests the account guard checks', () => {
     expect(callsTool(call('search_catalog'), 'get_customer_profile')).toBe(false);
     expect(callsTool({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, 'get_customer_profile')).toBe(false);
     expect(callsTool('not json-rpc', 'get_customer_profile')).toBe(false);
+  });
+});
+
+describe('when the key set cannot be fetched', () => {
+  let jwks: FetchServer;
+  let answer: () => Response = () => new Response('down', { status: 500 });
+  let signed: string;
+  beforeAll(async () => {
+    jwks = await serveFetchHandler(async () => answer());
+    const { privateKey } = await generateKeyPair('ES256');
+    signed = await new SignJWT({ client_id: 'agent', scope: 'openid' })
+      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: 'k1' })
+      .setIssuer(jwks.origin)
+      .setAudience(MCP)
+      .setSubject('customer-1')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(privateKey);
+  });
+  afterAll(async () => {
+    await jwks?.close();
+  });
+  const verifier = () => createAccessTokenVerifier({ issuer: jwks.origin, resource: MCP });
+
+  it('a JWKS answering 500 is KeySetUnavailableError, not a verdict on the token', async () => {
+    await expect(verifier()(signed)).rejects.toBeInstanceOf(KeySetUnavailableError);
+  });
+
+  it('an issuer that refuses connections is KeySetUnavailableError', async () => {
+    const gone = await serveFetchHandler(async () => new Response(null));
+    await gone.close();
+    const verify = createAccessTokenVerifier({ issuer: gone.origin, resource: MCP });
+    await expect(verify(signed)).rejects.toBeInstanceOf(KeySetUnavailableError);
+  });
+
+  it('a reachable key set without the key of the token is a verdict: AccessTokenError', async () => {
+    const other = await generateKeyPair('ES256');
+    const jwk = { ...(await exportJWK(other.publicKey)), kid: 'k2', alg: 'ES256' };
+    answer = () => Response.json({ keys: [jwk] });
+    await expect(verifier()(signed)).rejects.toBeInstanceOf(AccessTokenError);
   });
 });

@@ -206,10 +206,10 @@ describe("the live handler on the hosts' own engines", requires(ENGINES), () => 
       }
     });
 
-    it('when the MCP SDK client lists the tools then every server offers the same three read-only tools', async () => {
+    it('when the MCP SDK client lists the tools then every server offers the same four read-only tools', async () => {
       const lists = await Promise.all(clients.map((server) => server.client.listTools()));
       const names = lists[0]?.tools.map((tool) => tool.name).sort();
-      expect(names).toEqual(['get_product', 'lookup_catalog', 'search_catalog']);
+      expect(names).toEqual(['get_customer_profile', 'get_product', 'lookup_catalog', 'search_catalog']);
       for (const [index, list] of lists.entries()) {
         expect(list, clients[index]?.name).toEqual(lists[0]);
         for (const tool of list.tools) expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);

@@ -40,9 +40,10 @@ describe.each(['2025-11-25', '2025-06-18'])('MCP on protocol revision %s', (revi
     expect(client.getInstructions()).toMatch(/purchase/i);
   });
 
-  it('lists the three catalog tools, each read-only with input and output schemas', async () => {
+  it('lists the three catalog tools and the account tool, each read-only with input and output schemas', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'get_customer_profile',
       'get_product',
       'lookup_catalog',
       'search_catalog',

@@ -199,10 +199,11 @@ describe('the MCP endpoint serves stateless requests', () => {
     expect(await response.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
   });
 
-  it('lists tools without a prior initialize', async () => {
+  it('lists tools without a prior initialize, and without a token', async () => {
     const response = await post(rpc('tools/list'));
     const body = (await response.json()) as { result: { tools: { name: string }[] } };
     expect(body.result.tools.map((tool) => tool.name).sort()).toEqual([
+      'get_customer_profile',
       'get_product',
       'lookup_catalog',
       'search_catalog',

@@ -57,6 +57,7 @@ export function makeRecords(count: number, siteUrl: string): ProductRecord[] {
 export async function syntheticLiveBundle(
   count: number,
   baseUrl = 'https://juice.example',
+  authUrl = 'https://auth.juice.example',
 ): Promise<LiveBundle> {
   const siteUrl = new URL(baseUrl).origin;
   const records = makeRecords(count, siteUrl);
@@ -66,6 +67,8 @@ export async function syntheticLiveBundle(
       generated: '2026-11-21T12:00:00.000Z',
       base_path: new URL(baseUrl).pathname.replace(/\/+$/, ''),
       site_url: siteUrl,
+      auth_url: authUrl,
+      mcp_endpoint: `${baseUrl.replace(/\/+$/, '')}/mcp`,
       allowed_origins: ['https://app.example'],
       requests_per_minute: 60,
       policy_headers: [['Content-Usage', 'train-ai=n']],

@@ -110,6 +110,7 @@ describe('the live handler files', () => {
       expect(list.status).toBe(200);
       const answer = (await list.json()) as { result: { tools: { name: string }[] } };
       expect(answer.result.tools.map((tool) => tool.name).sort()).toEqual([
+        'get_customer_profile',
         'get_product',
         'lookup_catalog',
         'search_catalog',
