@@ -26,20 +26,35 @@ const CONFIG = {
 };
 
 /** A complete bundle: every file of a full build, a parsable catalog whose count matches. */
-/** One Markdown page per product: their number follows the catalog, the rest of the file set is fixed. */
+/** One Markdown page per product: their number follows the catalog. */
 const isProductPage = (path: string): boolean => path.startsWith('kb/products/');
+/** The live handler's shards: their number follows the catalog too (`_live/manifest.json` counts them). */
+const isLiveShard = (path: string): boolean => /^_live\/(products|variants|index)\//.test(path);
+/** Everything else: the same files whatever the catalog's size. */
+const isFixed = (path: string): boolean => !isProductPage(path) && !isLiveShard(path);
 
 async function expectCompleteBundle(target: string): Promise<void> {
   const files = Object.keys(await hashTree(target)).sort();
-  expect(files.filter((path) => !isProductPage(path))).toEqual(
-    fileSet.filter((path) => !isProductPage(path)),
-  );
+  expect(files.filter(isFixed)).toEqual(fileSet.filter(isFixed));
   const catalog = JSON.parse(await readFile(join(target, 'agent-catalog.json'), 'utf8')) as {
     count: number;
     products: unknown[];
   };
   expect(catalog.count).toBe(catalog.products.length);
   expect(files.filter(isProductPage)).toHaveLength(catalog.count);
+  const live = JSON.parse(await readFile(join(target, '_live/manifest.json'), 'utf8')) as {
+    shards: number;
+    variant_shards: number;
+    index_parts: number;
+    products: number;
+  };
+  expect(live.products).toBe(catalog.count);
+  const count = (folder: string) => files.filter((path) => path.startsWith(`_live/${folder}/`)).length;
+  expect([count('products'), count('variants'), count('index')]).toEqual([
+    live.shards,
+    live.variant_shards,
+    live.index_parts,
+  ]);
 }
 
 /**
