@@ -92,10 +92,28 @@ export type SearchRequest = z.infer<typeof searchRequestSchema>;
 export type LookupRequest = z.infer<typeof lookupRequestSchema>;
 export type GetProductRequest = z.infer<typeof getProductRequestSchema>;
 
-/** The MCP tools' arguments: UCP's `{meta, catalog}`. */
-export const searchToolInput = z.object({ meta, catalog: searchRequestSchema.optional() });
-export const lookupToolInput = z.object({ meta, catalog: lookupRequestSchema });
-export const getProductToolInput = z.object({ meta, catalog: getProductRequestSchema });
+/**
+ * The MCP tools' arguments: UCP's `{meta, catalog}` and nothing else. Strict, because a
+ * request's fields placed beside `catalog` instead of inside it (`{"query": "ginger"}`, the
+ * REST body's shape) would otherwise be dropped and search would answer with everything;
+ * refused, the model reads the tool error and puts them where they belong.
+ */
+function toolArguments<Catalog extends z.ZodType>(catalog: Catalog, fields: readonly string[]) {
+  return z.strictObject(
+    { meta, catalog },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? `unknown argument ${issue.keys.map((key) => JSON.stringify(key.slice(0, 80))).join(', ')}: the tool takes {"meta": {…}, "catalog": {…}}, and the request's fields (${fields.join(', ')}) go inside "catalog"`
+          : undefined,
+    },
+  );
+}
+
+export const fieldsOf = (schema: z.ZodObject): string[] => Object.keys(schema.shape);
+export const searchToolInput = toolArguments(searchRequestSchema.optional(), fieldsOf(searchRequestSchema));
+export const lookupToolInput = toolArguments(lookupRequestSchema, fieldsOf(lookupRequestSchema));
+export const getProductToolInput = toolArguments(getProductRequestSchema, fieldsOf(getProductRequestSchema));
 
 const price = z.object({ amount, currency: z.string().regex(/^[A-Z]{3}$/) });
 const priceRange = z.object({ min: price, max: price });

@@ -4,19 +4,33 @@
  * body and answering the same payload with 200. A malformed or invalid body is 400 with
  * UCP's error response (`ucp.status: "error"` and an error message), an over-large one 413,
  * one that never ends 408 (UCP catalog REST binding: "Return HTTP 400 with
- * `request_too_large` error for requests exceeding batch size limits").
+ * `request_too_large` error for requests exceeding batch size limits"). A top-level field
+ * the operation does not read is answered anyway, as UCP's open objects allow, with a
+ * message naming it (ignored-fields.ts).
  */
 import type { z } from 'zod';
 import { CatalogRequestError, getProduct, lookupCatalog, searchCatalog } from './catalog-operations.js';
-import { getProductRequestSchema, lookupRequestSchema, searchRequestSchema } from './catalog-schemas.js';
+import {
+  fieldsOf,
+  getProductRequestSchema,
+  lookupRequestSchema,
+  searchRequestSchema,
+} from './catalog-schemas.js';
+import { ignoredFieldMessages } from './ignored-fields.js';
 import type { LiveData } from './live-data.js';
 import { type BodyLimits, readBodyText } from './read-body.js';
-import { LOOKUP_CAPABILITY, SEARCH_CAPABILITY, ucpEnvelope } from './ucp-types.js';
+import {
+  LOOKUP_CAPABILITY,
+  SEARCH_CAPABILITY,
+  type UcpEnvelope,
+  type UcpMessage,
+  ucpEnvelope,
+} from './ucp-types.js';
 
 interface RestOperation {
   capability: string;
-  schema: z.ZodType;
-  run(data: LiveData, body: never): Promise<unknown>;
+  schema: z.ZodObject;
+  run(data: LiveData, body: never): Promise<{ ucp: UcpEnvelope; messages?: UcpMessage[] }>;
 }
 
 export const REST_OPERATIONS: Readonly<Record<string, RestOperation>> = {
@@ -83,7 +97,10 @@ export async function handleRestRequest(
     return restError(400, capability, 'invalid_request', `${where}: ${issue?.message ?? 'invalid'}`);
   }
   try {
-    return Response.json(await operation.run(await loadData(), parsed.data as never));
+    const answer = await operation.run(await loadData(), parsed.data as never);
+    const ignored = ignoredFieldMessages(json, fieldsOf(operation.schema));
+    if (ignored.length === 0) return Response.json(answer);
+    return Response.json({ ...answer, messages: [...(answer.messages ?? []), ...ignored] });
   } catch (error) {
     if (error instanceof CatalogRequestError) return restError(400, capability, error.code, error.message);
     throw error;

@@ -34,20 +34,26 @@ interface Answer {
 const TOOLS = { search: 'search_catalog', lookup: 'lookup_catalog', product: 'get_product' } as const;
 type Operation = keyof typeof TOOLS;
 
-async function viaMcp(operation: Operation, catalog: Json): Promise<Answer> {
+interface ToolResult {
+  structuredContent: Answer;
+  isError?: boolean;
+  content: { type: string; text: string }[];
+}
+
+async function callTool(name: string, args: Json): Promise<ToolResult> {
   const response = await call(`${bundle.baseUrl}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 7,
-      method: 'tools/call',
-      params: { name: TOOLS[operation], arguments: { catalog } },
-    }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: args } }),
   });
-  const body = (await response.json()) as { result: { structuredContent: Answer; isError?: boolean } };
-  expect(body.result.isError, JSON.stringify(body)).toBeUndefined();
-  return body.result.structuredContent;
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { result: ToolResult }).result;
+}
+
+async function viaMcp(operation: Operation, catalog: Json): Promise<Answer> {
+  const result = await callTool(TOOLS[operation], { catalog });
+  expect(result.isError, JSON.stringify(result)).toBeUndefined();
+  return result.structuredContent;
 }
 
 async function viaRest(operation: Operation, catalog: Json): Promise<{ status: number; body: Answer }> {
@@ -262,6 +268,48 @@ describe('UCP REST refuses bad requests with 4xx', () => {
       body: 'query=x',
     });
     expect(form.status).toBe(415);
+  });
+});
+
+describe('fields a door does not read', () => {
+  it('answers a REST body wrapped in the MCP tools\' "catalog" with a warning naming the field', async () => {
+    const name = bundle.records[7]?.name ?? '';
+    const wrapped = await viaRest('search', { catalog: { query: name } });
+    expect(wrapped.status).toBe(200);
+    expect(ucpErrors(SEARCH, wrapped.body)).toEqual([]);
+    expect(wrapped.body.messages).toEqual([
+      expect.objectContaining({ type: 'warning', code: 'ignored_field', path: '$.catalog' }),
+    ]);
+    expect(wrapped.body.messages?.[0]?.content).toMatch(/top level/);
+    // The products are an unfiltered first page, which is why the caller must be told.
+    const unfiltered = await viaRest('search', {});
+    expect(wrapped.body.products).toEqual(unfiltered.body.products);
+  });
+
+  it('answers an unknown extension field with an info message and the same products', async () => {
+    const name = bundle.records[3]?.name ?? '';
+    const plain = await viaRest('lookup', { ids: [bundle.records[3]?.id ?? ''] });
+    const extended = await viaRest('lookup', { ids: [bundle.records[3]?.id ?? ''], loyalty_tier: 'gold' });
+    expect(extended.status).toBe(200);
+    expect(ucpErrors(LOOKUP, extended.body)).toEqual([]);
+    expect(extended.body.products).toEqual(plain.body.products);
+    expect(extended.body.messages).toEqual([
+      expect.objectContaining({ type: 'info', code: 'ignored_field', path: '$.loyalty_tier' }),
+    ]);
+    expect(plain.body.messages, name).toBeUndefined();
+  });
+
+  it("names at most five of a body's unknown fields", async () => {
+    const many = Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`x${index}`, index]));
+    const { status, body } = await viaRest('search', many);
+    expect(status).toBe(200);
+    expect(body.messages).toHaveLength(5);
+  });
+
+  it('refuses MCP arguments that put the request beside "catalog", saying where it goes', async () => {
+    const result = await callTool('search_catalog', { query: 'ginger' });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toMatch(/"query".*inside "catalog"/);
   });
 });
 
