@@ -5,6 +5,8 @@
  * exactly what it holds. Decompression is bounded: a `.gz` from a live site is untrusted.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
+import type { Artifact } from './artifact.js';
+import { artifactBytes } from './compact-artifact.js';
 
 /** Far above a shard's text (10,000 rows of a few kilobytes), and far below what would exhaust memory. */
 export const MAX_DECOMPRESSED_BYTES = 256 * 1024 * 1024;
@@ -14,10 +16,10 @@ export function isGzipPath(path: string): boolean {
 }
 
 /** The bytes of an artifact's file: its body, compressed when the artifact says so. */
-export function encodeArtifactBody(body: string, encoding: 'gzip' | undefined): Buffer {
-  const bytes = Buffer.from(body, 'utf8');
+export function encodeArtifact(artifact: Pick<Artifact, 'body' | 'encoding'>): Buffer {
+  const bytes = artifactBytes(artifact);
   // Level 9 and no file name or time in the header: the same text always gives the same bytes.
-  return encoding === 'gzip' ? gzipSync(bytes, { level: 9 }) : bytes;
+  return artifact.encoding === 'gzip' ? gzipSync(bytes, { level: 9 }) : bytes;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { Artifact } from '../artifact.js';
 import { artifactUrlPath } from '../artifact.js';
+import { compactArtifact } from '../compact-artifact.js';
 import { CatalogError } from '../errors.js';
 import type { BuildPlan } from '../plan.js';
 import { emitAcpFeed } from './agent-feeds/acp-feed.js';
@@ -60,10 +61,16 @@ export const DOCUMENT_EMITTERS: readonly Emitter[] = [
 ];
 
 export function emitBundle(plan: BuildPlan, emitters: readonly Emitter[] = DOCUMENT_EMITTERS): Artifact[] {
-  const documents = emitters.flatMap((emit) => emit(plan));
+  // Each emitter's texts become bytes as soon as it returns: held as strings, a large
+  // catalog's bundle would not fit in Node's default heap (compact-artifact.ts).
+  const documents = emitters.flatMap((emit) => emit(plan).map(compactArtifact));
   forgetKnowledgeBaseSections(plan);
   // The live handler's files come after the rules: they are code for the hosts, not documents to serve.
-  const artifacts = [...documents, ...emitHostingRules(plan, documents), ...emitLiveShells(plan)];
+  const artifacts = [
+    ...documents,
+    ...emitHostingRules(plan, documents).map(compactArtifact),
+    ...emitLiveShells(plan).map(compactArtifact),
+  ];
   assertNoCollisions(artifacts);
   return artifacts.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -12,7 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Artifact } from '../artifact.js';
-import { decodeBundleFile, encodeArtifactBody } from '../bundle-file-encoding.js';
+import { decodeBundleFile, encodeArtifact } from '../bundle-file-encoding.js';
+import { isCompactArtifact } from '../compact-artifact.js';
 import { CatalogError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Problem } from '../validate/index.js';
@@ -124,8 +125,10 @@ async function writeStaging(staging: string, artifacts: readonly Artifact[]): Pr
     const file = join(staging, artifact.path);
     await mkdir(dirname(file), { recursive: true });
     for (let dir = dirname(file); dir.startsWith(staging); dir = dirname(dir)) folders.add(dir);
-    if (artifact.encoding === undefined) await writeTextVerified(file, artifact.body, buffers);
-    else await writeBytesVerified(file, encodeArtifactBody(artifact.body, artifact.encoding));
+    // A compact artifact already holds its bytes; a text is encoded a slice at a time.
+    if (artifact.encoding === undefined && !isCompactArtifact(artifact))
+      await writeTextVerified(file, artifact.body, buffers);
+    else await writeBytesVerified(file, encodeArtifact(artifact));
   }
   for (const folder of folders) await fsyncDirectory(folder);
 }

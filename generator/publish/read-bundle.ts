@@ -7,7 +7,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Artifact } from '../artifact.js';
-import { encodeArtifactBody } from '../bundle-file-encoding.js';
+import { encodeArtifact } from '../bundle-file-encoding.js';
 import { CatalogError } from '../errors.js';
 
 const MAX_DEPTH = 16;
@@ -83,8 +83,7 @@ export function sameFiles(files: BundleBytes, artifacts: readonly WrittenArtifac
 export function holdsFiles(files: BundleBytes, artifacts: readonly WrittenArtifact[]): boolean {
   for (const artifact of artifacts) {
     const bytes = files.get(artifact.path);
-    if (bytes === undefined || !bytes.equals(encodeArtifactBody(artifact.body, artifact.encoding)))
-      return false;
+    if (bytes === undefined || !bytes.equals(encodeArtifact(artifact))) return false;
   }
   return true;
 }

@@ -9,6 +9,8 @@
  * parsed from its text, so `agent-catalog check` reads exactly what is published.
  */
 import type { Artifact } from '../artifact.js';
+import { isCompactArtifact } from '../compact-artifact.js';
+import { ArtifactTexts } from './artifact-texts.js';
 import type { BundleFiles } from './problem.js';
 
 /** One way of reading a document; its `name` keeps two readers of one file apart in the cache. */
@@ -28,13 +30,13 @@ const seedsByBundle = new WeakMap<BundleFiles, ReadonlyMap<string, unknown>>();
 
 /** The bundle of these artifacts as files, with each serialised value ready for the readers. */
 export function bundleFilesOf(artifacts: readonly Artifact[]): BundleFiles {
-  const files = new Map<string, string>();
+  const files = new ArtifactTexts(artifacts);
   const seeds = new Map<string, unknown>();
   for (const artifact of artifacts) {
-    files.set(artifact.path, artifact.body);
     // A copy whose body was edited after emitting keeps the old value: it must be read as text.
     const source = artifact.serialisedFrom;
-    if (source !== undefined && source.body === artifact.body) seeds.set(artifact.path, source.value);
+    if (source !== undefined && (isCompactArtifact(artifact) || source.body === artifact.body))
+      seeds.set(artifact.path, source.value);
   }
   if (seeds.size > 0) seedsByBundle.set(files, seeds);
   return files;

@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { build } from '../../../generator/build.js';
-import { encodeArtifactBody } from '../../../generator/bundle-file-encoding.js';
+import { encodeArtifact } from '../../../generator/bundle-file-encoding.js';
 import { checkTarget } from '../../../generator/check/check-target.js';
 import { silentLogger } from '../../../generator/logger.js';
 import { startPreviewServer } from '../../../generator/preview/server.js';
@@ -38,7 +38,7 @@ beforeAll(async () => {
   for (const artifact of result.artifacts) {
     const file = join(dir, artifact.path);
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, encodeArtifactBody(artifact.body, artifact.encoding));
+    await writeFile(file, encodeArtifact(artifact));
   }
   preview = await startPreviewServer({ dir, port: 0, host: '127.0.0.1', logger: silentLogger });
 }, 60_000);
