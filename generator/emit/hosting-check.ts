@@ -2,8 +2,8 @@
  * Checks a bundle's `_headers` and `_redirects` from the files alone: both parse; both
  * hosts accept every line (`host-limits.ts`); every rewrite lands on a file of the bundle; no rule is a catch-all or carries a
  * splat or placeholder (an unknown path must stay a real 404), except model (b)'s storefront
- * proxy as the last rule (`storefront-proxy.ts`) and the one header rule for the folder of
- * product Markdown pages (a rule per product would pass the hosts' rule limit); no path is listed twice;
+ * proxy as the last rule (`storefront-proxy.ts`) and the one header rule of each folder in
+ * `folder-header-rules.ts` (a rule per file would pass the hosts' rule limit); no path is listed twice;
  * every header rule names a path that exists; every document has its Content-Type, open
  * CORS and `nosniff`; the catalog keeps the spec's 15-minute cache. A live site exposes
  * neither file, so a bundle with neither is not checked here.
@@ -11,6 +11,7 @@
 import { isHostFilePath } from '../../live/shells/host-files.js';
 import { isCatalogError } from '../errors.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
+import { folderRulePathOf, isFolderRulePath } from './folder-header-rules.js';
 import { checkHeaderLimits, checkRedirectLimits } from './host-limits.js';
 import {
   HEADERS_FILE,
@@ -20,20 +21,19 @@ import {
   REDIRECTS_FILE,
   type RedirectRule,
 } from './hosting-rules-format.js';
-import { filePathOf, PRODUCT_MARKDOWN_DIR } from './sitemap-pages.js';
+import { filePathOf } from './sitemap-pages.js';
 import { isStorefrontProxy } from './storefront-proxy.js';
 
 /** Spec part 4: getCatalog is "cached for 15 minutes". */
 const CATALOG_MAX_AGE = 'max-age=900';
 const WILDCARD = /[*]|\/:[A-Za-z]/;
-/** The one pattern header rule: every product Markdown page, served as a plain file. */
-const PRODUCT_PAGES_RULE = `${PRODUCT_MARKDOWN_DIR}*`;
 
-/** The header rule that applies to a path: its exact rule, or the product pages' folder rule. */
+/** The header rule that applies to a path: its exact rule, or its folder's rule (folder-header-rules.ts). */
 function ruleFor(byPath: ReadonlyMap<string, HeaderRule>, path: string): HeaderRule | undefined {
   const exact = byPath.get(path);
-  if (exact !== undefined || !path.startsWith(PRODUCT_MARKDOWN_DIR)) return exact;
-  return byPath.get(PRODUCT_PAGES_RULE);
+  const folderRule = folderRulePathOf(path);
+  if (exact !== undefined || folderRule === undefined) return exact;
+  return byPath.get(folderRule);
 }
 
 function parseOrReport<T>(
@@ -128,13 +128,15 @@ function checkHeaderRules(
   const byPath = new Map<string, HeaderRule>();
   const routed = new Set(redirects.map((rule) => rule.from));
   for (const rule of rules) {
-    const folder = rule.path === PRODUCT_PAGES_RULE;
+    const folder = isFolderRulePath(rule.path);
     if (WILDCARD.test(rule.path) && !folder)
       faults.push(`headers for "${rule.path}": only exact paths are allowed`);
+    if (!folder && folderRulePathOf(rule.path) !== undefined)
+      faults.push(`headers for "${rule.path}" overlap its folder's rule: a host would send both`);
     if (byPath.has(rule.path)) faults.push(`headers for "${rule.path}" are listed twice`);
     byPath.set(rule.path, rule);
     const exists = folder
-      ? [...files.keys()].some((file) => `/${file}`.startsWith(PRODUCT_MARKDOWN_DIR))
+      ? [...files.keys()].some((file) => folderRulePathOf(`/${file}`) === rule.path)
       : rule.path === '/' || routed.has(rule.path) || files.has(filePathOf(rule.path));
     if (!exists) faults.push(`headers for "${rule.path}", which is neither a file nor a route`);
     if (headerValue(rule, 'Content-Type').length > 1)

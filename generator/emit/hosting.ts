@@ -12,6 +12,7 @@ import type { Artifact } from '../artifact.js';
 import { artifactUrlPath } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
 import { catalogPaths } from './catalog.js';
+import { folderRulePathOf } from './folder-header-rules.js';
 import {
   formatHeadersFile,
   formatRedirectsFile,
@@ -24,8 +25,6 @@ import { LANDING_PUBLIC_PATH, landingLinks } from './landing.js';
 import { isLiveData } from './live-index.js';
 import { markdownAlternateLink, markdownTwins } from './markdown-twins.js';
 import { SERVER_CARD_MEDIA_TYPE } from './mcp-server-card.js';
-import { isProductMarkdownFile } from './product-markdown.js';
-import { PRODUCT_MARKDOWN_DIR } from './sitemap-pages.js';
 import { storefrontProxyRule } from './storefront-proxy.js';
 import { resolveUsagePolicy, type UsagePolicy } from './usage-policy.js';
 import { WELL_KNOWN_DOCUMENTS } from './well-known.js';
@@ -148,23 +147,22 @@ export function emitHostingRules(plan: BuildPlan, artifacts: readonly Artifact[]
   if (plan.config.storefront_origin !== undefined)
     redirects.push(storefrontProxyRule(plan.config.storefront_origin));
   const twins = new Map(markdownTwins(plan.config).map(({ page, twin }) => [page, twin]));
-  const productPages = documents.filter((artifact) => isProductMarkdownFile(artifact.path));
-  const rules: HeaderRule[] = documents
-    .filter((artifact) => !isProductMarkdownFile(artifact.path))
-    .flatMap((artifact) =>
-      urlPathsOf(artifact).map((path) => ({
-        path,
+  const rules: HeaderRule[] = [];
+  const folderRules = new Map<string, HeaderRule>();
+  for (const artifact of documents) {
+    const folderRule = folderRulePathOf(`/${artifact.path}`);
+    if (folderRule === undefined) {
+      for (const path of urlPathsOf(artifact))
+        rules.push({ path, headers: headersFor(artifact, policy, catalogPath, twins) });
+    } else if (!folderRules.has(folderRule)) {
+      // Every file of the folder has these headers: the first one speaks for them all.
+      folderRules.set(folderRule, {
+        path: folderRule,
         headers: headersFor(artifact, policy, catalogPath, twins),
-      })),
-    );
-  const [firstProductPage] = productPages;
-  if (firstProductPage !== undefined) {
-    // One rule for the whole folder: a rule per product would pass Cloudflare's 100-rule limit.
-    rules.push({
-      path: `${PRODUCT_MARKDOWN_DIR}*`,
-      headers: headersFor(firstProductPage, policy, catalogPath, twins),
-    });
+      });
+    }
   }
+  rules.push(...folderRules.values());
   if (!rules.some((rule) => rule.path === '/')) {
     // The site root is the merchant's own page; it still advertises the API catalog (RFC 9727
     // section 3) and the other discovery documents.

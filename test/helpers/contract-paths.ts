@@ -44,8 +44,8 @@ export function contractPaths(base: string, merchantSlug: string): string[] {
  */
 export const AGENT_FEED_PATHS: readonly string[] = [
   '/feeds/openai/manifest.json',
-  '/feeds/openai/products-0001.jsonl.gz',
-  '/feeds/openai/products-0001.csv.gz',
+  '/feeds/openai/shards/products-0001.jsonl.gz',
+  '/feeds/openai/shards/products-0001.csv.gz',
   '/feeds/acp/metadata.json',
   '/feeds/acp/products.jsonl',
 ];

@@ -3,7 +3,7 @@
  * variant as one row, in JSON Lines and in CSV, each gzip-compressed and cut into shards of
  * `shard_rows` rows, with a manifest that lists the files. Rows are ordered by product
  * slug, then the store's variant order, and shard N always holds rows N·size+1 onwards,
- * so the file names (`products-0001.jsonl.gz`, …) are stable and a build that changes
+ * so the file names (`shards/products-0001.jsonl.gz`, …) are stable and a build that changes
  * nothing writes the same bytes. Each shard is its own bounded string; no file holds the
  * whole feed.
  */
@@ -18,6 +18,8 @@ import { buildOpenAiRow, OPENAI_COLUMNS, type OpenAiRow } from './openai-row.js'
 
 export const OPENAI_FEED_DIR = 'feeds/openai';
 export const OPENAI_MANIFEST_FILE = `${OPENAI_FEED_DIR}/manifest.json`;
+/** The shards' own folder: served by one header rule however many there are (folder-header-rules.ts). */
+export const OPENAI_SHARD_DIR = `${OPENAI_FEED_DIR}/shards`;
 export const GZIP_MEDIA_TYPE = 'application/gzip';
 
 /** A variant the feed leaves out, and why (the build warns about each). */
@@ -56,7 +58,7 @@ export function buildOpenAiRows(plan: BuildPlan): OpenAiFeedRows {
 }
 
 export function shardFileName(index: number, format: 'jsonl' | 'csv'): string {
-  return `${OPENAI_FEED_DIR}/products-${String(index + 1).padStart(4, '0')}.${format}.gz`;
+  return `${OPENAI_SHARD_DIR}/products-${String(index + 1).padStart(4, '0')}.${format}.gz`;
 }
 
 /** One JSON object a line, each ending in a newline (JSON Lines). */

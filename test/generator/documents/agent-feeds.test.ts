@@ -129,7 +129,7 @@ describe('the agent feeds of the sample, built by the CLI', () => {
     try {
       const built = await runCli(['build', '--quiet'], { cwd: copy.dir });
       expect(built.code, built.stderr).toBe(0);
-      const shard = join(copy.dir, 'dist/feeds/openai/products-0001.jsonl.gz');
+      const shard = join(copy.dir, 'dist/feeds/openai/shards/products-0001.jsonl.gz');
       const rows = gunzipSync(await readFile(shard))
         .toString('utf8')
         .split('\n');
@@ -149,7 +149,7 @@ describe('the agent feeds of the sample, built by the CLI', () => {
       const check = await runCli(['check', 'dist'], { cwd: copy.dir });
       expect(check.code).toBe(1);
       const output = check.stdout + check.stderr;
-      expect(output).toContain('feeds/openai/products-0001.jsonl.gz');
+      expect(output).toContain('feeds/openai/shards/products-0001.jsonl.gz');
       expect(output).toContain(`variant ${String(first.item_id)}: price is 1.00 USD`);
       expect(output).not.toContain('digest');
     } finally {
@@ -301,7 +301,7 @@ describe('the agent feeds of a store with variants, sale prices and missing imag
   const plan = makeSamplePlan({ config, products: [hoodie, noImage] });
   const artifacts = emitBundle(plan);
   const rows = (
-    artifacts.find((artifact) => artifact.path === 'feeds/openai/products-0001.jsonl.gz')?.body ?? ''
+    artifacts.find((artifact) => artifact.path === 'feeds/openai/shards/products-0001.jsonl.gz')?.body ?? ''
   )
     .split('\n')
     .filter(Boolean)

@@ -175,6 +175,39 @@ describe('checkHostingRules', () => {
     );
   });
 
+  it('keeps one header rule for the feed shards however many there are, and passes its own checker', () => {
+    const { plan, artifacts } = bundle();
+    const documents = artifacts.filter((a) => !a.path.startsWith('_') && !a.path.startsWith('.netlify'));
+    // 150 shards: what `shard_rows: 1000` makes of a 75,000-variant catalog.
+    const shards: Artifact[] = Array.from({ length: 150 }, (_, index) => ({
+      path: `feeds/openai/shards/products-${String(index + 1).padStart(4, '0')}.${index % 2 === 0 ? 'jsonl' : 'csv'}.gz`,
+      mediaType: 'application/gzip',
+      body: '{}\n',
+      encoding: 'gzip',
+    }));
+    const rules = emitHostingRules(plan, [...documents, ...shards]);
+    const bundleFiles = new Map(bundleFilesOf([...documents, ...shards, ...rules]));
+    const headers = readHeaders(bundleFiles.get('_headers') ?? '');
+    expect([...headers.keys()].filter((path) => path.startsWith('/feeds/openai/shards/'))).toEqual([
+      '/feeds/openai/shards/*',
+    ]);
+    expect(headers.get('/feeds/openai/shards/*')?.get('content-type')).toEqual(['application/gzip']);
+    expect(headers.size).toBeLessThan(100);
+    expect(checkHostingRules(bundleFiles)).toEqual([]);
+  });
+
+  it("refuses an exact rule inside a folder's rule, which a host would apply on top of it", () => {
+    const bundleFiles = files();
+    const page = [...bundleFiles.keys()].find((path) => path.startsWith('kb/products/'));
+    bundleFiles.set(
+      '_headers',
+      `${bundleFiles.get('_headers')}/${page}\n  Content-Type: text/markdown; charset=utf-8\n`,
+    );
+    expect(checkHostingRules(bundleFiles).map((p) => p.message)).toContain(
+      `headers for "/${page}" overlap its folder's rule: a host would send both`,
+    );
+  });
+
   it('refuses a product Markdown page the folder rule does not cover', () => {
     const bundleFiles = files();
     const headers = (bundleFiles.get('_headers') ?? '').replace('/kb/products/*', '/kb/products/only-one.md');
