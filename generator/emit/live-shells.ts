@@ -26,7 +26,12 @@ export function emitLiveShells(plan: BuildPlan): Artifact[] {
   const basePath = basePathOf(plan);
   const pages = markdownTwins(plan.config).map(({ page }) => page);
   // Netlify reads `config` statically from the file's source: a plain object literal, first.
-  const netlifyConfig = `export const config = ${JSON.stringify({ path: routedPaths(basePath, pages) })};\n`;
+  // Then the site's origin, the one host besides its Netlify and loopback names it answers for (trusted-host.ts).
+  const netlifyConfig = [
+    `export const config = ${JSON.stringify({ path: routedPaths(basePath, pages) })};`,
+    `const AGENT_CATALOG_SITE_ORIGIN = ${JSON.stringify(new URL(plan.config.site_url).origin)};`,
+    '',
+  ].join('\n');
   return [
     { path: WORKER_FILE, mediaType: JAVASCRIPT, body: code.cloudflare },
     {

@@ -10,16 +10,30 @@
  */
 import { createContextCache, handleLiveRequest } from './core.js';
 import { hostFileNotFound, isHostFilePath } from './host-files.js';
+import { isTrustedHost, misdirected } from './trusted-host.js';
+
+/** `{site_url}`'s origin: a `const` the generator writes after `config` in the emitted function. */
+declare const AGENT_CATALOG_SITE_ORIGIN: string | undefined;
+const siteOrigin = typeof AGENT_CATALOG_SITE_ORIGIN === 'string' ? AGENT_CATALOG_SITE_ORIGIN : undefined;
 
 const contextFor = createContextCache();
+
+/** One of the site's own files, or undefined when it is missing or cannot be fetched (never a throw). */
+async function readOwnFile(origin: string, path: string): Promise<string | undefined> {
+  try {
+    const response = await fetch(new URL(path, origin), { redirect: 'error' });
+    return response.ok ? await response.text() : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export default async (request: Request): Promise<Response> => {
   const url = new URL(request.url);
   if (isHostFilePath(url.pathname)) return hostFileNotFound();
-  const context = await contextFor(async (path) => {
-    const response = await fetch(new URL(path, url.origin), { redirect: 'error' });
-    return response.ok ? response.text() : undefined;
-  });
+  // The files are fetched from the origin the request names: never from a host not the site's.
+  if (!isTrustedHost(url, siteOrigin)) return misdirected(siteOrigin);
+  const context = await contextFor((path) => readOwnFile(url.origin, path));
   // A function cannot fall through to the static files: an HTML page's HTML form is
   // fetched from the CDN by its file path, which no function claims.
   const fetchStatic = (path: string) => fetch(new URL(`/${path}`, url.origin), { redirect: 'manual' });

@@ -40,7 +40,10 @@ interface PagesWorker {
 
 describe('the live handler files', () => {
   it('when the live surface is on then the worker, its routes and the Netlify function name exactly the live paths under the base path', () => {
-    const artifacts = emitWith({ base_url: 'https://shop.pomona.example/api' });
+    const artifacts = emitWith({
+      base_url: 'https://shop.pomona.example/api',
+      site_url: 'https://shop.pomona.example',
+    });
     const routes = parseRoutesFile(file(artifacts, '_routes.json'));
     const live = [
       '/api/mcp',
@@ -61,6 +64,9 @@ describe('the live handler files', () => {
     const netlify = file(artifacts, '.netlify-functions/agent-catalog-live.mjs');
     const config = /^export const config = (\{.*\});\n/.exec(netlify);
     expect(JSON.parse(config?.[1] ?? '{}')).toEqual({ path: routes.include });
+    // The one host besides its Netlify and loopback names that the function answers for.
+    const site = /\nconst AGENT_CATALOG_SITE_ORIGIN = ("[^"\n]*");\n/.exec(netlify);
+    expect(JSON.parse(site?.[1] ?? 'null')).toBe('https://shop.pomona.example');
     expect(file(artifacts, '_worker.js').length).toBeGreaterThan(1000);
   });
 
