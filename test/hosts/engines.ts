@@ -26,11 +26,16 @@ export const HOSTS_DIR = existsSync(join(HERE, 'package.json'))
 export const INSTALL_COMMAND = 'npm ci --prefix test/hosts --ignore-scripts --no-audit --no-fund';
 const WRANGLER = join(HOSTS_DIR, 'node_modules/wrangler/bin/wrangler.js');
 const NETLIFY = join(HOSTS_DIR, 'node_modules/netlify-cli/bin/run.js');
+/** The official MCP conformance suite's CLI (0.1.11: later releases need Node 22). */
+export const MCP_CONFORMANCE = join(
+  HOSTS_DIR,
+  'node_modules/@modelcontextprotocol/conformance/dist/index.js',
+);
 
 /** The engine suites: `describe(name, requires(ENGINES), …)` skips, saying what to install, without them. */
 export const ENGINES: Requirement = {
-  met: existsSync(WRANGLER) && existsSync(NETLIFY),
-  skipReason: `CDN engine suites, wrangler and netlify-cli not installed: run \`${INSTALL_COMMAND}\` from the repository root`,
+  met: existsSync(WRANGLER) && existsSync(NETLIFY) && existsSync(MCP_CONFORMANCE),
+  skipReason: `CDN engine suites, wrangler, netlify-cli or the MCP conformance suite not installed: run \`${INSTALL_COMMAND}\` from the repository root`,
 };
 
 /**

@@ -8,9 +8,11 @@
  * `/.well-known/ucp` likewise. Engine start-up is slow: one engine process per host and
  * bundle, shared by the file's tests; every request is bounded.
  */
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +20,7 @@ import { toMinorUnits } from '../../record/decimal-price.js';
 import { ensureCompiled } from '../generator/cli/run-cli.js';
 import { REPO_ROOT } from '../generator/pipeline/helpers.js';
 import { requires } from '../helpers/requirements.js';
-import { ENGINES } from './engines.js';
+import { ENGINES, MCP_CONFORMANCE } from './engines.js';
 import { buildHostileBundle, buildWith, type Served, serveEverywhere, stopAll } from './served.js';
 
 const CASES = [
@@ -123,6 +125,43 @@ async function post(url: string, body: string, headers: Record<string, string> =
   });
 }
 
+/**
+ * The server scenarios of the official MCP conformance suite that apply to a read-only
+ * catalog. The suite's other scenarios call its reference server's own test tools
+ * (`test_simple_text`, `test_error_handling`…), resources, prompts, logging, completion,
+ * sampling and elicitation, none of which this server offers or announces; it answers them
+ * -32601 (method not found) or -32602 (unknown tool), as MCP requires.
+ */
+const CONFORMANCE_SCENARIOS = [
+  'server-initialize',
+  'ping',
+  'tools-list',
+  'server-sse-multiple-streams',
+  'dns-rebinding-protection',
+];
+
+/** Runs one conformance scenario against an MCP endpoint; the CLI exits 0 only when every check passed. */
+async function runConformance(
+  url: string,
+  scenario: string,
+  cwd: string,
+): Promise<{ ok: boolean; output: string }> {
+  try {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [MCP_CONFORMANCE, 'server', '--url', url, '--scenario', scenario],
+      { cwd, timeout: 60_000, maxBuffer: 4 * 1024 * 1024 },
+    );
+    return { ok: true, output: stdout };
+  } catch (error) {
+    const failed = error as { stdout?: string; stderr?: string; message: string };
+    return {
+      ok: false,
+      output: `${failed.stdout ?? ''}${failed.stderr ?? ''}${failed.message}`.slice(-3000),
+    };
+  }
+}
+
 describe("the live handler on the hosts' own engines", requires(ENGINES), () => {
   let root = '';
 
@@ -217,6 +256,16 @@ describe("the live handler on the hosts' own engines", requires(ENGINES), () => 
       const instructions = clients.map((server) => server.client.getInstructions());
       expect(new Set(instructions).size).toBe(1);
     });
+
+    it('when the official MCP conformance suite checks every server then each scenario that applies passes', async () => {
+      for (const server of servers()) {
+        for (const scenario of CONFORMANCE_SCENARIOS) {
+          const run = await runConformance(`${server.url}${base}/mcp`, scenario, root);
+          expect(run.ok, `${scenario} on ${server.name}:\n${run.output}`).toBe(true);
+          expect(run.output).toMatch(/Passed: (\d+)\/\1, 0 failed/);
+        }
+      }
+    }, 300_000);
 
     it('when every product is asked for by name and by id then every server finds it with the same answer', async () => {
       expect(products.length).toBeGreaterThan(0);
