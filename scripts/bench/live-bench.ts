@@ -12,9 +12,12 @@ import { cp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { build as esbuild } from 'esbuild';
+import type { LiveSettings } from '../../live/live-context.js';
+import { loadLiveData } from '../../live/live-data.js';
 import { startWrangler } from '../../test/hosts/engines.js';
 import { runMeasured, startServer } from './child-process.js';
 import { folderBytes, writeBenchConfig } from './generator-bench.js';
+import { prepareScan, scanMatches } from './live-scan.js';
 import { writeShopifyFixture } from './make-shopify-products.js';
 import type { BenchOptions } from './options.js';
 import { benchScript, CATALOG_CLI, makeScratchDir, REPO_ROOT } from './paths.js';
@@ -32,7 +35,8 @@ interface Query {
 }
 
 interface Latency {
-  coldMs: number;
+  /** The first request to a fresh server, the index load included; null for the in-process step. */
+  coldMs: number | null;
   p50: number;
   p95: number;
 }
@@ -77,6 +81,52 @@ async function measure(url: string, queries: readonly Query[]): Promise<Latency>
   const times: number[] = [];
   for (const query of rest) times.push(await search(url, query));
   return { coldMs, p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+function latencyOf(times: readonly number[]): Latency {
+  return { coldMs: null, p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+/**
+ * The search step alone, in this process: the index's query against the scan's pass over
+ * the catalog, each returning every match, without HTTP, product shards or the answer's
+ * JSON. Every query runs once to warm up, then once measured; the index keeps its last 16
+ * answers, so in a list of 220 distinct queries a measured one is never a kept answer.
+ */
+async function searchStep(
+  out: string,
+  queries: readonly Query[],
+): Promise<{ index: Latency; scan: Latency }> {
+  const readAsset = (path: string) => readFile(join(out, path), 'utf8').catch(() => undefined);
+  const settings: LiveSettings = {
+    basePath: '',
+    siteOrigin: 'http://bench.invalid',
+    issuer: '',
+    mcpEndpoint: 'http://bench.invalid/mcp',
+    allowedOrigins: [],
+    requestsPerMinute: 60,
+    generated: out,
+    markdownPages: [],
+  };
+  const { index } = await loadLiveData(settings, readAsset);
+  const scan = prepareScan(await readFile(join(out, 'agent-catalog.json'), 'utf8'));
+  const asIndexQuery = (query: Query) => ({
+    ...(query.query === undefined ? {} : { text: query.query }),
+    ...(query.filters ? { price: query.filters.price } : {}),
+  });
+  const timed = (run: (query: Query) => unknown): number[] =>
+    queries.map((query) => {
+      const started = performance.now();
+      run(query);
+      return performance.now() - started;
+    });
+  for (const query of queries) {
+    index.search(asIndexQuery(query));
+    scanMatches(scan, query);
+  }
+  const indexTimes = timed((query) => index.search(asIndexQuery(query)));
+  const scanTimes = timed((query) => scanMatches(scan, query));
+  return { index: latencyOf(indexTimes), scan: latencyOf(scanTimes) };
 }
 
 /** A copy of the bundle whose `_worker.js` searches by linear scan. */
@@ -202,11 +252,22 @@ async function benchSize(size: number, count: number, log: (line: string) => voi
     };
     log(`live N=${size}: node`);
     const search = (base: string): string => `${base}/ucp/catalog/search`;
+    let stepScan: Latency | string = 'not measured';
     const serve = [CATALOG_CLI, 'serve', '--dir', out, '--port', '0', '--quiet'];
     const nodeIndex = await attempt('node index', () => onNode(serve, search, queries), log);
     const nodeScan = await attempt(
       'node scan',
       () => onNode([benchScript('live-scan-server.js'), out], search, queries),
+      log,
+    );
+    log(`live N=${size}: search step in process`);
+    const step = await attempt(
+      'search step',
+      async () => {
+        const { index, scan } = await searchStep(out, queries);
+        stepScan = scan;
+        return index;
+      },
       log,
     );
     log(`live N=${size}: workerd`);
@@ -217,6 +278,12 @@ async function benchSize(size: number, count: number, log: (line: string) => voi
     return [
       ...rows(size, 'node', nodeIndex, nodeScan, bytes),
       ...rows(size, 'workerd', workerdIndex, workerdScan, bytes),
+      ...rows(size, 'the search step in process', step, stepScan, bytes).map((row) => ({
+        ...row,
+        // The issue's targets are for the whole request; this row says what the index alone buys.
+        target: 'recorded',
+        verdict: 'info' as const,
+      })),
     ];
   } finally {
     await rm(scratch, { recursive: true, force: true });
