@@ -66,11 +66,13 @@ async function negotiateLivePage(
   return negotiatePage(request, {
     markdown,
     html: () => (fetchStatic ? fetchStatic(page.html) : Promise.resolve(new Response(null, { status: 404 }))),
-    headers: {
-      'access-control-allow-origin': '*',
-      'cache-control': 'public, max-age=900',
-      'x-content-type-options': 'nosniff',
-    },
+    headers: [
+      ['access-control-allow-origin', '*'],
+      ['cache-control', 'public, max-age=900'],
+      ['x-content-type-options', 'nosniff'],
+      // The same usage terms the page's static forms carry in `_headers`.
+      ...usageHeaders(context),
+    ],
   });
 }
 
@@ -85,11 +87,17 @@ function matchLiveRoute(pathname: string, basePath: string): LiveRoute | undefin
   return Object.hasOwn(REST_OPERATIONS, operation) ? REST_OPERATIONS[operation] : undefined;
 }
 
-function withPolicyHeaders(response: Response, context: LiveContext): Response {
-  const headers = new Headers(response.headers);
-  for (const [name, value] of context.settings.policyHeaders ?? []) headers.set(name, value);
+/** The usage terms the documents announce (Content-Usage, tdm-*) and the request rate. */
+function usageHeaders(context: LiveContext): [string, string][] {
+  const headers = new Map((context.settings.policyHeaders ?? []).map(([name, value]) => [name, value]));
   // The rate the shell was given wins over the one written at build time.
   headers.set('RateLimit-Policy', `"default";q=${context.settings.requestsPerMinute};w=60`);
+  return [...headers];
+}
+
+function withPolicyHeaders(response: Response, context: LiveContext): Response {
+  const headers = new Headers(response.headers);
+  for (const [name, value] of usageHeaders(context)) headers.set(name, value);
   headers.set('Cache-Control', 'no-store');
   headers.set('X-Content-Type-Options', 'nosniff');
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });

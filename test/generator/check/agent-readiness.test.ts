@@ -82,6 +82,12 @@ describe('check on a model (a) bundle with the live handler', () => {
     expect(markdown.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     expect(markdown.headers.get('vary')).toBe('Accept');
     expect(Number(markdown.headers.get('x-markdown-tokens'))).toBeGreaterThan(100);
+    // The usage terms the static forms carry, on the negotiated answer too.
+    const page = await get('/api/index.md', '*/*');
+    for (const name of ['content-usage', 'tdm-reservation', 'ratelimit-policy']) {
+      expect(page.headers.get(name), name).not.toBeNull();
+      expect(markdown.headers.get(name), name).toBe(page.headers.get(name));
+    }
     expect(await markdown.text()).toMatch(/^# Pomona Juice Co\. Catalog API/);
     const html = await get('/', 'text/html,text/markdown;q=0.9');
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
