@@ -1,14 +1,15 @@
 /**
  * Reads a bundle directory into the gate's input: every regular file, by its path
- * relative to the directory with forward slashes, as UTF-8 text (`.gz` files gunzipped). Symbolic links are
+ * relative to the directory with forward slashes, as UTF-8 text (`.gz` files gunzipped) decoded
+ * when a checker reads it. Symbolic links are
  * not followed (a bundle holds plain files), and the walk is bounded so a wrong
  * directory (a home folder, `/`) fails fast instead of reading the disk.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { decodeBundleFile } from '../bundle-file-encoding.js';
 import { CatalogError } from '../errors.js';
 import type { BundleFiles } from '../validate/index.js';
+import { filesOfBytes } from '../validate/lazy-bundle-files.js';
 
 /** Far above any bundle: 50,000 products give about 50,300 files (one Markdown page each). */
 const MAX_FILES = 200_000;
@@ -30,10 +31,9 @@ export async function readBundleDir(dir: string): Promise<BundleFiles> {
   if (info === undefined || !info.isDirectory()) {
     throw new CatalogError('FLAG_INVALID', `${dir} is not a directory`, { dir });
   }
-  const files = new Map<string, string>();
-  for (const file of await listFiles(dir)) {
-    const path = relative(dir, file).split(sep).join('/');
-    files.set(path, decodeBundleFile(path, await readFile(file)));
-  }
-  return files;
+  // Bytes, decoded when a checker reads them: a large bundle's texts do not fit the heap at once.
+  const files = new Map<string, Buffer>();
+  for (const file of await listFiles(dir))
+    files.set(relative(dir, file).split(sep).join('/'), await readFile(file));
+  return filesOfBytes(files);
 }

@@ -12,11 +12,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Artifact } from '../artifact.js';
-import { decodeBundleFile, encodeArtifact } from '../bundle-file-encoding.js';
+import { encodeArtifact } from '../bundle-file-encoding.js';
 import { isCompactArtifact } from '../compact-artifact.js';
 import { CatalogError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Problem } from '../validate/index.js';
+import { filesOfBytes } from '../validate/lazy-bundle-files.js';
 import { acquirePublishLock, lockPathFor } from './lock.js';
 import { listBundleFiles, readBundle } from './read-bundle.js';
 import { allocateSliceBuffers, writeBytesVerified, writeTextVerified } from './write-text.js';
@@ -152,9 +153,7 @@ async function verifyStaging(staging: string, options: PublishOptions): Promise<
   }
   if (!options.validate) return;
   const files = (await readBundle(staging)) ?? new Map();
-  const problems = options.validate(
-    new Map([...files].map(([path, bytes]) => [path, decodeBundleFile(path, bytes)])),
-  );
+  const problems = options.validate(filesOfBytes(files));
   if (problems.length > 0) {
     const documents = [...new Set(problems.map((problem) => problem.path))].sort();
     throw new CatalogError(

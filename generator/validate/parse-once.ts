@@ -10,7 +10,7 @@
  */
 import type { Artifact } from '../artifact.js';
 import { isCompactArtifact } from '../compact-artifact.js';
-import { ArtifactTexts } from './artifact-texts.js';
+import { filesOfArtifacts } from './lazy-bundle-files.js';
 import type { BundleFiles } from './problem.js';
 
 /** One way of reading a document; its `name` keeps two readers of one file apart in the cache. */
@@ -30,7 +30,7 @@ const seedsByBundle = new WeakMap<BundleFiles, ReadonlyMap<string, unknown>>();
 
 /** The bundle of these artifacts as files, with each serialised value ready for the readers. */
 export function bundleFilesOf(artifacts: readonly Artifact[]): BundleFiles {
-  const files = new ArtifactTexts(artifacts);
+  const files = filesOfArtifacts(artifacts);
   const seeds = new Map<string, unknown>();
   for (const artifact of artifacts) {
     // A copy whose body was edited after emitting keeps the old value: it must be read as text.
