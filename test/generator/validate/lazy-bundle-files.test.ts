@@ -29,7 +29,9 @@ describe('filesOfBytes', () => {
     const copy = new Map(view);
     expect(copy.get('feeds/openai/shards/products-0001.jsonl.gz')).toBe('{"id":"v1"}\n');
     const seen: string[] = [];
-    view.forEach((text, path) => seen.push(`${path}=${text.length}`));
+    view.forEach((text, path) => {
+      seen.push(`${path}=${text.length}`);
+    });
     expect(seen).toEqual([...copy].map(([path, text]) => `${path}=${text.length}`));
   });
 });
