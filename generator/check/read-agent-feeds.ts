@@ -5,13 +5,15 @@
  * media type, CORS), so the gate judges the feeds exactly as published.
  */
 import { ACP_METADATA_FILE, ACP_PRODUCTS_FILE } from '../emit/agent-feeds/acp-feed.js';
-import { OPENAI_MANIFEST_FILE } from '../emit/agent-feeds/openai-feed.js';
+import { OPENAI_MANIFEST_FILE, OPENAI_SHARD_DIR } from '../emit/agent-feeds/openai-feed.js';
 import { isRecord, readJson } from '../validate/bundle-layout.js';
 import type { BundleFiles } from '../validate/problem.js';
 import type { SiteDocument } from './site-documents.js';
 
 /** More shards than this would be a catalog far past any store's; the rest are not fetched. */
 const MAX_SHARDS = 200;
+/** The site's manifest is untrusted: only file names in the shards' own folder are fetched. */
+const SHARD_PATH = new RegExp(`^/${OPENAI_SHARD_DIR}/[A-Za-z0-9._-]+$`);
 
 export interface DocumentSource {
   readonly files: BundleFiles;
@@ -28,7 +30,7 @@ function listedShards(manifest: unknown): string[] {
   if (!isRecord(manifest) || !Array.isArray(manifest.files)) return [];
   return manifest.files
     .map((entry) => (isRecord(entry) && typeof entry.path === 'string' ? entry.path : ''))
-    .filter((path) => /^\/feeds\/openai\/[A-Za-z0-9._-]+$/.test(path))
+    .filter((path) => SHARD_PATH.test(path) && !path.includes('..'))
     .slice(0, MAX_SHARDS);
 }
 
