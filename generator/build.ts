@@ -200,6 +200,7 @@ async function gatherProducts(
   onStage('upstream');
   const upstream = await fetchUpstreamWithDeadline(config, {
     logger: options.logger,
+    ...(options.env ? { env: options.env } : {}),
     ...(options.fetchUpstream ? { fetcher: options.fetchUpstream } : {}),
   });
   onStage('content');
