@@ -123,6 +123,7 @@ export async function runBuild(options: BuildCommandOptions, io: CommandIo): Pro
       generated: result.plan.generated,
       ...(result.previousGenerated !== undefined ? { previousGenerated: result.previousGenerated } : {}),
       upstream: result.upstream,
+      files: result.files,
       durationMs: Math.round(performance.now() - started),
     });
   } catch (error) {
