@@ -20,9 +20,9 @@ import type { Logger } from './logger.js';
 import { type LeftOutProduct, mergeProducts } from './merge.js';
 import { type BuildStage, planBuild, type UpstreamFetcher } from './pipeline.js';
 import type { Article, BuildPlan, PlannedProduct } from './plan.js';
+import { holdsArtifacts, matchesArtifacts } from './publish/file-digest.js';
 import { type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
 import { type PublishReport, publishBundle, recoverBundle } from './publish/publish-bundle.js';
-import { holdsArtifacts, matchesArtifacts } from './publish/file-digest.js';
 import { describeShipping } from './shipping/policy.js';
 import { fetchUpstreamWithDeadline } from './sources/deadline.js';
 import type { UpstreamResult } from './sources/index.js';
@@ -264,7 +264,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     onStage,
   );
   const published = options.write && emitted.changed;
-  let files: PublishReport = { written: 0, unchanged: emitted.changed ? 0 : emitted.artifacts.length, removed: 0 };
+  let files: PublishReport = {
+    written: 0,
+    unchanged: emitted.changed ? 0 : emitted.artifacts.length,
+    removed: 0,
+  };
   if (published) {
     onStage('publish');
     // Validated above; publishing compares the bytes it reads back with these artifacts.

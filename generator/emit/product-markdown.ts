@@ -47,11 +47,7 @@ export function productFrontMatter(record: ProductRecord, brand: string): Produc
   };
 }
 
-export function renderProductMarkdown(
-  product: PlannedProduct,
-  fields: CatalogFields,
-  brand: string,
-): string {
+export function renderProductMarkdown(product: PlannedProduct, fields: CatalogFields, brand: string): string {
   const { record } = product;
   // The store's structured description sits below this page's own title.
   const description =

@@ -16,7 +16,10 @@ export function digestBytes(bytes: Buffer): string {
 }
 
 /** The digest of the file an artifact becomes, and its bytes (encoded once, for the writer). */
-export function digestArtifact(artifact: Pick<Artifact, 'body' | 'encoding'>): { digest: string; bytes: Buffer } {
+export function digestArtifact(artifact: Pick<Artifact, 'body' | 'encoding'>): {
+  digest: string;
+  bytes: Buffer;
+} {
   const bytes = encodeArtifact(artifact);
   return { digest: digestBytes(bytes), bytes };
 }
@@ -29,11 +32,17 @@ export async function digestFile(file: string): Promise<string> {
 }
 
 /** True when every artifact is in `digests` with the same content (and maybe other files too). */
-export function holdsArtifacts(digests: BundleDigests, artifacts: readonly Pick<Artifact, 'path' | 'body' | 'encoding'>[]): boolean {
+export function holdsArtifacts(
+  digests: BundleDigests,
+  artifacts: readonly Pick<Artifact, 'path' | 'body' | 'encoding'>[],
+): boolean {
   return artifacts.every((artifact) => digests.get(artifact.path) === digestArtifact(artifact).digest);
 }
 
 /** True when `digests` is exactly these artifacts' files. */
-export function matchesArtifacts(digests: BundleDigests, artifacts: readonly Pick<Artifact, 'path' | 'body' | 'encoding'>[]): boolean {
+export function matchesArtifacts(
+  digests: BundleDigests,
+  artifacts: readonly Pick<Artifact, 'path' | 'body' | 'encoding'>[],
+): boolean {
   return digests.size === artifacts.length && holdsArtifacts(digests, artifacts);
 }

@@ -156,7 +156,8 @@ async function writeArtifact(
   encoded: Buffer | undefined,
 ) {
   // A compact artifact already holds its bytes; a text is encoded a slice at a time.
-  if (artifact.encoding === undefined && !isCompactArtifact(artifact)) await writeTextVerified(file, artifact.body, buffers);
+  if (artifact.encoding === undefined && !isCompactArtifact(artifact))
+    await writeTextVerified(file, artifact.body, buffers);
   else await writeBytesVerified(file, encoded ?? encodeArtifact(artifact));
 }
 

@@ -119,7 +119,9 @@ export function formatReport(report: BuildReport): string {
   const headline =
     `${report.changed ? 'built' : 'unchanged'}: ${report.products} products in ${report.out}` +
     ` (changed: ${report.changed ? 'yes' : 'no'})` +
-    (files ? `\n  files: ${files.written} written, ${files.unchanged} unchanged, ${files.removed} removed` : '');
+    (files
+      ? `\n  files: ${files.written} written, ${files.unchanged} unchanged, ${files.removed} removed`
+      : '');
   const warnings = [
     `  warnings: ${report.warnings.length}`,
     ...(report.unusedContent.length > 0
