@@ -5,6 +5,8 @@
  */
 import { resolve } from 'node:path';
 import { CatalogError } from '../errors.js';
+import { readBundleDirShape } from '../hosting/bundle-shape.js';
+import { checkEveryHost, type HostFit } from '../hosting/host-fit.js';
 import { silentLogger } from '../logger.js';
 import { startPreviewServer } from '../preview/server.js';
 import { type Problem, validateBundle } from '../validate/index.js';
@@ -23,6 +25,8 @@ export interface CheckResult {
   /** The agent-readiness probes, and the level they reach (0 to 5). */
   probes: ProbeResult[];
   level: number;
+  /** For a directory: whether the bundle fits each host's deploy limits (a site is already deployed). */
+  hosts: HostFit[];
 }
 
 export interface CheckOptions {
@@ -46,7 +50,15 @@ export async function checkTarget(target: string, options: CheckOptions): Promis
     });
     const problems = [...site.problems, ...validateBundle(site.files)];
     const probes = await probeSite(normaliseSiteUrl(target), options.timeoutMs);
-    return { target, kind: 'site', documents: site.files.size, problems, probes, level: levelOf(probes) };
+    return {
+      target,
+      kind: 'site',
+      documents: site.files.size,
+      problems,
+      probes,
+      level: levelOf(probes),
+      hosts: [],
+    };
   }
   if (options.as !== undefined) {
     throw new CatalogError('FLAG_INVALID', `--as applies to a site URL, not to the directory ${target}`, {
@@ -56,13 +68,14 @@ export async function checkTarget(target: string, options: CheckOptions): Promis
   const dir = resolve(options.cwd, target);
   const files = await readBundleDir(dir);
   const problems = validateBundle(files);
+  const hosts = checkEveryHost(await readBundleDirShape(dir));
   // A directory is probed as the hosts serve it: through preview, on a loopback port.
   const preview = files.has('_headers')
     ? await startPreviewServer({ dir, port: 0, host: '127.0.0.1', logger: silentLogger })
     : undefined;
   try {
     const probes = preview === undefined ? [] : await probeSite(preview.url, options.timeoutMs);
-    return { target, kind: 'dir', documents: files.size, problems, probes, level: levelOf(probes) };
+    return { target, kind: 'dir', documents: files.size, problems, probes, level: levelOf(probes), hosts };
   } finally {
     await preview?.close();
   }
