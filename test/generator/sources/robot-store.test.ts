@@ -26,6 +26,10 @@ describe('a Shopify robot store with an "Availability" option and loosely stated
     expect(section?.variants.map((row) => row.price)).toEqual(
       robot.variants.map((variant) => `${variant.price} ${robot.currency}`),
     );
+    // A reader of the table meets one "Availability" column, the variant's.
+    expect(kb?.body).toContain(
+      '| Variant ID | Edition | Availability (option) | SKU | Price | Was | Availability |',
+    );
   });
 
   it('when `available` is missing, null, text or a boolean then each variant is read on its own', async () => {
