@@ -8,18 +8,27 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
-/** Every `.ts` file under `dir`, as absolute paths. */
-function listSources(dir: string): string[] {
+/** Every `.ts` file under `dir`, as absolute paths, without the folders in `skip`. */
+function listSources(dir: string, skip: ReadonlySet<string>): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : listSources(path);
+    if (entry.isDirectory())
+      return entry.name === 'node_modules' || skip.has(path) ? [] : listSources(path, skip);
     return entry.name.endsWith('.ts') ? [path] : [];
   });
 }
 
-/** File → the files it imports, for the sources under `folders` (relative to `root`). */
-export function readImportGraph(root: string, folders: readonly string[]): Map<string, string[]> {
-  const files = folders.flatMap((folder) => listSources(join(root, folder)));
+/**
+ * File → the files it imports, for the sources under `folders` (relative to `root`),
+ * leaving out those under `exclude` (and the edges into them).
+ */
+export function readImportGraph(
+  root: string,
+  folders: readonly string[],
+  exclude: readonly string[] = [],
+): Map<string, string[]> {
+  const skip = new Set(exclude.map((folder) => join(root, folder)));
+  const files = folders.flatMap((folder) => listSources(join(root, folder), skip));
   const known = new Set(files);
   const graph = new Map<string, string[]>();
   for (const file of files) {
