@@ -14,8 +14,14 @@ import { handleMcpRequest } from './mcp-route.js';
 import type { BodyLimits } from './read-body.js';
 import { handleRestRequest, REST_OPERATIONS } from './rest-route.js';
 
-/** MCP and REST bodies are small JSON objects; a 1 MB query is refused before parsing. */
-export const DEFAULT_BODY_LIMITS: BodyLimits = { maxBytes: 64 * 1024, deadlineMs: 10_000 };
+/**
+ * MCP and REST bodies are small JSON objects; a 1 MB query is refused before parsing. A
+ * body that never ends is cut off "within 10 s" (CONTRACT.md, "MCP and UCP shapes"): the
+ * deadline sits 2 s under that bound, because the 408 still has to be written and travel
+ * (with the deadline on the bound itself it arrived at 10.02 to 10.08 s). Every shell
+ * (Cloudflare, Netlify, Node) reads its limits from here.
+ */
+export const DEFAULT_BODY_LIMITS: BodyLimits = { maxBytes: 64 * 1024, deadlineMs: 8_000 };
 
 export async function handleLiveRequest(
   request: Request,
