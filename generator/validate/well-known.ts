@@ -86,6 +86,7 @@ function checkProtectedResource(document: Record<string, unknown>, report: Repor
 function checkIssuerCopy(
   document: Record<string, unknown>,
   expectedIssuer: string | undefined,
+  siteUrl: string | undefined,
   build: typeof buildAuthorizationServerMetadata,
   report: Report,
 ): void {
@@ -100,7 +101,12 @@ function checkIssuerCopy(
     );
   }
   const serviceDocumentation = stringField(document, 'service_documentation');
-  const expected = build({ issuer, ...(serviceDocumentation ? { serviceDocumentation } : {}) });
+  // The issuer builds its copy with the merchant's site too: agent_auth.skill is {site_url}/auth.md.
+  const expected = build({
+    issuer,
+    ...(serviceDocumentation ? { serviceDocumentation } : {}),
+    ...(siteUrl ? { siteUrl } : {}),
+  });
   if (!isDeepStrictEqual(document, expected)) {
     report('differs from the metadata the issuer itself serves (auth-server/metadata.ts)');
   }
@@ -208,12 +214,12 @@ export function checkWellKnown(files: BundleFiles): Problem[] {
   const authorizationServer = readDocument(files, AUTHORIZATION_SERVER_FILE, problems);
   if (authorizationServer) {
     const report = reporter(problems, AUTHORIZATION_SERVER_FILE, 'rfc8414');
-    checkIssuerCopy(authorizationServer, issuer, buildAuthorizationServerMetadata, report);
+    checkIssuerCopy(authorizationServer, issuer, siteUrl, buildAuthorizationServerMetadata, report);
   }
   const openIdConfiguration = readDocument(files, OPENID_CONFIGURATION_FILE, problems);
   if (openIdConfiguration) {
     const report = reporter(problems, OPENID_CONFIGURATION_FILE, 'openid-discovery');
-    checkIssuerCopy(openIdConfiguration, issuer, buildOpenIdConfiguration, report);
+    checkIssuerCopy(openIdConfiguration, issuer, siteUrl, buildOpenIdConfiguration, report);
   }
   const apiCatalog = readDocument(files, API_CATALOG_FILE, problems);
   if (apiCatalog) {

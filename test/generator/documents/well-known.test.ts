@@ -84,7 +84,7 @@ describe('the well-known documents', () => {
   });
 
   test('the issuer metadata copies are exactly what the issuer module computes', () => {
-    const issuer = { issuer: plan.config.auth_url };
+    const issuer = { issuer: plan.config.auth_url, siteUrl: plan.config.site_url };
     expect(json(find(artifacts, '.well-known/oauth-authorization-server.json'))).toEqual(
       buildAuthorizationServerMetadata(issuer),
     );
