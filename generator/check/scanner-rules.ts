@@ -86,7 +86,7 @@ function entryFaults(entry: unknown, label: string): string[] {
   const valid = Array.isArray(queries) && queries.every((query) => typeof query === 'string' && query !== '');
   if (!valid || queries.length < 2 || queries.length > 5)
     faults.push(`${label}: representativeQueries must be 2 to 5 questions`);
-  if (url !== undefined && isServerCardUrl(url) && type !== MCP_SERVER_CARD_TYPE)
+  if (type !== undefined && url !== undefined && isServerCardUrl(url) && type !== MCP_SERVER_CARD_TYPE)
     faults.push(`${label}: the MCP server card's entry must be type ${MCP_SERVER_CARD_TYPE}`);
   return faults;
 }
