@@ -29,7 +29,7 @@ export function buildAiCatalog(config: ResolvedConfig): Record<string, unknown> 
   const urn = (namespace: string, name: string) => `urn:air:${host}:${namespace}:${name}`;
   const merchant = config.merchant.name;
   const live = liveSurface(config);
-  const mcp =
+  const liveEntries =
     live === undefined
       ? []
       : [
@@ -46,6 +46,18 @@ export function buildAiCatalog(config: ResolvedConfig): Record<string, unknown> 
               `Look up a ${merchant} product by its id and list its variants`,
             ],
           },
+          // The A2A card exists only where the live handler serves its endpoint.
+          {
+            identifier: urn('a2a', 'catalog'),
+            displayName: `${merchant} catalog (A2A agent card)`,
+            type: 'application/a2a-agent-card+json',
+            tags: ['a2a', 'catalog'],
+            url: siteUrl(config, `/${WELL_KNOWN_DOCUMENTS.agentCard.path}`),
+            representativeQueries: [
+              `What does ${merchant} sell?`,
+              `Search the ${merchant} catalog for a product`,
+            ],
+          },
         ];
   return {
     specVersion: AI_CATALOG_SPEC_VERSION,
@@ -56,18 +68,7 @@ export function buildAiCatalog(config: ResolvedConfig): Record<string, unknown> 
       ...(config.merchant.logo_url ? { logoUrl: config.merchant.logo_url } : {}),
     },
     entries: [
-      ...mcp,
-      {
-        identifier: urn('a2a', 'catalog'),
-        displayName: `${merchant} catalog (A2A agent card)`,
-        type: 'application/a2a-agent-card+json',
-        tags: ['a2a', 'catalog'],
-        url: siteUrl(config, `/${WELL_KNOWN_DOCUMENTS.agentCard.path}`),
-        representativeQueries: [
-          `What does ${merchant} sell?`,
-          `Search the ${merchant} catalog for a product`,
-        ],
-      },
+      ...liveEntries,
       {
         identifier: urn('skills', 'index'),
         displayName: `${merchant} agent skills`,

@@ -163,7 +163,9 @@ export function emitWellKnown(plan: BuildPlan): Artifact[] {
     document(docs.authorizationServer, buildAuthorizationServerMetadata(issuer)),
     document(docs.openIdConfiguration, buildOpenIdConfiguration(issuer)),
     document(docs.apiCatalog, buildApiCatalog(config)),
-    document(docs.agent, agentCard),
-    document(docs.agentCard, agentCard),
+    // Only where the live handler serves its A2A endpoint (well-known-agent.ts).
+    ...(agentCard === undefined
+      ? []
+      : [document(docs.agent, agentCard), document(docs.agentCard, agentCard)]),
   ];
 }
