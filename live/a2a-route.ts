@@ -1,18 +1,19 @@
 /**
  * A2A 1.0 over JSON-RPC at `{base_url}/a2a`, built on the official A2A JavaScript SDK
  * (`@a2a-js/sdk`): its `DefaultRequestHandler` and `JsonRpcTransportHandler` answer every
- * core operation the binding requires (A2A 1.0 §9: `SendMessage`, `GetTask`, `ListTasks`,
+ * core operation the binding must implement (`SendMessage`, `GetTask`, `ListTasks`,
  * `CancelTask`, `SubscribeToTask`, the push-notification configs, `GetExtendedAgentCard`),
  * with the SDK's own errors for what the card does not offer (no streaming, no push, no
  * extended card). The agent is the catalog's search: a message's `data` part holding a
- * UCP `catalog` search object, or its text as the query, is answered with one agent
+ * UCP catalog search object, or else its text as the query, is answered with one agent
  * message whose `data` part is exactly what `search_catalog` returns, mirrored as JSON
  * text, as the MCP tool mirrors it. Answers are messages, never tasks, so nothing is kept
  * between requests (the edge is stateless); the in-memory task store stays empty.
- * Web-standard Request/Response only, like the rest of the core.
+ * The search runs before the SDK is handed the request, so a bad search object or cursor
+ * is JSON-RPC -32602 naming the field, and a broken bundle the core's 503, rather than a
+ * failed execution. Web-standard Request/Response only, like the rest of the core.
  */
 import { AgentCard, type Message, Role } from '@a2a-js/sdk';
-import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import {
   AgentEvent,
   type AgentExecutor,
@@ -22,75 +23,61 @@ import {
   JsonRpcTransportHandler,
   validateVersion,
 } from '@a2a-js/sdk/server';
-import { searchCatalog } from './catalog-operations.js';
-import { searchRequestSchema } from './catalog-schemas.js';
+import { CatalogRequestError, searchCatalog } from './catalog-operations.js';
+import { type SearchRequest, searchRequestSchema } from './catalog-schemas.js';
 import type { LiveContext } from './live-context.js';
 import type { LiveData } from './live-data.js';
 import { type BodyLimits, readBodyText } from './read-body.js';
 
 /** The agent card the bundle publishes; its supportedInterfaces name this endpoint. */
 export const AGENT_CARD_ASSET = '.well-known/agent-card.json';
-/** A2A 1.0 §3.2.1 (service parameters): the protocol version a client asks for. */
+/** A2A's service parameter naming the protocol version the client speaks. */
 const VERSION_HEADER = 'a2a-version';
 
-/**
- * The same, read from the request's JSON before the SDK sees it (A2A 1.0 JSON: a part is
- * `{text}` or `{data}`), so a search object that breaks UCP's schema is refused with
- * JSON-RPC -32602 naming the field rather than as a failed execution.
- */
-function invalidSearchIn(rpc: unknown): string | undefined {
-  if (!isObject(rpc) || rpc.method !== 'SendMessage' || !isObject(rpc.params)) return undefined;
-  const message = rpc.params.message;
-  const parts = isObject(message) && Array.isArray(message.parts) ? message.parts : [];
-  const data = parts.find((part) => isObject(part) && part.data !== undefined);
-  const texts = parts.flatMap((part) => (isObject(part) && typeof part.text === 'string' ? [part.text] : []));
-  const candidate = isObject(data) ? data.data : { query: texts.join(' ').trim() };
-  const parsed = searchRequestSchema.safeParse(candidate);
-  if (parsed.success) return undefined;
-  const where = parsed.error.issues[0]?.path.join('.');
-  return `the message is not a UCP catalog search${where ? ` (at ${where})` : ''}`;
-}
+type JsonRpcId = string | number | null;
+type Search = { request: SearchRequest } | { fault: string };
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The search request a message carries: its first data part's object, else its text as `query`. */
-function searchRequestOf(message: Message): unknown {
-  for (const part of message.parts) {
-    if (part.content?.$case === 'data') return part.content.value;
-  }
-  const text = message.parts.flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : []));
-  return { query: text.join(' ').trim() };
+/**
+ * The search a `SendMessage` request asks for, read from its JSON (A2A 1.0: a part is
+ * `{text}` or `{data}`): the first data part's object, else the text parts joined as
+ * `query`. Undefined for any other method, which the SDK answers alone.
+ */
+function searchOf(rpc: Record<string, unknown>): Search | undefined {
+  if (rpc.method !== 'SendMessage' || !isObject(rpc.params)) return undefined;
+  const message = rpc.params.message;
+  const parts = isObject(message) && Array.isArray(message.parts) ? message.parts : [];
+  const data = parts.find((part) => isObject(part) && part.data !== undefined);
+  const texts = parts.flatMap((part) => (isObject(part) && typeof part.text === 'string' ? [part.text] : []));
+  const parsed = searchRequestSchema.safeParse(
+    isObject(data) ? data.data : { query: texts.join(' ').trim() },
+  );
+  if (parsed.success) return { request: parsed.data };
+  const where = parsed.error.issues[0]?.path.join('.');
+  return { fault: `the message is not a UCP catalog search${where ? ` (at ${where})` : ''}` };
 }
 
-function createExecutor(loadData: () => Promise<LiveData>): AgentExecutor {
+/** The agent: publishes the search's answer as one message, the reply to the one it was sent. */
+function answeringExecutor(result: unknown): AgentExecutor {
+  const part = (content: NonNullable<Message['parts'][number]['content']>) => ({
+    content,
+    metadata: undefined,
+    filename: '',
+    mediaType: 'application/json',
+  });
   return {
     async execute(requestContext, eventBus) {
-      const parsed = searchRequestSchema.safeParse(searchRequestOf(requestContext.userMessage));
-      if (!parsed.success) {
-        const where = parsed.error.issues[0]?.path.join('.') || 'the message';
-        throw new RequestMalformedError(`the search request is invalid at ${where}`);
-      }
-      const result = await searchCatalog(await loadData(), parsed.data);
       const reply: Message = {
         messageId: crypto.randomUUID(),
         contextId: requestContext.contextId,
         taskId: '',
         role: Role.ROLE_AGENT,
         parts: [
-          {
-            content: { $case: 'data', value: result },
-            metadata: undefined,
-            filename: '',
-            mediaType: 'application/json',
-          },
-          {
-            content: { $case: 'text', value: JSON.stringify(result) },
-            metadata: undefined,
-            filename: '',
-            mediaType: 'application/json',
-          },
+          part({ $case: 'data', value: result }),
+          part({ $case: 'text', value: JSON.stringify(result) }),
         ],
         metadata: undefined,
         extensions: [],
@@ -105,7 +92,30 @@ function createExecutor(loadData: () => Promise<LiveData>): AgentExecutor {
   };
 }
 
-const jsonRpc = (body: unknown, status = 200) => Response.json(body, { status });
+const rpcError = (id: JsonRpcId, code: number, message: string) =>
+  Response.json({ jsonrpc: '2.0', id, error: { code, message } });
+
+function headersOf(request: Request): Record<string, string> {
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return headers;
+}
+
+/** Parses the body as one JSON-RPC request object, or answers the error JSON-RPC 2.0 gives. */
+function parseRequest(text: string): Record<string, unknown> | Response {
+  let rpc: unknown;
+  try {
+    rpc = JSON.parse(text);
+  } catch {
+    return rpcError(null, -32700, 'the body is not valid JSON');
+  }
+  // Batches are not part of A2A's binding; refused as every live route refuses them.
+  if (Array.isArray(rpc)) return rpcError(null, -32600, 'batches are not supported');
+  if (!isObject(rpc)) return rpcError(null, -32600, 'the body is not a JSON-RPC request');
+  return rpc;
+}
 
 /** Answers one JSON-RPC request at the A2A endpoint. */
 export async function handleA2aRequest(
@@ -120,57 +130,40 @@ export async function handleA2aRequest(
     return new Response('expected Content-Type: application/json\n', { status: 415 });
   const body = await readBodyText(request, limits);
   if (!body.ok) return new Response(`${body.reason}\n`, { status: body.status });
-  let rpc: unknown;
-  try {
-    rpc = JSON.parse(body.text);
-  } catch {
-    return jsonRpc({
-      jsonrpc: '2.0',
-      id: null,
-      error: { code: -32700, message: 'the body is not valid JSON' },
-    });
-  }
-  const id = isObject(rpc) && (typeof rpc.id === 'string' || typeof rpc.id === 'number') ? rpc.id : null;
-  // JSON-RPC 2.0 batches are not part of A2A's binding; refused as every live route refuses them.
-  if (Array.isArray(rpc))
-    return jsonRpc({
-      jsonrpc: '2.0',
-      id: null,
-      error: { code: -32600, message: 'batches are not supported' },
-    });
-  const invalid = invalidSearchIn(rpc);
-  if (invalid !== undefined)
-    return jsonRpc({ jsonrpc: '2.0', id, error: { code: -32602, message: invalid } });
+  const rpc = parseRequest(body.text);
+  if (rpc instanceof Response) return rpc;
+  const id: JsonRpcId = typeof rpc.id === 'string' || typeof rpc.id === 'number' ? rpc.id : null;
   const cardText = await context.readAsset(AGENT_CARD_ASSET);
-  if (cardText === undefined) return jsonRpc({ error: 'the agent card is not available' }, 503);
+  if (cardText === undefined)
+    return Response.json({ error: 'the agent card is not available' }, { status: 503 });
   const card = AgentCard.fromJSON(JSON.parse(cardText));
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), createExecutor(loadData));
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
   const callContext = defaultServerCallContextBuilder({
     extensions: undefined,
     user: undefined,
-    headers,
+    headers: headersOf(request),
     requestedVersion: request.headers.get(VERSION_HEADER) ?? undefined,
   });
   try {
+    // Absent, the version is 0.3, which this 1.0 endpoint refuses (VersionNotSupported).
     validateVersion(callContext.requestedVersion, card, 'JSONRPC');
   } catch (error) {
-    return jsonRpc({ jsonrpc: '2.0', id, error: JsonRpcTransportHandler.mapToJSONRPCError(error) });
+    return Response.json({ jsonrpc: '2.0', id, error: JsonRpcTransportHandler.mapToJSONRPCError(error) });
   }
-  const answer = await new JsonRpcTransportHandler(handler).handle(
-    rpc as Record<string, unknown>,
-    callContext,
-  );
-  // Streaming is not offered (capabilities.streaming false), so a stream is never returned;
-  // the SDK refuses SendStreamingMessage and SubscribeToTask with UnsupportedOperation.
-  if (answer !== null && typeof answer === 'object' && Symbol.asyncIterator in answer)
-    return jsonRpc({
-      jsonrpc: '2.0',
-      id: null,
-      error: { code: -32004, message: 'streaming is not supported' },
-    });
-  return jsonRpc(answer);
+  const search = searchOf(rpc);
+  if (search !== undefined && 'fault' in search) return rpcError(id, -32602, search.fault);
+  let result: unknown;
+  if (search !== undefined) {
+    try {
+      result = await searchCatalog(await loadData(), search.request);
+    } catch (error) {
+      if (error instanceof CatalogRequestError) return rpcError(id, -32602, error.message);
+      throw error;
+    }
+  }
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), answeringExecutor(result));
+  const answer = await new JsonRpcTransportHandler(handler).handle(rpc, callContext);
+  // The card offers no streaming, so the SDK refuses SendStreamingMessage and
+  // SubscribeToTask before a stream exists; a stream here would be a broken promise.
+  if (Symbol.asyncIterator in answer) return rpcError(id, -32603, 'streaming is not supported');
+  return Response.json(answer);
 }

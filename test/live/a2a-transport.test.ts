@@ -55,6 +55,14 @@ describe('A2A SendMessage over JSON-RPC', () => {
     expect(await rpcError(await post(rpc('SendMessage', bad)))).toBe(-32602);
     expect(await rpcError(await post('{"jsonrpc": "2.0",'))).toBe(-32700);
     expect(await rpcError(await post(rpc('SendMessage', textMessage('x'.repeat(5000)))))).toBe(-32602);
+    const forged = {
+      message: {
+        messageId: 'm3',
+        role: 'ROLE_USER',
+        parts: [{ data: { pagination: { cursor: 'forged' } } }],
+      },
+    };
+    expect(await rpcError(await post(rpc('SendMessage', forged)))).toBe(-32602);
     expect(await rpcError(await post(rpc('NoSuchMethod', {})))).toBe(-32601);
   });
 
