@@ -13,38 +13,21 @@
 import { SKILLS_SCHEMA, sha256Digest } from '../emit/agent-skills.js';
 import { AI_CRAWLERS, readRobotsGroups } from '../emit/robots.js';
 import { isRecord, stringField } from '../validate/bundle-layout.js';
+import { HOMEPAGE_PROBES, probeLinkHeaders, probeMarkdown, probeWebMcp } from './page-probes.js';
 import { essenceOf, jsonOf, type ProbeFetch } from './probe-http.js';
 import {
-  AGENT_LINK_RELATIONS,
-  a2aCardFaults,
-  agentAuthFaults,
-  aiCatalogFaults,
-  linkRelations,
-} from './scanner-rules.js';
+  fail,
+  notApplicable,
+  type Probe,
+  type ProbeContext,
+  type ProbeResult,
+  type ProbeStatus,
+  pass,
+  type Verdict,
+} from './probe-verdict.js';
+import { a2aCardFaults, agentAuthFaults, aiCatalogFaults } from './scanner-rules.js';
 
-export type ProbeStatus = 'pass' | 'fail' | 'not applicable';
-
-export interface ProbeResult {
-  id: string;
-  category: string;
-  status: ProbeStatus;
-  message: string;
-  /** Set on a homepage probe in model (b): the verdict judges the store's page, not the bundle. */
-  judges?: 'store';
-}
-
-interface ProbeContext {
-  fetch: ProbeFetch;
-  /** The HTML page the homepage probes read: `/`, or the bundle's `/api/` beside the store's `/`. */
-  page: string;
-}
-
-type Verdict = [status: ProbeStatus, message: string];
-type Probe = { id: string; category: string; run: (context: ProbeContext) => Promise<Verdict> };
-
-const pass = (message: string): Verdict => ['pass', message];
-const fail = (message: string): Verdict => ['fail', message];
-const notApplicable = (message: string): Verdict => ['not applicable', message];
+export type { ProbeResult, ProbeStatus };
 
 async function probeRobots({ fetch }: ProbeContext): Promise<Verdict> {
   const robots = await fetch('/robots.txt');
@@ -58,30 +41,6 @@ async function probeSitemap({ fetch }: ProbeContext): Promise<Verdict> {
   if (sitemap.status === 200 && /<(urlset|sitemapindex)[\s>]/.test(sitemap.body))
     return pass('/sitemap.xml parses');
   return fail(`/sitemap.xml answered ${sitemap.status} without a urlset`);
-}
-
-/** The scanner reads the page's Link header for at least one relation an agent can act on. */
-async function probeLinkHeaders({ fetch, page }: ProbeContext): Promise<Verdict> {
-  const link = (await fetch(page)).headers.get('link');
-  if (link === null) return fail(`${page} has no Link header`);
-  const rels = linkRelations(link);
-  const useful = rels.filter((rel) => AGENT_LINK_RELATIONS.includes(rel));
-  return useful.length > 0
-    ? pass(`${page} links ${useful.join(', ')}`)
-    : fail(
-        `${page} links only ${rels.join(', ') || 'nothing parseable'}; none of ${AGENT_LINK_RELATIONS.join(', ')}`,
-      );
-}
-
-async function probeMarkdown({ fetch, page }: ProbeContext): Promise<Verdict> {
-  const response = await fetch(page, { accept: 'text/markdown' });
-  const vary = (response.headers.get('vary') ?? '').toLowerCase();
-  if (response.status !== 200 || essenceOf(response) !== 'text/markdown') {
-    return fail(`${page} with Accept: text/markdown answered ${response.status} ${essenceOf(response)}`);
-  }
-  return vary.includes('accept')
-    ? pass(`${page} negotiates Markdown`)
-    : fail(`${page} serves Markdown without Vary: Accept`);
 }
 
 async function probeAiRules({ fetch }: ProbeContext): Promise<Verdict> {
@@ -154,21 +113,6 @@ async function probeAuthMd({ fetch }: ProbeContext): Promise<Verdict> {
   if (servers.length > 0 && !servers.includes(issuer))
     return fail(`the metadata's issuer ${issuer} is not among the resource's authorization_servers`);
   return pass('/auth.md, and an agent_auth block with skill, register_uri and a complete method');
-}
-
-async function probeWebMcp({ fetch, page }: ProbeContext): Promise<Verdict> {
-  const html = await fetch(page);
-  if (html.status !== 200 || essenceOf(html) !== 'text/html')
-    return fail(`${page} answered ${html.status} ${essenceOf(html)}`);
-  const src = /<script[^>]*\ssrc="([^"]+)"/.exec(html.body)?.[1];
-  if (src === undefined) return fail(`${page} loads no script`);
-  const script = await fetch(src.startsWith('/') ? src : new URL(src).pathname);
-  const csp = html.headers.get('content-security-policy') ?? '';
-  if (csp !== '' && !/script-src[^;]*'self'/.test(csp))
-    return fail("the page's CSP does not allow script-src 'self'");
-  return /modelContext/.test(script.body) && /registerTool/.test(script.body)
-    ? pass(`${src} registers tools with modelContext`)
-    : fail(`${src} registers no tool`);
 }
 
 export const PROBES: readonly Probe[] = [
@@ -248,9 +192,6 @@ export const PROBES: readonly Probe[] = [
     run: async () => notApplicable('needs the public DNS; check runs offline'),
   },
 ];
-
-/** The probes that read the site's home page, which the store owns in model (b). */
-export const HOMEPAGE_PROBES: readonly string[] = ['linkHeaders', 'markdownNegotiation', 'webMcp'];
 
 /** The bundle's own page in model (b), whose verdict is reported beside the store's. */
 const BUNDLE_PAGE = '/api/';

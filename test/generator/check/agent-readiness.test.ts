@@ -103,6 +103,48 @@ describe('check on a model (a) bundle with the live handler', () => {
   });
 });
 
+describe('check on a model (b) bundle, the store owning /', () => {
+  let storeDir = '';
+
+  beforeAll(async () => {
+    // The sample's own config: site_url is the store's origin, so the store owns `/`.
+    const result = await build({
+      configPath: 'catalog.config.json',
+      out: join(ROOT, 'dist-never-written'),
+      cwd: ROOT,
+      write: false,
+      logger: silentLogger,
+      now: () => new Date('2026-11-21T12:00:00.000Z'),
+    });
+    storeDir = await mkdtemp(join(tmpdir(), 'agent-readiness-b-'));
+    for (const artifact of result.artifacts) {
+      const file = join(storeDir, artifact.path);
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, encodeArtifact(artifact));
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    if (storeDir !== '') await rm(storeDir, { recursive: true, force: true });
+  });
+
+  test("every probe but the homepage ones passes, and those say they judge the store's page", async () => {
+    const result = await checkTarget(storeDir, { cwd: ROOT });
+    expect(result.problems).toEqual([]);
+    for (const probe of result.probes) {
+      const homepage = ['linkHeaders', 'markdownNegotiation', 'webMcp'].includes(probe.id);
+      expect(probe.judges, probe.id).toBe(homepage ? 'store' : undefined);
+      if (homepage) expect(probe.message, probe.id).toMatch(/model \(b\)/);
+      else if (!['x402', 'mpp', 'dns', 'webBotAuth'].includes(probe.id))
+        expect(probe.status, probe.id).toBe('pass');
+    }
+    // The bundle's own page answers its part: the Link relations and Markdown negotiation.
+    const byId = new Map(result.probes.map((probe) => [probe.id, probe.message]));
+    expect(byId.get('linkHeaders')).toMatch(/\/api\/: pass/);
+    expect(byId.get('markdownNegotiation')).toMatch(/\/api\/: pass/);
+  }, 60_000);
+});
+
 describe('the A2A card and the live A2A JSON-RPC binding, through the official A2A client', () => {
   /** The published card, its interface moved from the production address to preview's. */
   async function localCard(): Promise<AgentCard> {

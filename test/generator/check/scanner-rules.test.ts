@@ -230,6 +230,20 @@ describe('the probes over HTTP', () => {
     expect((await run(false)).get('authMd')?.message).toMatch(/authorization_servers/);
   });
 
+  test("the WebMCP probe finds the registering script among a store page's own scripts, not another origin's", async () => {
+    const storePage = (scripts: string[]): Served => ({
+      type: 'text/html',
+      body: scripts.map((src) => `<script src="${src}" defer></script>`).join(''),
+    });
+    const registering = 'document.modelContext.registerTool({name: "search_catalog"});';
+    routes.set('/theme.js', { type: 'text/javascript', body: 'console.log(1);' });
+    routes.set('/webmcp.js', { type: 'text/javascript', body: registering });
+    routes.set('/', storePage(['//cdn.example/shop.js', '/theme.js', '/webmcp.js']));
+    expect((await run(false)).get('webMcp')).toMatchObject({ status: 'pass', message: /\/webmcp\.js/ });
+    routes.set('/', storePage(['https://cdn.example/webmcp.js', '/theme.js']));
+    expect((await run(false)).get('webMcp')?.status).toBe('fail');
+  });
+
   test("in model (b) the homepage probes judge the store's / and report the bundle's /api/ beside it", async () => {
     const results = await run(true);
     for (const id of ['linkHeaders', 'markdownNegotiation', 'webMcp']) {
