@@ -28,22 +28,28 @@ const SITE = 'https://agents.pomona-juice.example';
 let dir = '';
 let preview: { url: string; close(): Promise<void> } | undefined;
 
-beforeAll(async () => {
+/** The sample merchant built (with these URL flags) and written to a fresh directory. */
+async function buildSampleDir(flags: Record<string, string>): Promise<string> {
   const result = await build({
     configPath: 'catalog.config.json',
     out: join(ROOT, 'dist-never-written'),
     cwd: ROOT,
-    flags: { site_url: SITE, base_url: `${SITE}/api` },
+    flags,
     write: false,
     logger: silentLogger,
     now: () => new Date('2026-11-21T12:00:00.000Z'),
   });
-  dir = await mkdtemp(join(tmpdir(), 'agent-readiness-'));
+  const target = await mkdtemp(join(tmpdir(), 'agent-readiness-'));
   for (const artifact of result.artifacts) {
-    const file = join(dir, artifact.path);
+    const file = join(target, artifact.path);
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, encodeArtifact(artifact));
   }
+  return target;
+}
+
+beforeAll(async () => {
+  dir = await buildSampleDir({ site_url: SITE, base_url: `${SITE}/api` });
   preview = await startPreviewServer({ dir, port: 0, host: '127.0.0.1', logger: silentLogger });
 }, 60_000);
 
@@ -108,20 +114,7 @@ describe('check on a model (b) bundle, the store owning /', () => {
 
   beforeAll(async () => {
     // The sample's own config: site_url is the store's origin, so the store owns `/`.
-    const result = await build({
-      configPath: 'catalog.config.json',
-      out: join(ROOT, 'dist-never-written'),
-      cwd: ROOT,
-      write: false,
-      logger: silentLogger,
-      now: () => new Date('2026-11-21T12:00:00.000Z'),
-    });
-    storeDir = await mkdtemp(join(tmpdir(), 'agent-readiness-b-'));
-    for (const artifact of result.artifacts) {
-      const file = join(storeDir, artifact.path);
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, encodeArtifact(artifact));
-    }
+    storeDir = await buildSampleDir({});
   }, 60_000);
 
   afterAll(async () => {
