@@ -101,7 +101,8 @@ describe('the shopify_admin source (a bulk export of the Admin GraphQL API)', ()
     expect(new Set(result.products.map((product) => product.record.slug))).toEqual(
       new Set(products.map((product) => product.handle)),
     );
-  });
+    // 25,050 products with three variants each: about 100,000 lines through the on-disk join.
+  }, 120_000);
 
   test('when one store is read through the storefront and through the Admin API then the records are the same', async () => {
     const products = makeShopifyProducts(60);
