@@ -13,7 +13,7 @@ export const WOO_SECRET = 'wc-test-secret-0123456789';
 
 export interface Delivery {
   headers: Record<string, string>;
-  body: string | Uint8Array;
+  body: string | Uint8Array<ArrayBuffer>;
 }
 
 export function sign(secret: string, body: string | Uint8Array): string {
@@ -27,7 +27,7 @@ export function shopifyDelivery(
     secret?: string;
     triggeredAt?: Date;
     webhookId?: string;
-    body?: string | Uint8Array;
+    body?: string | Uint8Array<ArrayBuffer>;
   } = {},
 ): Delivery {
   const body =
