@@ -8,6 +8,7 @@ import { CatalogError } from '../errors.js';
 import { silentLogger } from '../logger.js';
 import { startPreviewServer } from '../preview/server.js';
 import { type Problem, validateBundle } from '../validate/index.js';
+import { describeStaleness, type Freshness, judgeFreshness } from './freshness.js';
 import { createProbeFetch, essenceOf } from './probe-http.js';
 import { type ProbeResult, runProbes } from './probes.js';
 import { readBundleDir } from './read-dir.js';
@@ -23,6 +24,10 @@ export interface CheckResult {
   /** The agent-readiness probes, and the level they reach (0 to 5). */
   probes: ProbeResult[];
   level: number;
+  /** A live site's: how old its data is (the health document's `generated`). */
+  freshness?: Freshness;
+  /** What is worth knowing but is not a problem (a site whose data is older than twice its cache). */
+  warnings: string[];
 }
 
 export interface CheckOptions {
@@ -31,6 +36,8 @@ export interface CheckOptions {
   timeoutMs?: number;
   /** Judge a site target as if it were served at this site_url (`--as`). */
   as?: string;
+  /** Milliseconds since the epoch, for the age of a site's data; tests move it. */
+  now?: () => number;
 }
 
 export function isSiteTarget(target: string): boolean {
@@ -46,7 +53,17 @@ export async function checkTarget(target: string, options: CheckOptions): Promis
     });
     const problems = [...site.problems, ...validateBundle(site.files)];
     const probes = await probeSite(normaliseSiteUrl(target), options.timeoutMs);
-    return { target, kind: 'site', documents: site.files.size, problems, probes, level: levelOf(probes) };
+    const freshness = judgeFreshness(site.files, (options.now ?? Date.now)());
+    return {
+      target,
+      kind: 'site',
+      documents: site.files.size,
+      problems,
+      probes,
+      level: levelOf(probes),
+      ...(freshness ? { freshness } : {}),
+      warnings: freshness?.stale ? [describeStaleness(freshness)] : [],
+    };
   }
   if (options.as !== undefined) {
     throw new CatalogError('FLAG_INVALID', `--as applies to a site URL, not to the directory ${target}`, {
@@ -62,7 +79,16 @@ export async function checkTarget(target: string, options: CheckOptions): Promis
     : undefined;
   try {
     const probes = preview === undefined ? [] : await probeSite(preview.url, options.timeoutMs);
-    return { target, kind: 'dir', documents: files.size, problems, probes, level: levelOf(probes) };
+    // A directory's age says nothing about the live site: only a site is judged for freshness.
+    return {
+      target,
+      kind: 'dir',
+      documents: files.size,
+      problems,
+      probes,
+      level: levelOf(probes),
+      warnings: [],
+    };
   } finally {
     await preview?.close();
   }
