@@ -87,9 +87,12 @@ export function createTriggerScheduler(
         Math.max(at + policy.quietMs, lastFiredAt + policy.minIntervalMs),
         batch.firstAt + policy.maxDelayMs,
       );
-      const timer = setTimeout(() => {
-        if (pending === batch && batch.latest === mine) run(batch);
-      }, Math.max(0, due - at));
+      const timer = setTimeout(
+        () => {
+          if (pending === batch && batch.latest === mine) run(batch);
+        },
+        Math.max(0, due - at),
+      );
       if (policy.unrefTimers === true) (timer as { unref?: () => void }).unref?.();
       return batch.done;
     },
