@@ -20,9 +20,9 @@ import type { Logger } from './logger.js';
 import { type LeftOutProduct, mergeProducts } from './merge.js';
 import { type BuildStage, planBuild, type UpstreamFetcher } from './pipeline.js';
 import type { Article, BuildPlan, PlannedProduct } from './plan.js';
+import { holdsArtifacts, matchesArtifacts } from './publish/file-digest.js';
 import { type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
-import { publishBundle, recoverBundle } from './publish/publish-bundle.js';
-import { holdsFiles, sameFiles } from './publish/read-bundle.js';
+import { type PublishReport, publishBundle, recoverBundle } from './publish/publish-bundle.js';
 import { describeShipping } from './shipping/policy.js';
 import { fetchUpstreamWithDeadline } from './sources/deadline.js';
 import type { UpstreamResult } from './sources/index.js';
@@ -77,6 +77,8 @@ export interface BuildResult {
   out: string;
   previousGenerated?: string;
   upstream: { format: UpstreamResult['format']; requests: number };
+  /** The bundle's files against the last bundle (all unchanged when nothing changed or nothing was written). */
+  files: PublishReport;
 }
 
 function leftOutWarnings(leftOut: readonly LeftOutProduct[], strict: boolean): BuildWarning[] {
@@ -170,14 +172,11 @@ function emitAgainst(
     onStage('emit');
     // A changed bundle nearly always has a changed catalog: comparing that one document
     // first spares emitting the whole bundle twice on every build that changes something.
-    if (holdsFiles(previous.files, emitCatalog(plan))) {
+    if (holdsArtifacts(previous.digests, emitCatalog(plan))) {
       const artifacts = emitBundle(plan);
-      if (sameFiles(previous.files, artifacts)) result = { plan, artifacts, changed: false };
+      if (matchesArtifacts(previous.digests, artifacts)) result = { plan, artifacts, changed: false };
     }
   }
-  // The last bundle's bytes (as large as the new bundle) are needed for this comparison
-  // only; the rest of the build reads its count, time and product facts.
-  previous?.files.clear();
   if (!result) {
     const plan = planBuild({ ...input, generated: input.now.toISOString() });
     onStage('emit');
@@ -200,6 +199,7 @@ async function gatherProducts(
   onStage('upstream');
   const upstream = await fetchUpstreamWithDeadline(config, {
     logger: options.logger,
+    ...(options.env ? { env: options.env } : {}),
     ...(options.fetchUpstream ? { fetcher: options.fetchUpstream } : {}),
   });
   onStage('content');
@@ -264,10 +264,20 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     onStage,
   );
   const published = options.write && emitted.changed;
+  let files: PublishReport = {
+    written: 0,
+    unchanged: emitted.changed ? 0 : emitted.artifacts.length,
+    removed: 0,
+  };
   if (published) {
     onStage('publish');
     // Validated above; publishing compares the bytes it reads back with these artifacts.
-    await publishBundle({ target: out, artifacts: emitted.artifacts, logger: options.logger });
+    files = await publishBundle({
+      target: out,
+      artifacts: emitted.artifacts,
+      logger: options.logger,
+      ...(previous ? { previous: previous.digests } : {}),
+    });
   }
   return {
     ...emitted,
@@ -279,5 +289,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     out,
     ...(previous?.generated !== undefined ? { previousGenerated: previous.generated } : {}),
     upstream: { format: upstream.format, requests: upstream.requests },
+    files,
   };
 }

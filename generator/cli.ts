@@ -9,6 +9,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { applyUsagePolicy, usageExitStatus } from '../cli/cli-usage.js';
 import { processIo } from './commands/io.js';
 import { overridingFlagHelp } from './override-docs.js';
+import { SOURCE_FORMATS } from './sources/source-formats.js';
 import { reportFlagError } from './summary/report.js';
 
 // Each command's module (and the pipeline, validators and server behind it) is imported
@@ -51,11 +52,7 @@ export function createProgram(): Command {
     .option('--config <file>', 'config file', 'catalog.config.json')
     .option('--source <url-or-path>', overridingFlagHelp('--source'))
     .addOption(
-      new Option('--source-format <format>', overridingFlagHelp('--source-format')).choices([
-        'native',
-        'shopify',
-        'woocommerce',
-      ]),
+      new Option('--source-format <format>', overridingFlagHelp('--source-format')).choices(SOURCE_FORMATS),
     )
     .option('--out <dir>', 'output directory', 'dist')
     .option('--site-url <url>', overridingFlagHelp('--site-url'))

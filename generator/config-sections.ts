@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { OVERRIDABLE_KEY_DOCS } from './override-docs.js';
+import { SOURCE_FORMATS } from './sources/source-formats.js';
 
 export const httpUrl = z
   .url({ protocol: /^https?$/, error: 'expected an absolute http(s) URL' })
@@ -16,10 +17,7 @@ export const currencyCode = z
 
 export const upstreamSchema = z
   .object({
-    format: z
-      .enum(['native', 'shopify', 'woocommerce'])
-      .optional()
-      .describe(OVERRIDABLE_KEY_DOCS['upstream.format']),
+    format: z.enum(SOURCE_FORMATS).optional().describe(OVERRIDABLE_KEY_DOCS['upstream.format']),
     source: z.string().min(1).describe(OVERRIDABLE_KEY_DOCS['upstream.source']),
     coming_soon_tag: z
       .string()
@@ -43,9 +41,11 @@ export const upstreamSchema = z
       .number()
       .int()
       .positive()
-      .max(600_000)
+      .max(3_600_000)
       .default(30_000)
-      .describe('total time allowed for the whole upstream fetch'),
+      .describe(
+        'total time allowed for the whole upstream fetch; a shopify_admin bulk export of a large store takes minutes, so raise it there (e.g. 1800000)',
+      ),
     request_timeout_ms: z
       .number()
       .int()

@@ -15,6 +15,7 @@ import { findUnwantedText } from './normalise/clean-text.js';
 import { OVERRIDABLE_KEY_DOCS } from './override-docs.js';
 import { shippingPolicySchema } from './shipping/policy.js';
 import { assertShippingPolicy } from './shipping/policy-config.js';
+import type { SourceFormat } from './sources/source-formats.js';
 
 /** Google's limit for g:brand, which the merchant's brand (or name) becomes. */
 const FEED_BRAND_MAX = 70;
@@ -155,7 +156,7 @@ export interface ConfigOverrides {
   base_url?: string;
   auth_url?: string;
   source?: string;
-  source_format?: 'native' | 'shopify' | 'woocommerce';
+  source_format?: SourceFormat;
 }
 
 export interface ResolvedConfig

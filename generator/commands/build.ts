@@ -11,13 +11,14 @@ import type { ConfigOverrides } from '../config.js';
 import { describeErrorChain, isCatalogError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { BUILD_STAGES, type BuildStage } from '../pipeline.js';
+import type { SourceFormat } from '../sources/source-formats.js';
 import { type BuildReport, formatReport, reportFailure, reportSuccess } from '../summary/report.js';
 import type { CommandIo } from './io.js';
 
 export interface BuildCommandOptions {
   config: string;
   source?: string;
-  sourceFormat?: 'native' | 'shopify' | 'woocommerce';
+  sourceFormat?: SourceFormat;
   out: string;
   siteUrl?: string;
   baseUrl?: string;
@@ -122,6 +123,7 @@ export async function runBuild(options: BuildCommandOptions, io: CommandIo): Pro
       generated: result.plan.generated,
       ...(result.previousGenerated !== undefined ? { previousGenerated: result.previousGenerated } : {}),
       upstream: result.upstream,
+      files: result.files,
       durationMs: Math.round(performance.now() - started),
     });
   } catch (error) {

@@ -27,15 +27,14 @@ export interface ProductFrontMatter {
   currency: string;
   availability: string;
   brand: string;
-  generated: string;
 }
 
-/** `brand` is the record's, else the merchant's brand (the one the feed's g:brand states). */
-export function productFrontMatter(
-  record: ProductRecord,
-  brand: string,
-  generated: string,
-): ProductFrontMatter {
+/**
+ * `brand` is the record's, else the merchant's brand (the one the feed's g:brand states).
+ * No build time: a page changes only when its product does, so a rebuild after one
+ * product's change rewrites (and a host re-uploads) that product's page alone.
+ */
+export function productFrontMatter(record: ProductRecord, brand: string): ProductFrontMatter {
   return {
     id: record.id,
     slug: record.slug,
@@ -45,16 +44,10 @@ export function productFrontMatter(
     currency: record.currency,
     availability: record.availability,
     brand: record.brand ?? brand,
-    generated,
   };
 }
 
-export function renderProductMarkdown(
-  product: PlannedProduct,
-  fields: CatalogFields,
-  brand: string,
-  generated: string,
-): string {
+export function renderProductMarkdown(product: PlannedProduct, fields: CatalogFields, brand: string): string {
   const { record } = product;
   // The store's structured description sits below this page's own title.
   const description =
@@ -83,7 +76,7 @@ export function renderProductMarkdown(
       : []),
   ].join('\n');
   // A fresh options object keeps gray-matter from answering out of its process-wide cache.
-  return matter.stringify(body, productFrontMatter(record, brand, generated), {});
+  return matter.stringify(body, productFrontMatter(record, brand), {});
 }
 
 export function emitProductMarkdown(plan: BuildPlan): Artifact[] {
@@ -91,7 +84,7 @@ export function emitProductMarkdown(plan: BuildPlan): Artifact[] {
   return plan.products.map((product) => ({
     path: productMarkdownFile(product.record.slug),
     mediaType: PRODUCT_MARKDOWN_MEDIA_TYPE,
-    body: renderProductMarkdown(product, fields, plan.config.merchant.brand, plan.generated),
+    body: renderProductMarkdown(product, fields, plan.config.merchant.brand),
   }));
 }
 

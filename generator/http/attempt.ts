@@ -99,20 +99,25 @@ function parseJsonBody(buffer: Buffer, url: string, status: number): unknown {
   }
 }
 
+/** A non-2xx answer becomes UPSTREAM_HTTP (retryable for 429 and 5xx), its body drained up to 64 KiB. */
+export async function assertOk(response: Dispatcher.ResponseData, url: string): Promise<void> {
+  const status = response.statusCode;
+  if (status >= 200 && status <= 299) return;
+  await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+  const error = upstreamError('UPSTREAM_HTTP', `upstream answered ${status} for ${url}`, url, { status });
+  const retryAfter = flattenHeaders(response.headers)['retry-after'];
+  throw new AttemptError(error, isRetryableStatus(status), parseRetryAfterMs(retryAfter, Date.now()));
+}
+
 /** Reads a response: non-2xx becomes UPSTREAM_HTTP (retryable for 429 and 5xx), the rest JSON. */
 export async function readJsonResponse(
   response: Dispatcher.ResponseData,
   url: string,
   maxBytes: number,
 ): Promise<JsonResponse> {
+  await assertOk(response, url);
   const headers = flattenHeaders(response.headers);
   const status = response.statusCode;
-  if (status < 200 || status > 299) {
-    await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
-    const error = upstreamError('UPSTREAM_HTTP', `upstream answered ${status} for ${url}`, url, { status });
-    const retryAfterMs = parseRetryAfterMs(headers['retry-after'], Date.now());
-    throw new AttemptError(error, isRetryableStatus(status), retryAfterMs);
-  }
   const declared = Number.parseInt(headers['content-length'] ?? '', 10);
   if (Number.isFinite(declared) && declared > maxBytes) {
     response.body.destroy();

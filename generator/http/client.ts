@@ -12,6 +12,7 @@ import { Agent, interceptors, request } from 'undici';
 import type { Logger } from '../logger.js';
 import {
   AttemptError,
+  assertOk,
   classifyFailure,
   type JsonResponse,
   readJsonResponse,
@@ -20,8 +21,10 @@ import {
 import { createRequestLimiter, type LimiterClock, systemClock } from './limiter.js';
 import { redactUrl } from './redact-url.js';
 import { planRetryDelayMs } from './retry.js';
+import { type LineLimits, splitLines } from './split-lines.js';
 
 export type { JsonResponse } from './attempt.js';
+export type { LineLimits } from './split-lines.js';
 
 export interface HttpClientOptions {
   userAgent: string;
@@ -40,9 +43,30 @@ export interface HttpClientOptions {
   clock?: LimiterClock;
 }
 
+/** A request beyond a plain GET: a JSON body to POST and headers of the caller's own. */
+export interface JsonRequest {
+  /** Sent as the JSON request body with `POST`; without it the request is a `GET`. */
+  json?: unknown;
+  /**
+   * Extra request headers, e.g. an access token. Their values never reach a log line or an
+   * error message: only the URL, with its credentials redacted, is ever shown.
+   */
+  headers?: Readonly<Record<string, string>>;
+}
+
 export interface HttpClient {
   /** GETs a JSON document; `signal` lets a caller cancel requests it no longer needs. */
   getJson(url: string, signal?: AbortSignal): Promise<JsonResponse>;
+  /** Sends `request` (a POST when it has a JSON body) and reads the JSON answer, retried like `getJson`. */
+  sendJson(url: string, request: JsonRequest, signal?: AbortSignal): Promise<JsonResponse>;
+  /**
+   * GETs a large newline-delimited document and yields it line by line (without the line
+   * ends, empty lines skipped), never holding more than one line: the first response is
+   * retried like `getJson`, the body is not (its time is bounded by the client's deadline
+   * and an idle timeout, not by the per-request timeout). A line over `maxLineBytes` or a
+   * body over `maxTotalBytes` is UPSTREAM_TOO_LARGE.
+   */
+  streamLines(url: string, limits: LineLimits, signal?: AbortSignal): AsyncIterable<string>;
   /** Requests started, retries included. */
   readonly requests: number;
   close(): Promise<void>;
@@ -70,17 +94,30 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   });
   const dispatcher = agent.compose(interceptors.redirect({ maxRedirections: 3 }));
 
-  async function attempt(url: string, signal: AbortSignal): Promise<JsonResponse> {
+  async function open(url: string, spec: JsonRequest, signal: AbortSignal, accept: string) {
     const started = clock.now();
+    const method = spec.json === undefined ? 'GET' : 'POST';
     const response = await request(url, {
-      method: 'GET',
+      method,
       dispatcher,
       signal,
-      headers: { accept: 'application/json', 'user-agent': options.userAgent },
+      headers: {
+        ...spec.headers,
+        accept,
+        'user-agent': options.userAgent,
+        ...(spec.json === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(spec.json === undefined ? {} : { body: JSON.stringify(spec.json) }),
     });
-    const shown = redactUrl(url);
-    options.logger.debug(`GET ${shown} → ${response.statusCode} (${clock.now() - started} ms)`);
-    return readJsonResponse(response, shown, options.maxResponseBytes);
+    options.logger.debug(
+      `${method} ${redactUrl(url)} → ${response.statusCode} (${clock.now() - started} ms)`,
+    );
+    return response;
+  }
+
+  async function attempt(url: string, spec: JsonRequest, signal: AbortSignal): Promise<JsonResponse> {
+    const response = await open(url, spec, signal, 'application/json');
+    return readJsonResponse(response, redactUrl(url), options.maxResponseBytes);
   }
 
   function classify(error: unknown, url: string, callerSignal: AbortSignal | undefined): AttemptError {
@@ -97,27 +134,36 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   /** One attempt under a fresh per-request timeout, which starts only once the limiter lets it go. */
-  function scheduleAttempt(url: string, waitSignal: AbortSignal): Promise<JsonResponse> {
+  function scheduleAttempt(url: string, spec: JsonRequest, waitSignal: AbortSignal): Promise<JsonResponse> {
     return limiter.schedule(
-      () => attempt(url, AbortSignal.any([waitSignal, AbortSignal.timeout(options.requestTimeoutMs)])),
+      () => attempt(url, spec, AbortSignal.any([waitSignal, AbortSignal.timeout(options.requestTimeoutMs)])),
       waitSignal,
     );
   }
 
-  async function getJson(url: string, signal?: AbortSignal): Promise<JsonResponse> {
-    // Messages, logs and error details name the URL without any credentials it carries.
-    const shown = redactUrl(url);
+  function combineSignals(signal: AbortSignal | undefined): AbortSignal {
     const signals = [deadline.signal];
     if (signal) signals.push(signal);
     if (options.signal) signals.push(options.signal);
-    const waitSignal = AbortSignal.any(signals);
+    return AbortSignal.any(signals);
+  }
+
+  /** Runs `once` until it succeeds or the retry policy gives up, waiting between attempts. */
+  async function withRetries<T>(
+    url: string,
+    signal: AbortSignal | undefined,
+    once: (waitSignal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    // Messages, logs and error details name the URL without any credentials it carries.
+    const shown = redactUrl(url);
+    const waitSignal = combineSignals(signal);
     let failure = new AttemptError(
       upstreamError('UPSTREAM_NETWORK', `no attempt made for ${shown}`, shown, {}),
       false,
     );
     for (let attemptNumber = 0; attemptNumber <= options.retries; attemptNumber++) {
       try {
-        return await scheduleAttempt(url, waitSignal);
+        return await once(waitSignal);
       } catch (error) {
         failure = classify(error, shown, signal);
       }
@@ -139,8 +185,28 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     throw failure.error;
   }
 
+  async function* streamLines(url: string, limits: LineLimits, signal?: AbortSignal): AsyncIterable<string> {
+    const shown = redactUrl(url);
+    const response = await withRetries(url, signal, (waitSignal) =>
+      limiter.schedule(async () => {
+        const opened = await open(url, {}, waitSignal, 'application/jsonl, application/x-ndjson, */*');
+        await assertOk(opened, shown);
+        return opened;
+      }, waitSignal),
+    );
+    try {
+      yield* splitLines(response.body, shown, limits);
+    } catch (error) {
+      throw classify(error, shown, signal).error;
+    } finally {
+      response.body.destroy();
+    }
+  }
+
   return {
-    getJson,
+    getJson: (url, signal) => withRetries(url, signal, (wait) => scheduleAttempt(url, {}, wait)),
+    sendJson: (url, spec, signal) => withRetries(url, signal, (wait) => scheduleAttempt(url, spec, wait)),
+    streamLines,
     get requests() {
       return limiter.started;
     },

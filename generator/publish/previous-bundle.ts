@@ -1,19 +1,23 @@
 /**
  * The last good bundle in the output directory, as the build compares against it: its
- * files (for "nothing changed"), its catalog's product count (the shrink guard), its
+ * files' digests (for "nothing changed", and so publishing keeps unchanged files), its catalog's product count (the shrink guard), its
  * `generated` time and its products' prices and availability (the summary diff). A
  * non-empty directory that holds no catalog is refused, so a mistyped `--out` (say, the
  * project root) is never swapped away.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ResolvedConfig } from '../config.js';
 import { catalogPaths } from '../emit/catalog.js';
 import { CatalogError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { productFactsOf } from '../summary/diff.js';
-import { type BundleBytes, readBundle } from './read-bundle.js';
+import type { BundleDigests } from './file-digest.js';
+import { readBundleDigests } from './read-bundle.js';
 
 export interface PreviousBundle {
-  files: BundleBytes;
+  /** Every file's digest, by bundle-relative path. */
+  digests: BundleDigests;
   /** Product count of its catalog (0 when the catalog could not be read). */
   count: number;
   generated?: string;
@@ -25,7 +29,7 @@ export interface PreviousWarning {
   message: string;
 }
 
-function findCatalogPath(files: BundleBytes, config: ResolvedConfig): string | undefined {
+function findCatalogPath(files: BundleDigests, config: ResolvedConfig): string | undefined {
   const expected = `${catalogPaths(config.base_url).catalogPath.slice(1)}.json`;
   if (files.has(expected)) return expected;
   // The base URL may have changed since the last build; its catalog is still the last good one.
@@ -55,11 +59,10 @@ export async function readPreviousBundle(
   logger: Logger,
   warnings: { push(warning: PreviousWarning): unknown },
 ): Promise<PreviousBundle | undefined> {
-  const files = await readBundle(out);
-  if (files === undefined || files.size === 0) return undefined;
-  const catalogPath = findCatalogPath(files, config);
-  const bytes = catalogPath === undefined ? undefined : files.get(catalogPath);
-  if (bytes === undefined) {
+  const digests = await readBundleDigests(out);
+  if (digests === undefined || digests.size === 0) return undefined;
+  const catalogPath = findCatalogPath(digests, config);
+  if (catalogPath === undefined) {
     throw new CatalogError(
       'PUBLISH_FAILED',
       `${out} is not empty and holds no agent catalog; refusing to replace it (choose another --out)`,
@@ -67,11 +70,11 @@ export async function readPreviousBundle(
     );
   }
   try {
-    return { files, ...parseCatalog(bytes) };
+    return { digests, ...parseCatalog(await readFile(join(out, catalogPath))) };
   } catch (error) {
     const message = `the last bundle's ${catalogPath} is not valid JSON; no shrink guard or diff this time`;
     logger.debug(`${message}: ${error instanceof Error ? error.message : String(error)}`);
     warnings.push({ code: 'PREVIOUS_UNREADABLE', message });
-    return { files, count: 0, products: [] };
+    return { digests, count: 0, products: [] };
   }
 }

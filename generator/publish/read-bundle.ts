@@ -1,14 +1,13 @@
 /**
  * Reads a published bundle back from disk: every file under a directory, keyed by its
  * bundle-relative path with forward slashes (as Artifact.path). The build reads the
- * last good bundle to compare against it (shrink guard, "nothing changed", the summary
- * diff), and publishing re-reads what it wrote before swapping it in. Walks are bounded.
+ * last good bundle's digests to compare against it ("nothing changed", unchanged files
+ * kept), and publishing re-reads what it wrote before swapping it in. Walks are bounded.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Artifact } from '../artifact.js';
-import { encodeArtifact } from '../bundle-file-encoding.js';
 import { CatalogError } from '../errors.js';
+import { type BundleDigests, digestFile } from './file-digest.js';
 
 const MAX_DEPTH = 16;
 const MAX_FILES = 200_000;
@@ -33,6 +32,20 @@ export async function readBundle(dir: string): Promise<BundleBytes | undefined> 
     throw error;
   }
   return files;
+}
+
+/** The digest of every file of the bundle at `dir` (streamed), or undefined when there is no directory. */
+export async function readBundleDigests(dir: string): Promise<BundleDigests | undefined> {
+  const digests: BundleDigests = new Map();
+  try {
+    await walk(dir, '', 0, async (path, file) => {
+      digests.set(path, await digestFile(file));
+    });
+  } catch (error) {
+    if (isMissing(error) && digests.size === 0) return undefined;
+    throw error;
+  }
+  return digests;
 }
 
 /** The bundle-relative paths of every file under `dir`, sorted, without reading them. */
@@ -70,20 +83,4 @@ async function walk(
       await visit(path, join(root, path));
     }
   }
-}
-
-type WrittenArtifact = Pick<Artifact, 'path' | 'body' | 'encoding'>;
-
-/** True when `files` holds exactly these artifacts' paths and bytes. */
-export function sameFiles(files: BundleBytes, artifacts: readonly WrittenArtifact[]): boolean {
-  return files.size === artifacts.length && holdsFiles(files, artifacts);
-}
-
-/** True when `files` holds each of these artifacts with the same bytes (and maybe others). */
-export function holdsFiles(files: BundleBytes, artifacts: readonly WrittenArtifact[]): boolean {
-  for (const artifact of artifacts) {
-    const bytes = files.get(artifact.path);
-    if (bytes === undefined || !bytes.equals(encodeArtifact(artifact))) return false;
-  }
-  return true;
 }

@@ -31,7 +31,11 @@ export async function readPackageVersion(): Promise<string> {
 
 export async function fetchUpstreamWithDeadline(
   config: ResolvedConfig,
-  options: { logger: Logger; fetcher?: typeof fetchUpstream },
+  options: {
+    logger: Logger;
+    fetcher?: typeof fetchUpstream;
+    env?: Readonly<Record<string, string | undefined>>;
+  },
 ): Promise<UpstreamResult> {
   const fetcher = options.fetcher ?? fetchUpstream;
   const userAgent = formatUserAgent(await readPackageVersion(), config.site_url);
@@ -58,6 +62,7 @@ export async function fetchUpstreamWithDeadline(
     logger: options.logger,
     signal: controller.signal,
     userAgent,
+    ...(options.env ? { env: options.env } : {}),
   });
   try {
     return await Promise.race([fetching, deadline]);

@@ -25,9 +25,13 @@ import {
 } from './documents.js';
 import { readJsonFile } from './read-file.js';
 import { fetchShopifyProducts, SHOPIFY_MAX_PAGE_SIZE } from './shopify.js';
+import { readAdminToken } from './shopify-admin/admin-endpoint.js';
+import type { AdminRead } from './shopify-admin/read-admin-products.js';
+import type { SourceFormat } from './source-formats.js';
 import { fetchWooProducts, WOO_MAX_PAGE_SIZE } from './woocommerce.js';
 
 export type { NormalisedProduct, RejectedProduct, UpstreamFormat } from '../normalise/types.js';
+export type { SourceFormat } from './source-formats.js';
 
 export type UpstreamConfig = ResolvedConfig['upstream'];
 
@@ -42,10 +46,12 @@ export interface UpstreamContext {
   signal?: AbortSignal;
   /** Used unless `upstream.user_agent` is set; see `formatUserAgent`. */
   userAgent: string;
+  /** The process environment: where a credential that must not live in the config file is read. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface UpstreamResult {
-  format: UpstreamFormat;
+  format: SourceFormat;
   /** In upstream order, de-duplicated by upstream id. */
   products: NormalisedProduct[];
   rejected: RejectedProduct[];
@@ -64,42 +70,73 @@ function detectionError(url: string): CatalogError {
   const where = redactUrl(url);
   return new CatalogError(
     'UPSTREAM_SHAPE',
-    `cannot tell the upstream format of ${where}; pass --source-format (native, shopify or woocommerce) or set upstream.format in the config`,
+    `cannot tell the upstream format of ${where}; pass --source-format (native, shopify, shopify_admin or woocommerce) or set upstream.format in the config`,
     { url: where, status: undefined },
   );
 }
 
-async function readFromFile(
-  path: string,
-  upstream: UpstreamConfig,
-): Promise<{ format: UpstreamFormat; items: unknown[] }> {
+/** What a source read gives the normaliser: upstream items of one mapping format. */
+interface SourceRead {
+  format: SourceFormat;
+  /** The mapper the items take (`shopify_admin` items are storefront-shaped). */
+  shape: UpstreamFormat;
+  items: unknown[];
+  /** Items left out because shoppers cannot see them (the Admin API's drafts and the like). */
+  hidden?: number;
+}
+
+function fromAdmin(read: AdminRead): SourceRead {
+  return { format: 'shopify_admin', shape: 'shopify', items: read.items, hidden: read.hidden };
+}
+
+async function readFromFile(path: string, upstream: UpstreamConfig): Promise<SourceRead> {
+  if (upstream.format === 'shopify_admin') {
+    const { readAdminExportFile } = await import('./shopify-admin/read-admin-products.js');
+    return fromAdmin(await readAdminExportFile(path, upstream.max_response_bytes));
+  }
   const document = await readJsonFile(path, upstream.max_response_bytes);
   const format = upstream.format ?? detectFormatFromDocument(document);
   if (format === undefined) throw detectionError(path);
-  return { format, items: extractProductList(document, format, path) };
+  return { format, shape: format, items: extractProductList(document, format, path) };
 }
 
 async function readFromUrl(
   client: HttpClient,
   url: URL,
   upstream: UpstreamConfig,
-  workers: number,
-): Promise<{ format: UpstreamFormat; items: unknown[] }> {
+  context: UpstreamContext,
+): Promise<SourceRead> {
+  const workers = upstream.max_concurrency;
+  if (upstream.format === 'shopify_admin') {
+    const { fetchAdminProducts } = await import('./shopify-admin/read-admin-products.js');
+    const { setTimeout: sleep } = await import('node:timers/promises');
+    const read = await fetchAdminProducts(client, url, {
+      token: readAdminToken(context.env ?? {}),
+      maxLineBytes: upstream.max_response_bytes,
+      sleep: (ms) => sleep(ms, undefined, context.signal ? { signal: context.signal } : {}),
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
+    return fromAdmin(read);
+  }
   let format = upstream.format ?? detectFormatFromUrl(url);
   if (format === undefined || format === 'native') {
     const response = await client.getJson(url.href);
     format ??= detectFormatFromDocument(response.body);
     if (format === undefined) throw detectionError(url.href);
     if (format === 'native')
-      return { format, items: extractProductList(response.body, format, redactUrl(url.href)) };
+      return { format, shape: format, items: extractProductList(response.body, format, redactUrl(url.href)) };
   }
   const listing = buildListingUrl(url, format);
   if (format === 'shopify') {
     const pageSize = upstream.page_size ?? SHOPIFY_MAX_PAGE_SIZE;
-    return { format, items: await fetchShopifyProducts(client, listing, { pageSize, workers }) };
+    return {
+      format,
+      shape: format,
+      items: await fetchShopifyProducts(client, listing, { pageSize, workers }),
+    };
   }
   const pageSize = Math.min(upstream.page_size ?? WOO_MAX_PAGE_SIZE, WOO_MAX_PAGE_SIZE);
-  return { format, items: await fetchWooProducts(client, listing, { pageSize, workers }) };
+  return { format, shape: format, items: await fetchWooProducts(client, listing, { pageSize, workers }) };
 }
 
 /**
@@ -110,7 +147,7 @@ async function fetchOverHttp(
   url: URL,
   upstream: UpstreamConfig,
   context: UpstreamContext,
-): Promise<{ read: { format: UpstreamFormat; items: unknown[] }; requests: number }> {
+): Promise<{ read: SourceRead; requests: number }> {
   const { createHttpClient } = await import('../http/client.js');
   const client = createHttpClient({
     userAgent: upstream.user_agent ?? context.userAgent,
@@ -126,7 +163,7 @@ async function fetchOverHttp(
   });
   try {
     return {
-      read: await readFromUrl(client, url, upstream, upstream.max_concurrency),
+      read: await readFromUrl(client, url, upstream, context),
       requests: client.requests,
     };
   } finally {
@@ -148,10 +185,10 @@ export async function fetchUpstream(
     currency: context.currency,
     comingSoonTag: upstream.coming_soon_tag,
   };
-  const normalised = normaliseProducts(read.items, read.format, mapContext);
+  const normalised = normaliseProducts(read.items, read.shape, mapContext);
   const source = location.kind === 'file' ? location.path : redactUrl(location.url.href);
   context.logger.debug(
-    `upstream ${read.format} ${source}: ${read.items.length} items, ${normalised.products.length} products, ${normalised.rejected.length} rejected, ${normalised.duplicates} duplicates, ${requests} requests`,
+    `upstream ${read.format} ${source}: ${read.items.length} items, ${normalised.products.length} products, ${normalised.rejected.length} rejected, ${normalised.duplicates} duplicates, ${read.hidden ?? 0} hidden from shoppers, ${requests} requests`,
   );
   return {
     format: read.format,

@@ -45,7 +45,7 @@ export async function fetchShopifyProducts(
   if (rest.shortPage === undefined) {
     throw new CatalogError(
       'UPSTREAM_LIMIT',
-      `Shopify's storefront serves at most ${SHOPIFY_PAGINATION_CAP} products (page × limit) and every page up to that was full; read larger catalogs through the Admin API or split them into collections`,
+      `Shopify's storefront serves at most ${SHOPIFY_PAGINATION_CAP} products (page × limit) and every page up to that was full; read larger catalogs through the Admin API (upstream.format "shopify_admin", with AGENT_CATALOG_SHOPIFY_ADMIN_TOKEN) or split them into collections`,
       { url: redactUrl(listing.href), status: 200, cap: SHOPIFY_PAGINATION_CAP, pageSize },
     );
   }

@@ -27,8 +27,19 @@ export interface BuildReport {
   generated: string | null;
   previousGenerated: string | null;
   upstream: { format: string; requests: number } | null;
+  /**
+   * The bundle's files against the last bundle: written anew, kept byte for byte, and
+   * removed. What a host uploads is `written`. Null when the build failed.
+   */
+  files: FileCounts | null;
   durationMs: number;
   error?: { code: string; message: string };
+}
+
+export interface FileCounts {
+  written: number;
+  unchanged: number;
+  removed: number;
 }
 
 export interface SuccessFacts {
@@ -43,6 +54,7 @@ export interface SuccessFacts {
   generated: string;
   previousGenerated?: string;
   upstream: { format: string; requests: number };
+  files: FileCounts;
   durationMs: number;
 }
 
@@ -73,6 +85,7 @@ export function reportFailure(
     generated: null,
     previousGenerated: null,
     upstream: null,
+    files: null,
     durationMs: facts.durationMs,
     error: {
       code: isCatalogError(error) ? error.code : 'INTERNAL',
@@ -102,9 +115,13 @@ function listLines<T>(items: readonly T[], render: (item: T) => string): string[
 export function formatReport(report: BuildReport): string {
   if (!report.ok) return `build failed (${report.error?.code ?? 'INTERNAL'}), exit ${report.exitCode}\n`;
   const { changes } = report;
+  const files = report.files;
   const headline =
     `${report.changed ? 'built' : 'unchanged'}: ${report.products} products in ${report.out}` +
-    ` (changed: ${report.changed ? 'yes' : 'no'})`;
+    ` (changed: ${report.changed ? 'yes' : 'no'})` +
+    (files
+      ? `\n  files: ${files.written} written, ${files.unchanged} unchanged, ${files.removed} removed`
+      : '');
   const warnings = [
     `  warnings: ${report.warnings.length}`,
     ...(report.unusedContent.length > 0
