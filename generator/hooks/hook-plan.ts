@@ -38,12 +38,18 @@ function storeOriginOf(source: string): URL | undefined {
   return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
 }
 
-/** Shopify's storefront listing is `/products.json`; WooCommerce's API lives under `/wp-json/`. */
+/** Shopify's storefront listing is `/products.json` (its admin a `myshopify.com` host); WooCommerce's API lives under `/wp-json/`. */
 function platformOfSource(url: URL | undefined): HookPlatform | undefined {
   if (url === undefined) return undefined;
   if (url.pathname.startsWith('/wp-json/')) return 'woocommerce';
-  if (url.pathname.endsWith('/products.json')) return 'shopify';
+  if (url.pathname.endsWith('/products.json') || url.hostname.endsWith('.myshopify.com')) return 'shopify';
   return undefined;
+}
+
+/** The platform a configured upstream format reads from (`shopify_admin` is Shopify's Admin API). */
+function platformOfFormat(format: ResolvedConfig['upstream']['format']): HookPlatform | undefined {
+  if (format === 'shopify' || format === 'shopify_admin') return 'shopify';
+  return format === 'woocommerce' ? 'woocommerce' : undefined;
 }
 
 export function planHooks(config: ResolvedConfig, platform?: HookPlatform): HookPlan {
@@ -55,15 +61,11 @@ export function planHooks(config: ResolvedConfig, platform?: HookPlatform): Hook
     );
   }
   const store = storeOriginOf(config.upstream.source);
-  const format = config.upstream.format;
-  const chosen =
-    platform ??
-    (format === 'shopify' || format === 'woocommerce' ? format : undefined) ??
-    platformOfSource(store);
+  const chosen = platform ?? platformOfFormat(config.upstream.format) ?? platformOfSource(store);
   if (chosen === undefined) {
     throw new CatalogError(
       'FLAG_INVALID',
-      'cannot tell the store platform from the config (upstream.format is not shopify or woocommerce); pass --platform shopify or --platform woocommerce',
+      'cannot tell the store platform from the config (upstream.format is not shopify, shopify_admin or woocommerce); pass --platform shopify or --platform woocommerce',
       { flag: '--platform' },
     );
   }

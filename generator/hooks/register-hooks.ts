@@ -7,11 +7,13 @@
  * loopback host), since the credentials travel with each request.
  */
 import { CatalogError } from '../errors.js';
+import { ADMIN_TOKEN_ENV } from '../sources/shopify-admin/admin-endpoint.js';
 import type { HookPlan } from './hook-plan.js';
 import { type Registration, registerShopifySubscriptions } from './shopify-subscriptions.js';
 import { registerWooWebhooks, type WooRegistration } from './woocommerce-webhooks.js';
 
-export const SHOPIFY_ADMIN_TOKEN_VARIABLE = 'AGENT_CATALOG_SHOPIFY_ADMIN_TOKEN';
+/** The same token the `shopify_admin` source reads the store with (it needs `read_inventory` too). */
+export const SHOPIFY_ADMIN_TOKEN_VARIABLE = ADMIN_TOKEN_ENV;
 export const WOO_CONSUMER_KEY_VARIABLE = 'AGENT_CATALOG_WOOCOMMERCE_CONSUMER_KEY';
 export const WOO_CONSUMER_SECRET_VARIABLE = 'AGENT_CATALOG_WOOCOMMERCE_CONSUMER_SECRET';
 

@@ -1,5 +1,6 @@
 /**
- * Registers the receiver with Shopify through the GraphQL Admin API (version 2025-10):
+ * Registers the receiver with Shopify through the GraphQL Admin API (the version the
+ * `shopify_admin` source is written against):
  * lists the shop's webhook subscriptions for the catalog topics
  * (`webhookSubscriptions(first, after, topics) { nodes { id topic uri } pageInfo }`), and
  * creates only the ones missing for the receiver's URL (`webhookSubscriptionCreate(topic,
@@ -9,9 +10,8 @@
  */
 import { CatalogError } from '../errors.js';
 import { requestAdminJson } from '../http/admin-request.js';
+import { ADMIN_API_VERSION } from '../sources/shopify-admin/admin-endpoint.js';
 import { isRecord } from '../validate/bundle-layout.js';
-
-export const SHOPIFY_API_VERSION = '2025-10';
 
 /** The GraphQL enum of each REST-style topic the receiver acts on. */
 const TOPIC_ENUMS: Readonly<Record<string, string>> = {
@@ -62,7 +62,7 @@ async function callGraphql(
   query: string,
   variables: object,
 ): Promise<Record<string, unknown>> {
-  const url = new URL(`/admin/api/${SHOPIFY_API_VERSION}/graphql.json`, target.adminOrigin);
+  const url = new URL(`/admin/api/${ADMIN_API_VERSION}/graphql.json`, target.adminOrigin);
   const response = await requestAdminJson(
     { method: 'POST', url, headers: { 'x-shopify-access-token': target.token }, body: { query, variables } },
     { userAgent: target.userAgent },

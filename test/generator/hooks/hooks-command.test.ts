@@ -5,6 +5,8 @@
  * the environment and are never printed, and its exit statuses.
  */
 import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runHooks } from '../../../generator/commands/hooks.js';
@@ -79,6 +81,34 @@ describe('agent-catalog hooks prints the subscriptions', () => {
     expect(io.out()).toContain(SHOPIFY_URL);
     expect(io.out()).toContain('AGENT_CATALOG_SHOPIFY_WEBHOOK_SECRET');
     expect(io.out()).not.toContain(WEBHOOK_SECRET);
+  });
+});
+
+describe('agent-catalog hooks with a store read through the Admin API', () => {
+  it('when upstream.format is shopify_admin then the platform is Shopify and the admin origin is the source, with the same token variable', async () => {
+    const shopify = await startShopifyAdmin();
+    standIns.push(shopify);
+    const dir = await mkdtemp(join(tmpdir(), 'agent-catalog-hooks-config-'));
+    try {
+      const config = JSON.parse(await readFile(join(REPO_ROOT, 'catalog.config.json'), 'utf8')) as Record<
+        string,
+        unknown
+      >;
+      config.upstream = { format: 'shopify_admin', source: shopify.origin };
+      config.content_dir = join(REPO_ROOT, 'sample', 'content');
+      await writeFile(join(dir, 'catalog.config.json'), JSON.stringify(config));
+      const io = memoryIo({ AGENT_CATALOG_SHOPIFY_ADMIN_TOKEN: SHOPIFY_TOKEN });
+      const code = await runHooks(
+        { ...options, config: join(dir, 'catalog.config.json'), register: true, json: true },
+        io,
+      );
+      expect(io.err()).toBe('');
+      expect(code).toBe(0);
+      expect(JSON.parse(io.out())).toMatchObject({ platform: 'shopify', url: SHOPIFY_URL });
+      expect(shopify.mutations).toBe(4);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
