@@ -5,7 +5,8 @@
  */
 import { type Clock, unixSeconds } from './key-ring.js';
 import type { Logger } from './logger.js';
-import type { CleanupCounts, Store } from './store/store.js';
+import type { CleanupCounts } from './store/rows.js';
+import type { Store } from './store/store.js';
 
 export interface CleanupOptions {
   store: Store;

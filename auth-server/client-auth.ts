@@ -11,7 +11,7 @@ import type { IssuerContext } from './context.js';
 import { OAuthError } from './errors.js';
 import { nulRefused, readParam } from './params.js';
 import { hashSecret, secretsEqual } from './secrets.js';
-import type { ClientRow } from './store/store.js';
+import type { ClientRow } from './store/rows.js';
 
 export interface AuthenticatedClient {
   client: ClientRow;

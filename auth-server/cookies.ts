@@ -11,7 +11,7 @@ import type { Request, Response } from 'express';
 import { type IssuerContext, nowSeconds } from './context.js';
 import { OAuthError } from './errors.js';
 import { generateSecret, hashSecret, secretsEqual } from './secrets.js';
-import type { CustomerRow, SessionRow } from './store/store.js';
+import type { CustomerRow, SessionRow } from './store/rows.js';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 

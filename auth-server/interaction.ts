@@ -14,7 +14,7 @@ import { type ActiveSession, ensureCsrfToken, readSession } from './cookies.js';
 import { OAuthError } from './errors.js';
 import { isScopeSubset, parseScope } from './params.js';
 import { generateId, generateSecret, hashSecret } from './secrets.js';
-import type { ClientRow, InteractionRow } from './store/store.js';
+import type { ClientRow, InteractionRow } from './store/rows.js';
 import { formActionSource } from './views.js';
 
 export const SCOPE_WORDS: Readonly<Record<string, string>> = {

@@ -31,7 +31,8 @@ import {
   openPrivateJwk,
   sealPrivateJwk,
 } from './key-sealing.js';
-import type { KeyAlg, KeyRow, Store } from './store/store.js';
+import type { KeyAlg, KeyRow } from './store/rows.js';
+import type { Store } from './store/store.js';
 import { createVerifiedTokenCache } from './verified-tokens.js';
 
 const ALGS: readonly KeyAlg[] = ['ES256', 'RS256'];

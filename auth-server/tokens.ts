@@ -11,7 +11,7 @@ import type { IssuerContext } from './context.js';
 import { nowSeconds } from './context.js';
 import { parseScope } from './params.js';
 import { generateId, generateSecret, hashSecret } from './secrets.js';
-import type { ClientRow, GrantRow, RefreshTokenRow } from './store/store.js';
+import type { ClientRow, GrantRow, RefreshTokenRow } from './store/rows.js';
 
 /** `at_hash` (OpenID Connect Core §3.1.3.6): left half of SHA-256 of the access token, base64url. */
 function computeAtHash(accessToken: string): string {

@@ -16,6 +16,9 @@ import { emitCatalog } from './emit/catalog.js';
 import { type FeedExclusion, screenFeedProducts } from './emit/feed-rules.js';
 import { emitBundle } from './emit/index.js';
 import { CatalogError } from './errors.js';
+import { shapeOfArtifacts } from './hosting/bundle-shape.js';
+import { checkEveryHost, type HostFit } from './hosting/host-fit.js';
+import { judgeHostFit } from './hosting/judge-host-fit.js';
 import type { Logger } from './logger.js';
 import { type LeftOutProduct, mergeProducts } from './merge.js';
 import { type BuildStage, planBuild, type UpstreamFetcher } from './pipeline.js';
@@ -53,7 +56,7 @@ export interface BuildOptions {
 }
 
 export interface BuildWarning {
-  code: 'PRODUCT_INVALID' | 'PREVIOUS_UNREADABLE' | BuildNotice['code'];
+  code: 'PRODUCT_INVALID' | 'PREVIOUS_UNREADABLE' | 'HOST_LIMIT' | BuildNotice['code'];
   message: string;
   product?: string;
   /** The content file a CONTENT_UNUSED warning is about. */
@@ -79,6 +82,8 @@ export interface BuildResult {
   upstream: { format: UpstreamResult['format']; requests: number };
   /** The bundle's files against the last bundle (all unchanged when nothing changed or nothing was written). */
   files: PublishReport;
+  /** Whether the bundle fits each host's limits, and how it breaks them. */
+  hosts: HostFit[];
 }
 
 function leftOutWarnings(leftOut: readonly LeftOutProduct[], strict: boolean): BuildWarning[] {
@@ -263,6 +268,11 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     previous,
     onStage,
   );
+  const hosts = checkEveryHost(shapeOfArtifacts(emitted.artifacts));
+  for (const warning of judgeHostFit(hosts, config.build.hosts)) {
+    warnings.push(warning);
+    options.logger.warn(warning.message);
+  }
   const published = options.write && emitted.changed;
   let files: PublishReport = {
     written: 0,
@@ -290,5 +300,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     ...(previous?.generated !== undefined ? { previousGenerated: previous.generated } : {}),
     upstream: { format: upstream.format, requests: upstream.requests },
     files,
+    hosts,
   };
 }

@@ -15,11 +15,23 @@ export function isGzipPath(path: string): boolean {
   return path.endsWith('.gz');
 }
 
+/**
+ * Compressed bytes by artifact, kept with the bytes they were made from: the host check, the
+ * digest and the writer all ask, and gzip runs once. A body changed since (a new buffer)
+ * is compressed afresh.
+ */
+const compressed = new WeakMap<object, { from: Buffer; bytes: Buffer }>();
+
 /** The bytes of an artifact's file: its body, compressed when the artifact says so. */
 export function encodeArtifact(artifact: Pick<Artifact, 'body' | 'encoding'>): Buffer {
-  const bytes = artifactBytes(artifact);
+  const source = artifactBytes(artifact);
+  if (artifact.encoding !== 'gzip') return source;
+  const known = compressed.get(artifact);
+  if (known?.from === source) return known.bytes;
   // Level 9 and no file name or time in the header: the same text always gives the same bytes.
-  return artifact.encoding === 'gzip' ? gzipSync(bytes, { level: 9 }) : bytes;
+  const bytes = gzipSync(source, { level: 9 });
+  compressed.set(artifact, { from: source, bytes });
+  return bytes;
 }
 
 /**

@@ -11,6 +11,7 @@ import { currencyCode, httpUrl, issuerPagesSchema, upstreamSchema, usageSchema }
 import { suggestKey } from './config-suggest.js';
 import { resolveStorefrontOrigin } from './deployment.js';
 import { CatalogError } from './errors.js';
+import { HOST_NAMES } from './hosting/host-limits-table.js';
 import { findUnwantedText } from './normalise/clean-text.js';
 import { OVERRIDABLE_KEY_DOCS } from './override-docs.js';
 import { shippingPolicySchema } from './shipping/policy.js';
@@ -119,9 +120,15 @@ export const configSchema = z
           .max(1)
           .default(0.5)
           .describe('refuse to publish when fewer than this share of the last good catalog remains'),
+        hosts: z
+          .array(z.enum(HOST_NAMES))
+          .default([])
+          .describe(
+            'the hosts the bundle is deployed to (cloudflare-pages-free, cloudflare-pages-paid, netlify): a bundle that breaks one of their limits (files, bytes per file, files per folder, rules, handler size) is refused before publishing, exit 1 with HOST_LIMIT; every other host it does not fit is a warning',
+          ),
       })
       .strict()
-      .default(() => ({ shrink_threshold: 0.5 }))
+      .default(() => ({ shrink_threshold: 0.5, hosts: [] }))
       .describe('build safety settings'),
     live: z
       .object({

@@ -17,6 +17,7 @@ export type CatalogErrorCode =
   | 'UPSTREAM_LIMIT'
   | 'CATALOG_SHRANK'
   | 'CATALOG_EMPTY'
+  | 'HOST_LIMIT'
   | 'OUTPUT_INVALID'
   | 'PUBLISH_FAILED'
   | 'CHECK_FAILED'
@@ -55,6 +56,7 @@ const exitStatusByCode: Readonly<Record<CatalogErrorCode, 1 | 2>> = {
   UPSTREAM_LIMIT: 1,
   CATALOG_SHRANK: 1,
   CATALOG_EMPTY: 1,
+  HOST_LIMIT: 1,
   OUTPUT_INVALID: 1,
   PUBLISH_FAILED: 1,
   CHECK_FAILED: 1,

@@ -111,7 +111,10 @@ function toolArguments<Catalog extends z.ZodType>(catalog: Catalog, fields: read
 }
 
 export const fieldsOf = (schema: z.ZodObject): string[] => Object.keys(schema.shape);
-export const searchToolInput = toolArguments(searchRequestSchema.optional(), fieldsOf(searchRequestSchema));
+// `catalog` is required for every tool, search included: UCP 2026-04-08's mcp.openrpc.json
+// lists it under each method's `required`, and its conformance section has tool inputs
+// validated against UCP's schemas. An empty `{}` still searches everything.
+export const searchToolInput = toolArguments(searchRequestSchema, fieldsOf(searchRequestSchema));
 export const lookupToolInput = toolArguments(lookupRequestSchema, fieldsOf(lookupRequestSchema));
 export const getProductToolInput = toolArguments(getProductRequestSchema, fieldsOf(getProductRequestSchema));
 

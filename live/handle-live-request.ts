@@ -1,12 +1,14 @@
 /**
  * The live handler's pure core: `handleLiveRequest(request, context)` answers the live
- * paths (`{base_url}/mcp`, `{base_url}/ucp/catalog/*`) from the bundle's search index and
- * product data, receives the store's webhooks (`{base_url}/hooks/*`, `hooks/`), and returns
- * undefined for every other path so the runtime shell serves its static files. Web-standard `Request`/`Response` only; the shells (Cloudflare,
+ * paths (`{base_url}/mcp`, `{base_url}/ucp/catalog/*`, `{base_url}/a2a`) from the bundle's
+ * search index and product data, receives the store's webhooks (`{base_url}/hooks/*`,
+ * `hooks/`), and returns undefined for every other path so the runtime shell serves its
+ * static files. Web-standard `Request`/`Response` only; the shells (Cloudflare,
  * Netlify, Node) adapt I/O and supply the asset reader. Every answer carries the usage
  * headers the documents announce (RateLimit-Policy and the content-usage fields), and a
  * failure inside never leaks a stack: a client's mistake is a 4xx, a broken bundle a 503.
  */
+import { handleA2aRequest } from './a2a-route.js';
 import { handleWebhookRequest, matchHookPath } from './hooks/webhook-route.js';
 import type { LiveContext } from './live-context.js';
 import { type LiveData, LiveDataError, loadLiveData } from './live-data.js';
@@ -15,8 +17,14 @@ import { handleMcpRequest } from './mcp-route.js';
 import type { BodyLimits } from './read-body.js';
 import { handleRestRequest, REST_OPERATIONS } from './rest-route.js';
 
-/** MCP and REST bodies are small JSON objects; a 1 MB query is refused before parsing. */
-export const DEFAULT_BODY_LIMITS: BodyLimits = { maxBytes: 64 * 1024, deadlineMs: 10_000 };
+/**
+ * MCP and REST bodies are small JSON objects; a 1 MB query is refused before parsing. A
+ * body that never ends is cut off "within 10 s" (CONTRACT.md, "MCP and UCP shapes"): the
+ * deadline sits 2 s under that bound, because the 408 still has to be written and travel
+ * (with the deadline on the bound itself it arrived at 10.02 to 10.08 s). Every shell
+ * (Cloudflare, Netlify, Node) reads its limits from here.
+ */
+export const DEFAULT_BODY_LIMITS: BodyLimits = { maxBytes: 64 * 1024, deadlineMs: 8_000 };
 
 export async function handleLiveRequest(
   request: Request,
@@ -40,7 +48,9 @@ export async function handleLiveRequest(
     response =
       route === 'mcp'
         ? await handleMcpRequest(request, context, loadData, limits)
-        : await handleRestRequest(request, route, loadData, limits);
+        : route === 'a2a'
+          ? await handleA2aRequest(request, context, loadData, limits)
+          : await handleRestRequest(request, route, loadData, limits);
   } catch (error) {
     response = Response.json(
       { error: error instanceof LiveDataError ? 'the catalog is not available' : 'internal error' },
@@ -80,12 +90,13 @@ async function negotiateLivePage(
   });
 }
 
-type LiveRoute = 'mcp' | (typeof REST_OPERATIONS)[string];
+type LiveRoute = 'mcp' | 'a2a' | (typeof REST_OPERATIONS)[string];
 
 function matchLiveRoute(pathname: string, basePath: string): LiveRoute | undefined {
   if (!pathname.startsWith(`${basePath}/`)) return undefined;
   const rest = pathname.slice(basePath.length);
   if (rest === '/mcp') return 'mcp';
+  if (rest === '/a2a') return 'a2a';
   if (!rest.startsWith('/ucp/')) return undefined;
   const operation = rest.slice('/ucp'.length);
   return Object.hasOwn(REST_OPERATIONS, operation) ? REST_OPERATIONS[operation] : undefined;

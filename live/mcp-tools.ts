@@ -56,7 +56,7 @@ export function createCatalogMcpServer(data: LiveData): McpServer {
       outputSchema: searchResponseSchema,
       annotations: { title: 'Search the catalog', ...READ_ONLY },
     },
-    async ({ catalog }) => answer(await searchCatalog(data, catalog ?? {})),
+    async ({ catalog }) => answer(await searchCatalog(data, catalog)),
   );
   server.registerTool(
     'lookup_catalog',

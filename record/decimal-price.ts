@@ -80,3 +80,10 @@ export function toMinorUnits(decimal: string, currency: string): number | undefi
   const units = BigInt(formatted.replace('.', ''));
   return units <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(units) : undefined;
 }
+
+/** Decimal text in one canonical form ("12.5" and "12.50" are the same price), for comparing documents. */
+export function canonicalPrice(price: string): string {
+  const [whole = '', fraction = ''] = price.split('.');
+  const trimmed = fraction.replace(/0+$/, '');
+  return trimmed === '' ? whole : `${whole}.${trimmed}`;
+}

@@ -13,7 +13,8 @@
 import { ClientMetadataError, validateClientMetadata } from '../client-metadata.js';
 import type { Clock } from '../key-ring.js';
 import { unixSeconds } from '../key-ring.js';
-import type { ClientRow, Store } from '../store/store.js';
+import type { ClientRow } from '../store/rows.js';
+import type { Store } from '../store/store.js';
 import { isPublicAddress } from './address-policy.js';
 import {
   ClientDocumentError,

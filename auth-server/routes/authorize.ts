@@ -32,7 +32,7 @@ import {
   readResources,
 } from '../resource-indicators.js';
 import { generateSecret, hashSecret } from '../secrets.js';
-import type { ClientRow } from '../store/store.js';
+import type { ClientRow } from '../store/rows.js';
 
 const PARAMS = [
   'response_type',

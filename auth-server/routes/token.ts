@@ -16,7 +16,7 @@ import { ISSUER_CAPABILITIES } from '../metadata.js';
 import { formatScope, isScopeSubset, parseScope, readUniqueParams } from '../params.js';
 import { chooseAudience, grantedResources, readTokenResources } from '../resource-indicators.js';
 import { computeS256Challenge, hashSecret, secretsEqual } from '../secrets.js';
-import type { CodeRow, GrantRow } from '../store/store.js';
+import type { CodeRow, GrantRow } from '../store/rows.js';
 import { issueTokens, newRefreshToken, type TokenResponse } from '../tokens.js';
 
 // RFC 7636 §4.1: code_verifier = 43*128unreserved.

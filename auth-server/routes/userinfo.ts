@@ -11,7 +11,7 @@ import { type IssuerContext, nowSeconds } from '../context.js';
 import { OAuthError } from '../errors.js';
 import type { VerifiedAccessToken } from '../key-ring.js';
 import { parseScope } from '../params.js';
-import type { BearerContext } from '../store/store.js';
+import type { BearerContext } from '../store/rows.js';
 
 function bearerChallenge(ctx: IssuerContext, error?: string, extra = ''): Record<string, string> {
   const realm = `Bearer realm="${ctx.config.issuer}"`;

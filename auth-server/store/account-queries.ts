@@ -7,9 +7,10 @@
  */
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from './conflicts.js';
+import type { ClientRow, KeyAlg, KeyRow } from './rows.js';
 import type { ClientsTable, IssuerDatabase, SigningKeysTable } from './schema.js';
 import { type Dialect, defineStatement, type StatementRunner } from './statements.js';
-import type { ClientRow, KeyAlg, KeyRow, Store } from './store.js';
+import type { Store } from './store.js';
 
 type AccountQueries = Pick<
   Store,

@@ -6,8 +6,9 @@
  * reads the grant, the `jti` revocation and the customer in one query. All of them are
  * precompiled statements (statements.ts).
  */
+
+import type { BearerContext, GrantRow, RefreshTokenRow, RefreshTokenWithGrant } from './rows.js';
 import { type Dialect, defineStatement, readFlag, type StatementRunner } from './statements.js';
-import type { BearerContext, GrantRow, RefreshTokenRow, RefreshTokenWithGrant } from './store.js';
 
 const GRANT_COLUMNS = `g.id, g.client_id AS "clientId", g.customer_id AS "customerId",
   g.session_id_hash AS "sessionIdHash", g.scope, g.resource, g.auth_time AS "authTime", g.created_at AS "createdAt",

@@ -13,10 +13,11 @@ import { createCounterStore } from './counters.js';
 import { createEmailLinkStore } from './email-link-queries.js';
 import { createGrantQueries } from './grant-queries.js';
 import { issuerMigrations } from './migrations.js';
+import type { CleanupCounts } from './rows.js';
 import type { IssuerDatabase } from './schema.js';
 import { createSignupStore } from './signup-queries.js';
 import { createKyselyRunner, type Dialect, type StatementRunner } from './statements.js';
-import type { CleanupCounts, Store } from './store.js';
+import type { Store } from './store.js';
 
 const MIGRATE_ATTEMPTS = 5;
 // Consumed codes are kept a day past expiry so a late replay is still recognised as one.

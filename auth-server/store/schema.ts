@@ -10,7 +10,7 @@ import type {
   InteractionRow,
   RefreshTokenRow,
   SessionRow,
-} from './store.js';
+} from './rows.js';
 
 export interface ClientsTable {
   clientId: string;

@@ -5,6 +5,8 @@
  */
 import { resolve } from 'node:path';
 import { CatalogError } from '../errors.js';
+import { readBundleDirShape } from '../hosting/bundle-shape.js';
+import { checkEveryHost, type HostFit } from '../hosting/host-fit.js';
 import { silentLogger } from '../logger.js';
 import { startPreviewServer } from '../preview/server.js';
 import { type Problem, validateBundle } from '../validate/index.js';
@@ -28,6 +30,8 @@ export interface CheckResult {
   freshness?: Freshness;
   /** What is worth knowing but is not a problem (a site whose data is older than twice its cache). */
   warnings: string[];
+  /** For a directory: whether the bundle fits each host's deploy limits (a site is already deployed). */
+  hosts: HostFit[];
 }
 
 export interface CheckOptions {
@@ -52,7 +56,7 @@ export async function checkTarget(target: string, options: CheckOptions): Promis
       ...(options.as !== undefined ? { as: options.as } : {}),
     });
     const problems = [...site.problems, ...validateBundle(site.files)];
-    const probes = await probeSite(normaliseSiteUrl(target), options.timeoutMs);
+    const probes = await probeSite(normaliseSiteUrl(target), undefined, options.timeoutMs);
     const freshness = judgeFreshness(site.files, (options.now ?? Date.now)());
     return {
       target,
@@ -63,6 +67,7 @@ export async function checkTarget(target: string, options: CheckOptions): Promis
       level: levelOf(probes),
       ...(freshness ? { freshness } : {}),
       warnings: freshness?.stale ? [describeStaleness(freshness)] : [],
+      hosts: [],
     };
   }
   if (options.as !== undefined) {
@@ -73,12 +78,16 @@ export async function checkTarget(target: string, options: CheckOptions): Promis
   const dir = resolve(options.cwd, target);
   const files = await readBundleDir(dir);
   const problems = validateBundle(files);
+  const hosts = checkEveryHost(await readBundleDirShape(dir));
   // A directory is probed as the hosts serve it: through preview, on a loopback port.
   const preview = files.has('_headers')
     ? await startPreviewServer({ dir, port: 0, host: '127.0.0.1', logger: silentLogger })
     : undefined;
   try {
-    const probes = preview === undefined ? [] : await probeSite(preview.url, options.timeoutMs);
+    // Model (a)'s bundle has its own landing page; in model (b) the store owns `/`.
+    const storeOwnsRoot = !files.has('index.html');
+    const probes =
+      preview === undefined ? [] : await probeSite(preview.url, storeOwnsRoot, options.timeoutMs);
     // A directory's age says nothing about the live site: only a site is judged for freshness.
     return {
       target,
@@ -87,6 +96,7 @@ export async function checkTarget(target: string, options: CheckOptions): Promis
       problems,
       probes,
       level: levelOf(probes),
+      hosts,
       warnings: [],
     };
   } finally {
@@ -94,16 +104,18 @@ export async function checkTarget(target: string, options: CheckOptions): Promis
   }
 }
 
-/** Runs the probes against a served bundle; the page probes read `/` when it is the bundle's landing page, else `/api/`. */
-async function probeSite(base: string, timeoutMs = 15_000): Promise<ProbeResult[]> {
+/**
+ * Runs the probes against a served bundle. Whether the store owns `/` (model (b)) is known
+ * from a directory's files; on a live site, model (a)'s landing page has its Markdown twin
+ * `/index.md` in the bundle, which a store's origin does not serve.
+ */
+async function probeSite(
+  base: string,
+  storeOwnsRoot: boolean | undefined,
+  timeoutMs = 15_000,
+): Promise<ProbeResult[]> {
   const fetch = createProbeFetch(base, timeoutMs);
-  const root = await fetch('/');
-  // The bundle's landing page names its Markdown twin; a store's home page (model (b)), or
-  // the page preview shows there, does not, and the bundle's own page is /api/.
-  const ownPage =
-    root.status === 200 &&
-    essenceOf(root) === 'text/html' &&
-    /rel="?alternate"?;\s*type="?text\/markdown/.test(root.headers.get('link') ?? '');
-  const page = ownPage ? '/' : '/api/';
-  return runProbes(fetch, page);
+  const twin = storeOwnsRoot === undefined ? await fetch('/index.md') : undefined;
+  const storeRoot = storeOwnsRoot ?? !(twin?.status === 200 && essenceOf(twin) === 'text/markdown');
+  return runProbes(fetch, storeRoot);
 }

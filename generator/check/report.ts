@@ -14,6 +14,16 @@ function formatProbes(result: CheckResult): string[] {
   return lines;
 }
 
+function formatHosts(result: CheckResult): string[] {
+  if (result.hosts.length === 0) return [];
+  const lines = ['', 'hosts (deploy limits):'];
+  for (const fit of result.hosts) {
+    lines.push(`  ${fit.host.padEnd(22)} ${fit.fits ? 'fits' : 'does not fit'}`);
+    for (const breach of fit.breaches) lines.push(`    ${breach.message}`);
+  }
+  return lines;
+}
+
 function groupByPath(problems: readonly Problem[]): Map<string, Problem[]> {
   const groups = new Map<string, Problem[]>();
   const sorted = [...problems].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -37,7 +47,7 @@ export function formatTextReport(result: CheckResult): string {
   const source = `${result.kind === 'site' ? 'site' : 'directory'} ${result.target}`;
   if (result.problems.length === 0) {
     const head = `agent-catalog check: ${source}: ${plural(result.documents, 'document')}, all valid`;
-    return `${[head, ...formatWarnings(result), ...formatProbes(result)].join('\n')}\n`;
+    return `${[head, ...formatWarnings(result), ...formatHosts(result), ...formatProbes(result)].join('\n')}\n`;
   }
   const groups = groupByPath(result.problems);
   const lines = [
@@ -48,7 +58,7 @@ export function formatTextReport(result: CheckResult): string {
     lines.push('', path);
     for (const problem of problems) lines.push(`  ${problem.rule}: ${problem.message}`);
   }
-  lines.push(...formatProbes(result));
+  lines.push(...formatHosts(result), ...formatProbes(result));
   return `${lines.join('\n')}\n`;
 }
 
@@ -73,5 +83,10 @@ export function formatJsonReport(result: CheckResult): string {
           },
         }
       : {}),
+    hosts: result.hosts.map((fit) => ({
+      host: fit.host,
+      fits: fit.fits,
+      breaches: fit.breaches.map((breach) => breach.message),
+    })),
   })}\n`;
 }

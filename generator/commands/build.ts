@@ -124,6 +124,11 @@ export async function runBuild(options: BuildCommandOptions, io: CommandIo): Pro
       ...(result.previousGenerated !== undefined ? { previousGenerated: result.previousGenerated } : {}),
       upstream: result.upstream,
       files: result.files,
+      hosts: result.hosts.map((fit) => ({
+        host: fit.host,
+        fits: fit.fits,
+        breaches: fit.breaches.map((breach) => breach.message),
+      })),
       durationMs: Math.round(performance.now() - started),
     });
   } catch (error) {

@@ -123,20 +123,32 @@ export interface KnowledgeBaseProduct {
   variants: KnowledgeBaseVariant[];
 }
 
-/** Reads one variant table row by the header's column names; undefined for the delimiter row. */
+/**
+ * Reads one variant table row; undefined for the delimiter row. The fixed columns are
+ * found by position, never by name: the option columns between them carry the store's
+ * own option names, and a store may well call an option "Availability" or "Price" (a
+ * robot sold with "Availability: Pre-order"), which looked up by name read the option's
+ * cell as the variant's availability and failed the build's own gate.
+ */
 function readVariantRow(
   header: readonly string[],
   cells: readonly string[],
 ): KnowledgeBaseVariant | undefined {
-  const cell = (name: string) => cells[header.indexOf(name)] ?? '';
   if (cells.every((value) => /^-+$/.test(value))) return undefined;
-  const [, price, was, availability] = VARIANT_COLUMNS;
+  const fixed = header.length - VARIANT_COLUMNS.length;
+  const cell = (name: (typeof VARIANT_COLUMNS)[number]) => cells[fixed + VARIANT_COLUMNS.indexOf(name)] ?? '';
   return {
-    id: cell(VARIANT_ID_COLUMN),
-    price: cell(price),
-    was: cell(was),
-    availability: cell(availability),
+    id: cells[0] ?? '',
+    price: cell('Price'),
+    was: cell('Was'),
+    availability: cell('Availability'),
   };
+}
+
+/** A variant table's header as `renderVariantTable` writes it: the ID first, the fixed columns last. */
+function isVariantHeader(cells: readonly string[]): boolean {
+  const tail = cells.slice(cells.length - VARIANT_COLUMNS.length);
+  return cells[0] === VARIANT_ID_COLUMN && VARIANT_COLUMNS.every((name, index) => tail[index] === name);
 }
 
 interface SectionScan {
@@ -159,7 +171,7 @@ function scanSectionLine(current: SectionScan, line: string): void {
       if (Array.isArray(current.table)) current.table = 'done';
       return;
     }
-    if (current.table === 'heading') current.table = cells;
+    if (current.table === 'heading') current.table = isVariantHeader(cells) ? cells : 'done';
     else {
       const variant = readVariantRow(current.table, cells);
       if (variant !== undefined) current.variants.push(variant);

@@ -93,10 +93,21 @@ function shippingLines(product: ProductRecord): string[] {
   return product.shipping === undefined ? [] : [`- Shipping: ${escapeMarkdownInline(product.shipping)}`];
 }
 
+const FIXED_COLUMN_NAMES = new Set([VARIANT_ID_COLUMN, ...VARIANT_COLUMNS].map((name) => name.toLowerCase()));
+
+/**
+ * An option's column header: its name, marked "(option)" when a store's option shares a
+ * fixed column's name (a robot sold with "Availability: Pre-order"), so a reader of the
+ * table never meets two "Availability" columns.
+ */
+function optionHeader(name: string): string {
+  return FIXED_COLUMN_NAMES.has(name.toLowerCase()) ? `${name} (option)` : name;
+}
+
 /** The variant table: one row per variant, the product's options as columns. */
 export function renderVariantTable(product: ProductRecord): string {
   const optionNames = product.options.map((option) => option.name);
-  const header = [VARIANT_ID_COLUMN, ...optionNames, ...VARIANT_COLUMNS];
+  const header = [VARIANT_ID_COLUMN, ...optionNames.map(optionHeader), ...VARIANT_COLUMNS];
   const row = (variant: ProductVariant) => [
     variant.id,
     ...optionNames.map((name) => variant.options.find((option) => option.name === name)?.value ?? ''),

@@ -3,8 +3,10 @@
  * I/O). Products that cannot be mapped are returned as rejections, not thrown, so one bad
  * product does not sink a catalog of thousands (the pipeline warns, or fails under
  * --strict). The same upstream id seen twice (a page served twice while the store
- * changed under the crawl) is kept once; two different products claiming one slug
- * cannot both be published, so the later one is rejected. Once every item is mapped,
+ * changed under the crawl) is kept once, in the copy the store updated last (its
+ * `updated_at`): the first copy met may be the stale one, from before a price or a sale
+ * changed; two different products claiming one slug cannot both be published, so the
+ * later one is rejected. Once every item is mapped,
  * WooCommerce grouped products are summarised from their children (`grouped.ts`).
  */
 import { cleanDeep } from './clean-text.js';
@@ -46,6 +48,8 @@ export function normaliseProducts(
   const seenIds = new Set<string>();
   const rejectedIds = new Set<string>();
   const slugOwners = new Map<string, string>();
+  /** Where each kept product sits in `products`, by id. */
+  const positions = new Map<string, number>();
   let duplicates = 0;
   for (const raw of items) {
     // Text hygiene happens once, here, for every field of every adapter (see clean-text.ts).
@@ -66,6 +70,7 @@ export function normaliseProducts(
     const { product } = outcome;
     if (seenIds.has(product.sourceId)) {
       duplicates += 1;
+      keepNewerCopy(products, positions, slugOwners, product);
       continue;
     }
     seenIds.add(product.sourceId);
@@ -76,10 +81,37 @@ export function normaliseProducts(
       continue;
     }
     slugOwners.set(product.record.slug, product.sourceId);
+    positions.set(product.sourceId, products.length);
     products.push(product);
   }
   const grouped = resolveGroupedProducts(products);
   return { products: grouped.products, rejected: [...rejected, ...grouped.rejected], duplicates };
+}
+
+/**
+ * Puts `copy` in the place of the kept product with its id when the store updated it
+ * later. A copy whose slug changed to one another product holds stays out: the kept
+ * copy is still a consistent product.
+ */
+function keepNewerCopy(
+  products: NormalisedProduct[],
+  positions: ReadonlyMap<string, number>,
+  slugOwners: Map<string, string>,
+  copy: NormalisedProduct,
+): void {
+  const index = positions.get(copy.sourceId);
+  const kept = index === undefined ? undefined : products[index];
+  if (index === undefined || kept === undefined || !isUpdatedLater(copy, kept)) return;
+  const owner = slugOwners.get(copy.record.slug);
+  if (owner !== undefined && owner !== copy.sourceId) return;
+  slugOwners.delete(kept.record.slug);
+  slugOwners.set(copy.record.slug, copy.sourceId);
+  products[index] = copy;
+}
+
+function isUpdatedLater(copy: NormalisedProduct, kept: NormalisedProduct): boolean {
+  if (copy.updatedAt === undefined || kept.updatedAt === undefined) return false;
+  return Date.parse(copy.updatedAt) > Date.parse(kept.updatedAt);
 }
 
 /** Where each format keeps the handle that names the product's content file. */

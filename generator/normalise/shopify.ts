@@ -53,8 +53,10 @@ const variantSchema = z.object({
   title: z.string().nullish(),
   price: z.union([z.string(), z.number()]),
   compare_at_price: z.union([z.string(), z.number()]).nullish().catch(undefined),
-  // The Admin API has no `available`; see `readVariantAvailability`.
-  available: z.boolean().nullish(),
+  // The Admin API has no `available`, and some stores' apps write it as text or null; any
+  // of these is valid upstream data, never a reason to lose the product
+  // (`readVariantAvailability`).
+  available: z.unknown().optional(),
   inventory_quantity: z.number().nullish().catch(undefined),
   inventory_policy: optionalText,
   inventory_management: optionalText,
@@ -103,8 +105,23 @@ function readOptions(list: readonly unknown[] | null | undefined): ProductOption
   return options;
 }
 
+/** `available` as the store states it: a boolean, or the same written as text; else unstated. */
+function readAvailableFlag(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim().toLowerCase();
+  return text === 'true' ? true : text === 'false' ? false : undefined;
+}
+
+/**
+ * A variant's availability: its `available` flag when it states one; otherwise (the Admin
+ * API, or a null, missing or unreadable flag) the inventory rule: a tracked variant that
+ * may not oversell and has none left is out of stock. Each variant is read on its own, so
+ * variants of one product that state it differently are each read right.
+ */
 function readVariantAvailability(variant: ShopifyVariant): Availability {
-  if (typeof variant.available === 'boolean') return variant.available ? 'in_stock' : 'out_of_stock';
+  const available = readAvailableFlag(variant.available);
+  if (available !== undefined) return available ? 'in_stock' : 'out_of_stock';
   const tracked = variant.inventory_management === 'shopify' && variant.inventory_policy === 'deny';
   return tracked && (variant.inventory_quantity ?? 0) <= 0 ? 'out_of_stock' : 'in_stock';
 }

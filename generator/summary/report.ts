@@ -32,6 +32,8 @@ export interface BuildReport {
    * removed. What a host uploads is `written`. Null when the build failed.
    */
   files: FileCounts | null;
+  /** Each host and whether the bundle fits it, with a line per limit it breaks; null on failure. */
+  hosts: { host: string; fits: boolean; breaches: string[] }[] | null;
   durationMs: number;
   error?: { code: string; message: string };
 }
@@ -55,6 +57,7 @@ export interface SuccessFacts {
   previousGenerated?: string;
   upstream: { format: string; requests: number };
   files: FileCounts;
+  hosts: { host: string; fits: boolean; breaches: string[] }[];
   durationMs: number;
 }
 
@@ -86,6 +89,7 @@ export function reportFailure(
     previousGenerated: null,
     upstream: null,
     files: null,
+    hosts: null,
     durationMs: facts.durationMs,
     error: {
       code: isCatalogError(error) ? error.code : 'INTERNAL',

@@ -28,13 +28,6 @@ export interface ReferenceProduct {
   variantIds: string[];
 }
 
-/** Decimal text in one canonical form ("12.5" and "12.50" are the same price). */
-export function canonicalPrice(price: string): string {
-  const [whole = '', fraction = ''] = price.split('.');
-  const trimmed = fraction.replace(/0+$/, '');
-  return trimmed === '' ? whole : `${whole}.${trimmed}`;
-}
-
 type FeedItemFacts = FeedFacts['items'][number];
 type Add = (path: string, message: string) => void;
 

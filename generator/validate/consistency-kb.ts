@@ -5,13 +5,14 @@
  * sections' variant tables) must agree with the catalog's (`variant-agreement.ts`).
  */
 
+import { canonicalPrice } from '../../record/decimal-price.js';
 import { offersOf } from '../../record/variant-offers.js';
 import { readKnowledgeBase } from '../emit/kb.js';
 import type { Availability } from '../model.js';
 import { isRecordLike } from './agent-feeds/catalog-offers.js';
 import { checkOfferAgrees, type FeedOfferRow } from './agent-feeds/offer-agreement.js';
 import { isRecord, KB_PRODUCTS_FILE, readJson, stringField } from './bundle-layout.js';
-import { canonicalPrice, type ReferenceProduct } from './consistency-feed.js';
+import type { ReferenceProduct } from './consistency-feed.js';
 import { type ProblemList, type Reference, reportMissing } from './consistency-reference.js';
 import type { BundleFiles } from './problem.js';
 import { kbProductRecords } from './schemas.js';

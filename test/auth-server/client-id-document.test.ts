@@ -12,7 +12,7 @@ import {
   MAX_CACHE_SECONDS,
   parseClientIdUrl,
 } from '../../auth-server/client-id-document/resolve-client.js';
-import type { ClientRow } from '../../auth-server/store/store.js';
+import type { ClientRow } from '../../auth-server/store/rows.js';
 import { catchError } from '../helpers/catch-error.js';
 import { type DocumentServer, startDocumentServer } from './helpers/document-server.js';
 import { authorizeInBrowser, FormAgent } from './helpers/form-agent.js';

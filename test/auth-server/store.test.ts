@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { ensureSigningKeys } from '../../auth-server/keys.js';
-import type { CodeRow, GrantRow, RefreshTokenRow } from '../../auth-server/store/store.js';
+import type { CodeRow, GrantRow, RefreshTokenRow } from '../../auth-server/store/rows.js';
 import { describeEachDatabase, POSTGRES_SKIP_REASON } from './helpers/databases.js';
 import { useStorePair } from './helpers/store-pair.js';
 

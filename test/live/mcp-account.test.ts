@@ -163,6 +163,6 @@ describe('get_customer_profile on the MCP endpoint', () => {
     expect((JSON.parse(await response.text()) as { error: { message: string } }).error.message).toContain(
       'names no issuer',
     );
-    expect((await callTool(older, 'search_catalog', {})).status).toBe(200);
+    expect((await callTool(older, 'search_catalog', { catalog: {} })).status).toBe(200);
   });
 });

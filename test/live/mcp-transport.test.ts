@@ -105,6 +105,26 @@ describe('the MCP endpoint refuses what it must', () => {
     }
   });
 
+  it('refuses every catalog tool called without "catalog", which UCP 2026-04-08 requires, and lists it as required', async () => {
+    const listed = (await (await post(rpc('tools/list'))).json()) as {
+      result: { tools: { name: string; inputSchema: { required?: string[] } }[] };
+    };
+    for (const name of ['search_catalog', 'lookup_catalog', 'get_product']) {
+      const tool = listed.result.tools.find((entry) => entry.name === name);
+      expect(tool?.inputSchema.required, name).toContain('catalog');
+      for (const args of [{}, { meta: {} }]) {
+        const response = await post(rpc('tools/call', { name, arguments: args }));
+        const body = JSON.parse(await expectClientError(response)) as {
+          result?: { isError?: boolean; structuredContent?: unknown };
+          error?: { code: number };
+        };
+        // A tool error result or JSON-RPC -32602, never products.
+        expect(body.result?.structuredContent, name).toBeUndefined();
+        expect(body.result?.isError === true || body.error?.code === -32602, name).toBe(true);
+      }
+    }
+  });
+
   it('refuses a 1 MB query with 413 before parsing it', async () => {
     const query = 'ginger '.repeat(150_000);
     const response = await post(

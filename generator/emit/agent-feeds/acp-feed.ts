@@ -28,11 +28,30 @@ export const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
 
 type Json = Record<string, unknown>;
 
-/** UCP's and ACP's reading of the catalog's states: only `in_stock` can be bought; the status says which. */
-export const ACP_AVAILABILITY: Readonly<Record<Availability, { available: boolean; status: string }>> = {
+/**
+ * The status values the ACP schema knows (`Availability.status`: "Known values include
+ * in_stock, limited_stock, backorder, preorder, out_of_stock, and discontinued"). The field
+ * is extensible, but an agent acts only on a value it knows.
+ */
+export const ACP_STATUSES = [
+  'in_stock',
+  'limited_stock',
+  'backorder',
+  'preorder',
+  'out_of_stock',
+  'discontinued',
+] as const;
+export type AcpStatus = (typeof ACP_STATUSES)[number];
+
+/**
+ * The catalog's states in ACP's terms: only `in_stock` can be bought. A coming-soon
+ * product is `out_of_stock`, not available: ACP's `preorder` would promise a release
+ * date, and no store states one in the record (UCP keeps the catalog's own `coming_soon`).
+ */
+export const ACP_AVAILABILITY: Readonly<Record<Availability, { available: boolean; status: AcpStatus }>> = {
   in_stock: { available: true, status: 'in_stock' },
   out_of_stock: { available: false, status: 'out_of_stock' },
-  coming_soon: { available: false, status: 'coming_soon' },
+  coming_soon: { available: false, status: 'out_of_stock' },
 };
 
 function priceOf(amount: string, currency: string): Json | undefined {

@@ -66,13 +66,17 @@ export function formatJsonLines(rows: readonly OpenAiRow[]): string {
   return rows.map((row) => `${JSON.stringify(row)}\n`).join('');
 }
 
-/** RFC 4180 CSV with a header row; lists joined with commas, booleans as lower-case words. */
+/**
+ * RFC 4180 CSV with a header row; lists joined with commas, booleans as lower-case words,
+ * and an object (`variant_dict`) as its JSON text, the spec's own notation for it.
+ */
 export function formatCsv(rows: readonly OpenAiRow[]): string {
   const cells = rows.map((row) =>
     OPENAI_COLUMNS.map((column) => {
       const value = row[column];
       if (value === undefined) return '';
-      return Array.isArray(value) ? value.join(',') : String(value);
+      if (Array.isArray(value)) return value.join(',');
+      return typeof value === 'object' ? JSON.stringify(value) : String(value);
     }),
   );
   return stringify([[...OPENAI_COLUMNS], ...cells], { record_delimiter: '\n' });

@@ -8,7 +8,13 @@
  *
  * Eligibility follows Google's item rules: a zero price makes a row not eligible for
  * search; a variant with no image is left out (image_url is required) with a warning.
- * Purchases happen on the store, so `is_eligible_checkout` is always false.
+ * Purchases happen on the store, so `is_eligible_checkout` is always false. The rows of a
+ * product with several variants carry OpenAI's variant fields beside `group_id`:
+ * `listing_has_variations: true` and `variant_dict` (the variant's option values by option
+ * name); every other row says `listing_has_variations: false`. `size` is the value of an option named as a size, and only when it fits the
+ * spec's 20 characters: a longer one (a packaging such as "16 fl oz (473 mL) PET bottle")
+ * is no size, and cutting it would state a wrong one. Plain-text fields are written by
+ * `plain-text.ts`'s rule for angle brackets.
  */
 import type { ProductRecord, ProductVariant } from '../../../record/product-record.js';
 import { imageOf, offerOf } from '../../../record/variant-offers.js';
@@ -16,8 +22,9 @@ import { optionValueOf } from '../../../record/variant-options.js';
 import type { ResolvedConfig } from '../../config.js';
 import type { OpenAiFeedSettings } from '../../config-agent-feeds.js';
 import { truncateText } from '../xml-text.js';
+import { neutraliseAngleBrackets } from './plain-text.js';
 
-/** The spec's limits: item_id 100, title 150, description 5,000, brand, mpn and group_id 70 characters. */
+/** The spec's limits: item_id 100, title 150, description 5,000, brand, mpn and group_id 70, size 20 characters. */
 export const OPENAI_LIMITS = {
   item_id: 100,
   title: 150,
@@ -25,6 +32,7 @@ export const OPENAI_LIMITS = {
   brand: 70,
   mpn: 70,
   group_id: 70,
+  size: 20,
 };
 
 /**
@@ -37,6 +45,8 @@ export const OPENAI_COLUMNS = [
   'is_eligible_checkout',
   'item_id',
   'group_id',
+  'listing_has_variations',
+  'variant_dict',
   'gtin',
   'mpn',
   'title',
@@ -61,7 +71,8 @@ export const OPENAI_COLUMNS = [
 ] as const;
 
 export type OpenAiColumn = (typeof OPENAI_COLUMNS)[number];
-export type OpenAiRow = Partial<Record<OpenAiColumn, string | number | boolean | string[]>>;
+export type OpenAiCell = string | number | boolean | string[] | Readonly<Record<string, string>>;
+export type OpenAiRow = Partial<Record<OpenAiColumn, OpenAiCell>>;
 
 /** The catalog's three states in the feed's terms: nothing can be ordered before it is released. */
 export const OPENAI_AVAILABILITY = {
@@ -87,13 +98,30 @@ function titleOf(record: ProductRecord, variant: ProductVariant): string {
     record.variants.length > 1 && variant.title !== record.name
       ? `${record.name} - ${variant.title}`
       : record.name;
-  return truncateText(named.replace(/\s+/g, ' ').trim(), OPENAI_LIMITS.title);
+  return truncateText(neutraliseAngleBrackets(named.replace(/\s+/g, ' ').trim()), OPENAI_LIMITS.title);
 }
 
 function describe(record: ProductRecord): string {
   const own = record.description?.trim() ?? '';
   const text = own !== '' ? own : [record.name, record.flavor, record.packaging].filter(Boolean).join(' — ');
-  return truncateText(text, OPENAI_LIMITS.description);
+  return truncateText(neutraliseAngleBrackets(text), OPENAI_LIMITS.description);
+}
+
+/** OpenAI's variant fields: `listing_has_variations` on every row, the rest on a product sold in several variants. */
+function variantFields(record: ProductRecord, variant: ProductVariant): OpenAiRow {
+  if (record.variants.length <= 1) return { listing_has_variations: false };
+  const options = Object.fromEntries(variant.options.map((option) => [option.name, option.value]));
+  return {
+    group_id: truncateText(record.id, OPENAI_LIMITS.group_id),
+    listing_has_variations: true,
+    ...(variant.options.length > 0 ? { variant_dict: options } : {}),
+  };
+}
+
+/** The size option's value, when it is one OpenAI can take (at most 20 characters). */
+function sizeOf(variant: ProductVariant): string | undefined {
+  const value = optionValueOf(variant, 'size');
+  return value !== undefined && Array.from(value).length <= OPENAI_LIMITS.size ? value : undefined;
 }
 
 /** The row of one variant, or undefined when it has no image (the reason is the caller's warning). */
@@ -112,7 +140,7 @@ export function buildOpenAiRow(
     is_eligible_search: !isZeroAmount(current),
     is_eligible_checkout: false,
     item_id: offer.variantId,
-    ...(record.variants.length > 1 ? { group_id: truncateText(record.id, OPENAI_LIMITS.group_id) } : {}),
+    ...variantFields(record, variant),
     ...(variant.gtin !== undefined && GTIN.test(variant.gtin) ? { gtin: variant.gtin } : {}),
     ...(variant.sku !== undefined ? { mpn: truncateText(variant.sku, OPENAI_LIMITS.mpn) } : {}),
     title: titleOf(record, variant),
@@ -126,7 +154,7 @@ export function buildOpenAiRow(
         : {}),
     condition: config.feed.condition,
     ...optionColumn('color', optionValueOf(variant, 'color')),
-    ...optionColumn('size', optionValueOf(variant, 'size')),
+    ...optionColumn('size', sizeOf(variant)),
     image_url: image,
     ...(others.length > 0 ? { additional_image_urls: others } : {}),
     price: formatAmount(offer.price, offer.currency),

@@ -2,12 +2,19 @@
  * The gate's reading of the ACP feed: `metadata.json` is a FeedMetadata and each line of
  * `products.jsonl` a Product of the release's JSON Schema; product and variant ids are
  * unique; every catalog product is in the snapshot (a full snapshot replaces the feed, so
- * one left out would be deleted at the agent); and every variant agrees with the catalog
- * on link, price and list price (minor units turned back into decimals) and availability.
+ * one left out would be deleted at the agent); every variant's `availability.status` is
+ * one of the values ACP knows, and a sold-out or discontinued one is not `available`; and
+ * every variant agrees with the catalog on link, price and list price (minor units turned
+ * back into decimals) and availability.
  */
 import { formatMinorUnits, minorDigitsFor } from '../../../record/decimal-price.js';
 import type { Availability } from '../../../record/product-record.js';
-import { ACP_AVAILABILITY, ACP_METADATA_FILE, ACP_PRODUCTS_FILE } from '../../emit/agent-feeds/acp-feed.js';
+import {
+  ACP_AVAILABILITY,
+  ACP_METADATA_FILE,
+  ACP_PRODUCTS_FILE,
+  ACP_STATUSES,
+} from '../../emit/agent-feeds/acp-feed.js';
 import { isRecord, readJson } from '../bundle-layout.js';
 import type { BundleFiles } from '../problem.js';
 import { acpValidators, describeSchemaErrors } from './acp-schema.js';
@@ -85,6 +92,8 @@ export function checkAcpFeed(files: BundleFiles, catalog: CatalogOffers | undefi
       const row = offerRowOf(variant);
       if (variantIds.has(row.variantId)) limited(ACP_PRODUCTS_FILE, `variant ${row.variantId} appears twice`);
       variantIds.add(row.variantId);
+      const fault = checkStatus(variant.availability);
+      if (fault !== undefined) limited(ACP_PRODUCTS_FILE, `variant ${row.variantId}: ${fault}`);
       if (catalog !== undefined) checkOfferAgrees(row, catalog, STATUS_TABLE, ACP_PRODUCTS_FILE, limited);
     }
   }
@@ -93,4 +102,16 @@ export function checkAcpFeed(files: BundleFiles, catalog: CatalogOffers | undefi
   }
   if (faults > MAX_LINE_FAULTS)
     report(ACP_PRODUCTS_FILE, `${faults - MAX_LINE_FAULTS} more faults not listed`);
+}
+
+const KNOWN_STATUSES: ReadonlySet<string> = new Set(ACP_STATUSES);
+const NEVER_AVAILABLE: ReadonlySet<string> = new Set(['out_of_stock', 'discontinued']);
+
+/** What is wrong with a variant's availability, in ACP's own terms; undefined when nothing is. */
+function checkStatus(availability: unknown): string | undefined {
+  if (!isRecord(availability) || typeof availability.status !== 'string') return undefined;
+  const { status, available } = availability;
+  if (!KNOWN_STATUSES.has(status)) return `availability.status "${status}" is not one ACP knows`;
+  if (available === true && NEVER_AVAILABLE.has(status)) return `availability is ${status} but available`;
+  return undefined;
 }

@@ -64,9 +64,11 @@ function parseCsvRows(text: string, report: Report, path: string): RowRecord[] {
   }
 }
 
+/** A JSON Lines value as its CSV cell: lists comma-joined, an object as JSON text. */
 function cellText(value: unknown): string {
   if (value === undefined || value === null) return '';
-  return Array.isArray(value) ? value.join(',') : String(value);
+  if (Array.isArray(value)) return value.join(',');
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 export function checkOpenAiFeed(

@@ -4,8 +4,8 @@
  * own words, through that feed's availability table). Prices are compared as decimal
  * values, so "12.5" and "12.50" agree.
  */
+import { canonicalPrice } from '../../../record/decimal-price.js';
 import type { Availability } from '../../../record/product-record.js';
-import { canonicalPrice } from '../consistency-feed.js';
 import type { CatalogOffers } from './catalog-offers.js';
 
 export type Report = (path: string, message: string) => void;

@@ -2,7 +2,10 @@
  * OpenAI's product-feed field rules, as its specification states them, applied to one
  * row: the required fields present and well formed, the length limits, the eligibility
  * dependency ("is_eligible_search must be true for is_eligible_checkout"), a sale price
- * below the price, a date for preorders. The same rules read a JSON Lines row and a CSV
+ * below the price, a date for preorders, the variant fields beside `group_id`
+ * (`listing_has_variations: true`, `variant_dict` an object of text values), and
+ * plain-text fields that hold nothing an HTML reader takes for a tag (`plain-text.ts`
+ * says why). The same rules read a JSON Lines row and a CSV
  * row: CSV cells are text, so booleans are the lower-case words and lists are
  * comma-separated there.
  */
@@ -87,6 +90,7 @@ export function checkOpenAiRow(row: RowRecord): string[] {
   ) {
     faults.push('availability_date is required for preorder');
   }
+  faults.push(...checkVariantFields(row), ...checkPlainText(row));
   const targets = readList(row.target_countries);
   if (targets === undefined || targets.length === 0 || !targets.every((code) => COUNTRY.test(code))) {
     faults.push('target_countries must list ISO 3166-1 alpha-2 codes');
@@ -112,4 +116,49 @@ function checkPrices(row: RowRecord): string[] {
     return ['sale_price must be below price, in the same currency'];
   }
   return [];
+}
+
+/** `group_id` comes with `listing_has_variations: true`; `variant_dict` maps option names to text. */
+function checkVariantFields(row: RowRecord): string[] {
+  const faults: string[] = [];
+  const flag = row.listing_has_variations;
+  const listed = flag === undefined || flag === '' ? undefined : readBoolean(flag);
+  if (flag !== undefined && flag !== '' && listed === undefined)
+    faults.push('listing_has_variations must be true or false');
+  const grouped = typeof row.group_id === 'string' && row.group_id !== '';
+  if (grouped && listed !== true) faults.push('listing_has_variations must be true beside group_id');
+  const dict = typeof row.variant_dict === 'string' ? parseObject(row.variant_dict) : row.variant_dict;
+  if (row.variant_dict !== undefined && row.variant_dict !== '' && !isTextMap(dict)) {
+    faults.push('variant_dict must map option names to text values');
+  }
+  return faults;
+}
+
+function parseObject(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isTextMap(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((entry) => typeof entry === 'string')
+  );
+}
+
+/** A `<` followed by a letter, `/`, `!` or `?` opens a tag to an HTML reader (WHATWG HTML 13.2.5.6). */
+const TAG_OPEN = /<[A-Za-z/!?]/;
+
+function checkPlainText(row: RowRecord): string[] {
+  return (['title', 'description'] as const).flatMap((field) => {
+    const value = row[field];
+    return typeof value === 'string' && TAG_OPEN.test(value)
+      ? [`${field} holds text an HTML reader takes for a tag`]
+      : [];
+  });
 }

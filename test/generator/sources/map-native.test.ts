@@ -151,6 +151,32 @@ describe('normaliseProducts', () => {
     expect(result.rejected).toEqual([]);
   });
 
+  test('when a product comes back twice then the copy the store updated last is kept, so a sale set during the crawl is not lost', () => {
+    const variant = { id: 11, price: '2687.09', compare_at_price: null };
+    const stale = {
+      id: 1,
+      title: 'كابل نحاس',
+      handle: 'كابل-نحاس',
+      updated_at: '2026-06-01T10:00:00+02:00',
+      variants: [variant],
+    };
+    const onSale = {
+      ...stale,
+      updated_at: '2026-06-01T10:05:00+02:00',
+      variants: [{ ...variant, compare_at_price: '2985.66' }],
+    };
+    const other = { id: 2, title: 'B', handle: 'b', variants: [{ price: '1.00' }] };
+    for (const order of [
+      [stale, other, onSale],
+      [onSale, other, stale],
+    ]) {
+      const result = normaliseProducts(order, 'shopify', context);
+      expect(result.products.map((product) => product.sourceId)).toEqual(['1', '2']);
+      expect(result.products[0]?.record.variants[0]?.compare_at_price).toBe('2985.66');
+      expect(result.duplicates).toBe(1);
+    }
+  });
+
   test('when an invalid product comes back on a repeated page then it is rejected once', () => {
     const bad = { id: 9, title: 'Broken', handle: 'broken', variants: [{ price: 'free' }] };
     const good = { id: 1, title: 'A', handle: 'a', variants: [{ price: '1.00' }] };

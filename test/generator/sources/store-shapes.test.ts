@@ -3,47 +3,15 @@
  * fixtures in the shapes of real store payloads (test/fixtures/upstream/*-store-shapes.json):
  * what reaches the catalog is what the store sells.
  */
-import { readFile, rm, writeFile } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { build } from '../../../generator/build.js';
 import { isCatalogError } from '../../../generator/errors.js';
-import { silentLogger } from '../../../generator/logger.js';
-import type { PlannedProduct } from '../../../generator/plan.js';
-import { FIXED_NOW, FIXTURES_DIR, makeWorkspace } from '../pipeline/helpers.js';
+import { FIXTURES_DIR, makeWorkspace } from '../pipeline/helpers.js';
+import { buildFromFixture, cleanUpFixtureBuild } from './build-from-fixture.js';
 
-let cleanup: () => Promise<void> = async () => {};
-afterEach(() => cleanup());
-
-async function buildFrom(
-  fixture: string,
-  format: 'shopify' | 'woocommerce',
-  edit: (config: Record<string, unknown>) => Record<string, unknown> = (config) => config,
-) {
-  const workspace = await makeWorkspace('sample-small');
-  cleanup = workspace.cleanup;
-  await rm(join(workspace.dir, 'content/products'), { recursive: true, force: true });
-  const file = join(workspace.dir, 'catalog.config.json');
-  const config = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-  const source = isAbsolute(fixture) ? fixture : join(FIXTURES_DIR, 'upstream', fixture);
-  const upstream = { format, source, timeout_ms: 3000, retries: 0 };
-  await writeFile(file, JSON.stringify(edit({ ...config, upstream })));
-  const result = await build({
-    configPath: 'catalog.config.json',
-    out: 'dist',
-    cwd: workspace.dir,
-    write: false,
-    logger: silentLogger,
-    now: () => FIXED_NOW,
-  });
-  const bySlug = new Map(result.plan.products.map((product) => [product.record.slug, product]));
-  const find = (slug: string): PlannedProduct => {
-    const found = bySlug.get(slug);
-    if (found === undefined) throw new Error(`no product ${slug}`);
-    return found;
-  };
-  return { result, find };
-}
+afterEach(() => cleanUpFixtureBuild());
+const buildFrom = buildFromFixture;
 
 describe('Shopify products.json in real shapes', () => {
   it('when a sweatshirt has sizes XS to 2XL with only XS and 2XL left then each variant says so', async () => {

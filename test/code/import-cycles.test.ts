@@ -1,0 +1,50 @@
+/**
+ * No import cycles, types included (docs/contributing.md, "Style"), in the folders that
+ * have none: the issuer (whose `store/` had one of six files, the row types in `store.ts`
+ * read by the query modules `store.ts` imports; they now live in `store/rows.ts`), the
+ * access-token verifier, the live handler, the product record, the shared CLI code and
+ * the generator outside `emit/` (whose gate had one: `offer-agreement.ts` and
+ * `consistency-feed.ts`, over `canonicalPrice`, now in `record/decimal-price.ts`). The
+ * checker itself is proved on a graph with a cycle.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { findCycles, readImportGraph } from './import-graph.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CYCLE_FREE = ['auth-server', 'access-token', 'live', 'record', 'cli'] as const;
+
+describe('import cycles', () => {
+  it('finds a cycle of type imports, and none in a graph without one', () => {
+    const cyclic = new Map([
+      ['store.ts', ['counters.ts', 'rows.ts']],
+      ['counters.ts', ['schema.ts']],
+      ['schema.ts', ['store.ts']],
+      ['rows.ts', []],
+    ]);
+    expect(findCycles(cyclic)).toEqual([['counters.ts', 'schema.ts', 'store.ts', 'counters.ts']]);
+    cyclic.set('schema.ts', ['rows.ts']);
+    expect(findCycles(cyclic)).toEqual([]);
+  });
+
+  it('reads the store folder’s real imports, type imports included', () => {
+    const graph = readImportGraph(ROOT, ['auth-server/store']);
+    expect(graph.get('auth-server/store/store.ts')).toContain('auth-server/store/counters.ts');
+    expect(graph.get('auth-server/store/schema.ts')).toEqual(['auth-server/store/rows.ts']);
+    expect(graph.get('auth-server/store/rows.ts')).toEqual([]);
+  });
+
+  for (const folder of CYCLE_FREE) {
+    it(`has no import cycle in ${folder}/`, () => {
+      expect(findCycles(readImportGraph(ROOT, [folder]))).toEqual([]);
+    });
+  }
+
+  // generator/emit/ still has cycles among its discovery documents (live-endpoints,
+  // live-index, markdown-twins, ai-catalog, well-known, landing, webmcp); the rest of the
+  // generator has none, and must keep it so.
+  it('has no import cycle in generator/ outside generator/emit/', () => {
+    expect(findCycles(readImportGraph(ROOT, ['generator'], ['generator/emit']))).toEqual([]);
+  });
+});
