@@ -4,7 +4,8 @@
  * bytes, and the spellings a query word may match: itself, the terms it is a prefix of,
  * and those one typo away.
  */
-import { base64ToBytes, type SearchIndexFile } from './search-index-file.js';
+import { base64ToBytes } from './base64-bytes.js';
+import type { SearchIndexFile } from './search-index-file.js';
 
 /** A prefix or typo expands to at most this many vocabulary terms, the first in sorted order. */
 const MAX_EXPANSIONS = 64;
