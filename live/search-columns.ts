@@ -3,12 +3,19 @@
  * minor units and availability, and the variants in price order (search-columns-file.ts).
  * A price range is two binary searches over that order; the variants between them are the
  * only ones a price filter looks at, so a price-only search costs its matches, not a pass
- * over every variant of the catalog. With text, each candidate's own variants are checked
- * instead whenever the candidates are fewer than the variants in the range.
+ * over every variant of the catalog (unless the range holds so much of the catalog that
+ * one pass in catalog order is cheaper). With text, each candidate's own variants are
+ * checked instead whenever the candidates are fewer than the variants in the range.
  */
 import { base64ToBytes } from './base64-bytes.js';
 import { readUint32LittleEndian } from './search-columns-file.js';
 import type { SearchIndexFile } from './search-index-file.js';
+
+/**
+ * A variant read in price order costs about this many reads in catalog order (scattered
+ * against sequential: 63 against 16 ns per variant at 1,000,000 products, BENCHMARKS.md).
+ */
+const RANDOM_READS = 4;
 
 export interface SearchQuery {
   text?: string;
@@ -108,6 +115,17 @@ export function loadColumns(file: SearchIndexFile): Columns {
     return { allowed, min, max, onlyAvailable, byVariant, inCategory };
   };
 
+  /** True when one of the product's variants is within [min, max] (and can be bought now, if asked). */
+  const hasOffer = (product: number, min: number, max: number, onlyAvailable: boolean): boolean => {
+    const end = firstVariant[product + 1] as number;
+    for (let variant = firstVariant[product] as number; variant < end; variant += 1) {
+      if (onlyAvailable && available[variant] === 0) continue;
+      const price = prices[variant] as number;
+      if (price >= min && price <= max) return true;
+    }
+    return false;
+  };
+
   return {
     filter(query, candidates) {
       const { allowed, min, max, onlyAvailable, byVariant, inCategory } = readFilters(query);
@@ -119,31 +137,28 @@ export function loadColumns(file: SearchIndexFile): Columns {
         const { pass } = mark(min, max, onlyAvailable, undefined);
         return (product) => stamp[product] === pass && inCategory(product);
       }
-      return (product) => {
-        if (!inCategory(product)) return false;
-        const end = firstVariant[product + 1] as number;
-        for (let variant = firstVariant[product] as number; variant < end; variant += 1) {
-          if (onlyAvailable && available[variant] === 0) continue;
-          const price = prices[variant] as number;
-          if (price >= min && price <= max) return true;
-        }
-        return false;
-      };
+      return (product) => inCategory(product) && hasOffer(product, min, max, onlyAvailable);
     },
     matching(query) {
       const { allowed, min, max, onlyAvailable, byVariant, inCategory } = readFilters(query);
-      if (!byVariant) {
-        const all: number[] = [];
-        for (let product = 0; product < count; product += 1)
-          if (!allowed || inCategory(product)) all.push(product);
-        return Uint32Array.from(all);
-      }
       const { start, end } = range(min, max);
+      if (!byVariant || (end - start) * RANDOM_READS > order.length) {
+        // No price, or a range so wide that walking it in price order (a scattered read per
+        // variant) would cost more than one pass over the variants in catalog order.
+        const found = new Uint32Array(count);
+        let size = 0;
+        for (let product = 0; product < count; product += 1) {
+          if (!inCategory(product) || (byVariant && !hasOffer(product, min, max, onlyAvailable))) continue;
+          found[size] = product;
+          size += 1;
+        }
+        return found.subarray(0, size);
+      }
       const found = new Uint32Array(Math.min(count, end - start));
       const { size, pass } = mark(min, max, onlyAvailable, found);
       let products = found.subarray(0, size);
       if (size > count >>> 4) {
-        // Most of the catalog: reading the marks in catalog order beats sorting them.
+        // Much of the catalog: reading the marks in catalog order beats sorting them.
         let at = 0;
         for (let product = 0; product < count; product += 1) {
           if (stamp[product] !== pass) continue;

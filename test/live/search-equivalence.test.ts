@@ -50,6 +50,10 @@ function makeQueries(): SearchQuery[] {
       return { min: at, max: at };
     }),
     ...Array.from({ length: 20 }, () => {
+      const at = 100 + Math.floor(random() * 1_500);
+      return { min: at, max: at + 30 };
+    }),
+    ...Array.from({ length: 20 }, () => {
       const [a, b] = [price(), price()];
       return { min: Math.min(a, b), max: Math.max(a, b) };
     }),

@@ -32,8 +32,13 @@ export function makeVariedRecords(count: number, seed = 30): ProductRecord[] {
   return Array.from({ length: count }, (_, index) => {
     const url = `https://juice.example/products/v${index}`;
     const sizes = 1 + Math.floor(random() * 4);
-    // Prices on a coarse grid, so many variants share one: ties in the price order.
-    const prices = Array.from({ length: sizes }, () => (100 + Math.floor(random() * 60) * 25) / 100);
+    // Mostly on a coarse grid, so many variants share a price (ties in the price order); some
+    // off it, so a narrow range holds a few variants at several prices.
+    const prices = Array.from(
+      { length: sizes },
+      () =>
+        (random() < 0.15 ? 100 + Math.floor(random() * 1_500) : 100 + Math.floor(random() * 60) * 25) / 100,
+    );
     return buildProductRecord({
       name: `${words(1 + Math.floor(random() * 3))} ${index}`,
       slug: `v${index}`,
