@@ -25,6 +25,12 @@ export interface MerchantIdentity {
    * resources the issuer serves. Absent without a catalog config.
    */
   catalogBaseUrl?: string;
+  /**
+   * The site the bundle is published on (`site_url`, else `merchant.url`, without a trailing
+   * slash, as the generator resolves it): its `/auth.md` is the agent guide the metadata's
+   * `agent_auth.skill` names. Absent without a catalog config.
+   */
+  siteUrl?: string;
 }
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -85,6 +91,7 @@ export function merchantFromCatalogConfig(value: unknown, file: string): Merchan
     ...(issuer?.privacy_url ? { privacyUrl: issuer.privacy_url } : {}),
     ...(issuer?.terms_url ? { termsUrl: issuer.terms_url } : {}),
     catalogBaseUrl: (baseUrl ?? siteUrl ?? merchant.url).replace(/\/+$/, ''),
+    siteUrl: (siteUrl ?? merchant.url).replace(/\/+$/, ''),
   };
 }
 

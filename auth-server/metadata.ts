@@ -26,24 +26,36 @@ export interface IssuerMetadataInput {
   issuer: string;
   /** Human-readable documentation of the issuer's policies; default: the issuer's own /docs page. */
   serviceDocumentation?: string;
+  /**
+   * The merchant's site (`site_url`, an origin), whose `/auth.md` is the agent guide the
+   * `agent_auth` block names as its `skill`; without it, the issuer's own /docs page.
+   */
+  siteUrl?: string;
 }
 
 /**
- * The `agent_auth` block (WorkOS auth.md: "Authorization Server Metadata … carries the
- * agent_auth block", the structured side of the site's `/auth.md`): how an agent gets a
- * customer's delegated access here. This issuer offers the standard path only: the client
- * registers itself (RFC 7591 dynamic registration, or a Client ID Metadata Document when
- * the metadata says so), then a signed-in customer consents in an authorization code flow
- * with PKCE. auth.md's other flows (ID-JAG assertions, OTP claims) are not offered, so the
- * block names no `claim_uri`.
+ * The `agent_auth` block (WorkOS auth.md, the reference repository's README and AUTH.md,
+ * "Discovery"): how an agent registers here, in the format's own terms. auth.md defines
+ * three registration methods (identity_types_supported): `anonymous`, and
+ * `identity_assertion` with an ID-JAG or a verified email. This issuer offers the one its
+ * endpoints really implement: **anonymous**. A client registers itself with no identity and
+ * no approval (RFC 7591 dynamic registration at `register_uri`, or a Client ID Metadata
+ * Document), and a customer later takes ownership at `claim_uri`, the authorization
+ * endpoint, where they sign in and consent (authorization code with PKCE); what the agent
+ * then holds is an OAuth access token. The registration itself grants no pre-claim access:
+ * the public catalog needs none. ID-JAG assertions and emailed one-time codes are not
+ * offered. auth.md's `revocation_uri` is where an agent provider posts a `logout+jwt`, which
+ * this issuer does not accept, so the block has none; RFC 7009 revocation stays in
+ * `revocation_endpoint`. Cloudflare's scanner (its auth-md skill) asks for `skill`,
+ * `register_uri` and one complete method; anonymous is complete with
+ * `anonymous.credential_types_supported` and `claim_uri`.
  */
 export interface AgentAuthMetadata {
+  readonly skill: string;
   readonly register_uri: string;
-  readonly revocation_uri: string;
-  readonly registration_methods_supported: readonly string[];
-  readonly flows_supported: readonly string[];
-  readonly identity_types_supported: readonly string[];
-  readonly pkce_required: boolean;
+  readonly claim_uri: string;
+  readonly identity_types_supported: readonly ['anonymous'];
+  readonly anonymous: { readonly credential_types_supported: readonly ['access_token'] };
 }
 
 export type IssuerMetadata = Readonly<
@@ -51,24 +63,24 @@ export type IssuerMetadata = Readonly<
 >;
 
 /** The agent_auth block of a metadata document, built from the document's own endpoints. */
-export function buildAgentAuth(metadata: IssuerMetadata): AgentAuthMetadata {
+export function buildAgentAuth(metadata: IssuerMetadata, skill: string): AgentAuthMetadata {
   const text = (key: string): string => {
     const value = metadata[key];
     if (typeof value !== 'string') throw new TypeError(`issuer metadata has no ${key}`);
     return value;
   };
   return {
+    skill,
     register_uri: text('registration_endpoint'),
-    revocation_uri: text('revocation_endpoint'),
-    registration_methods_supported: [
-      'dynamic_client_registration',
-      ...(metadata.client_id_metadata_document_supported === true ? ['client_id_metadata_document'] : []),
-    ],
-    flows_supported: ['authorization_code'],
-    // Tokens act for a signed-in customer who consented; there is no agent-only identity.
-    identity_types_supported: ['user'],
-    pkce_required: true,
+    claim_uri: text('authorization_endpoint'),
+    identity_types_supported: ['anonymous'],
+    anonymous: { credential_types_supported: ['access_token'] },
   };
+}
+
+/** The URL of the agent guide: the site's /auth.md, else the issuer's /docs page. */
+export function agentGuideUrl(input: IssuerMetadataInput): string {
+  return input.siteUrl === undefined ? endpoint(input.issuer, '/docs') : endpoint(input.siteUrl, '/auth.md');
 }
 
 function endpoint(issuer: string, path: string): string {
@@ -78,7 +90,7 @@ function endpoint(issuer: string, path: string): string {
 /** RFC 8414 §2 authorization server metadata, with the agent_auth block last. */
 export function buildAuthorizationServerMetadata(input: IssuerMetadataInput): IssuerMetadata {
   const metadata = buildRfc8414Fields(input);
-  return { ...metadata, agent_auth: buildAgentAuth(metadata) };
+  return { ...metadata, agent_auth: buildAgentAuth(metadata, agentGuideUrl(input)) };
 }
 
 function buildRfc8414Fields(input: IssuerMetadataInput): IssuerMetadata {

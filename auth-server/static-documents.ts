@@ -30,7 +30,7 @@ import { isServerClosing } from './middleware/drain.js';
 import { chooseRequestId, clientAddress, logAccess } from './middleware/request-id.js';
 import { type HeaderEntry, overlayHeaders, securityHeaderList } from './middleware/security-headers.js';
 import { jwksCacheControl } from './routes/jwks.js';
-import { METADATA_CACHE_CONTROL } from './routes/metadata.js';
+import { METADATA_CACHE_CONTROL, metadataInputOf } from './routes/metadata.js';
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -80,7 +80,7 @@ function documentsFor(ctx: IssuerContext): Map<string, () => Prepared | Promise<
   const security = securityHeaderList(ctx.config.issuer);
   const fixedFor = (path: string) =>
     isCorsPath(path) ? overlayHeaders(security, CORS_RESPONSE_HEADERS) : security;
-  const input = { issuer: ctx.config.issuer };
+  const input = metadataInputOf(ctx);
   const oauth = '/.well-known/oauth-authorization-server';
   const openid = '/.well-known/openid-configuration';
   const jwks = '/.well-known/jwks.json';

@@ -7,6 +7,8 @@
  * headers the documents announce (RateLimit-Policy and the content-usage fields), and a
  * failure inside never leaks a stack: a client's mistake is a 4xx, a broken bundle a 503.
  */
+
+import { handleA2aRequest } from './a2a-route.js';
 import type { LiveContext } from './live-context.js';
 import { type LiveData, LiveDataError, loadLiveData } from './live-data.js';
 import { choosePageForm, HTML, MARKDOWN, negotiatePage } from './markdown-negotiation.js';
@@ -42,7 +44,9 @@ export async function handleLiveRequest(
     response =
       route === 'mcp'
         ? await handleMcpRequest(request, context, loadData, limits)
-        : await handleRestRequest(request, route, loadData, limits);
+        : route === 'a2a'
+          ? await handleA2aRequest(request, context, loadData, limits)
+          : await handleRestRequest(request, route, loadData, limits);
   } catch (error) {
     response = Response.json(
       { error: error instanceof LiveDataError ? 'the catalog is not available' : 'internal error' },
@@ -82,12 +86,13 @@ async function negotiateLivePage(
   });
 }
 
-type LiveRoute = 'mcp' | (typeof REST_OPERATIONS)[string];
+type LiveRoute = 'mcp' | 'a2a' | (typeof REST_OPERATIONS)[string];
 
 function matchLiveRoute(pathname: string, basePath: string): LiveRoute | undefined {
   if (!pathname.startsWith(`${basePath}/`)) return undefined;
   const rest = pathname.slice(basePath.length);
   if (rest === '/mcp') return 'mcp';
+  if (rest === '/a2a') return 'a2a';
   if (!rest.startsWith('/ucp/')) return undefined;
   const operation = rest.slice('/ucp'.length);
   return Object.hasOwn(REST_OPERATIONS, operation) ? REST_OPERATIONS[operation] : undefined;

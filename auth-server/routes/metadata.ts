@@ -7,14 +7,27 @@
 import { Router } from 'express';
 import { sendJsonDocument, strongEtag } from '../conditional.js';
 import type { IssuerContext } from '../context.js';
-import { buildAuthorizationServerMetadata, buildOpenIdConfiguration } from '../metadata.js';
+import {
+  buildAuthorizationServerMetadata,
+  buildOpenIdConfiguration,
+  type IssuerMetadataInput,
+} from '../metadata.js';
 
 /** How long clients may cache either metadata document (static-documents.ts sends it too). */
 export const METADATA_CACHE_CONTROL = 'public, max-age=300';
 
+/**
+ * What the metadata is built from: the configured issuer, and the merchant's site from the
+ * catalog config (the site copies name the same agent guide, `{site_url}/auth.md`).
+ */
+export function metadataInputOf(ctx: IssuerContext): IssuerMetadataInput {
+  const { siteUrl } = ctx.mail.merchant;
+  return { issuer: ctx.config.issuer, ...(siteUrl === undefined ? {} : { siteUrl }) };
+}
+
 export function createMetadataRouter(ctx: IssuerContext): Router {
   const router = Router();
-  const input = { issuer: ctx.config.issuer };
+  const input = metadataInputOf(ctx);
   const prepared = (body: unknown) => {
     const text = JSON.stringify(body);
     return { text, etag: strongEtag(text), cacheControl: METADATA_CACHE_CONTROL };

@@ -49,7 +49,7 @@ export async function checkTarget(target: string, options: CheckOptions): Promis
       ...(options.as !== undefined ? { as: options.as } : {}),
     });
     const problems = [...site.problems, ...validateBundle(site.files)];
-    const probes = await probeSite(normaliseSiteUrl(target), options.timeoutMs);
+    const probes = await probeSite(normaliseSiteUrl(target), undefined, options.timeoutMs);
     return {
       target,
       kind: 'site',
@@ -74,23 +74,28 @@ export async function checkTarget(target: string, options: CheckOptions): Promis
     ? await startPreviewServer({ dir, port: 0, host: '127.0.0.1', logger: silentLogger })
     : undefined;
   try {
-    const probes = preview === undefined ? [] : await probeSite(preview.url, options.timeoutMs);
+    // Model (a)'s bundle has its own landing page; in model (b) the store owns `/`.
+    const storeOwnsRoot = !files.has('index.html');
+    const probes =
+      preview === undefined ? [] : await probeSite(preview.url, storeOwnsRoot, options.timeoutMs);
     return { target, kind: 'dir', documents: files.size, problems, probes, level: levelOf(probes), hosts };
   } finally {
     await preview?.close();
   }
 }
 
-/** Runs the probes against a served bundle; the page probes read `/` when it is the bundle's landing page, else `/api/`. */
-async function probeSite(base: string, timeoutMs = 15_000): Promise<ProbeResult[]> {
+/**
+ * Runs the probes against a served bundle. Whether the store owns `/` (model (b)) is known
+ * from a directory's files; on a live site, model (a)'s landing page has its Markdown twin
+ * `/index.md` in the bundle, which a store's origin does not serve.
+ */
+async function probeSite(
+  base: string,
+  storeOwnsRoot: boolean | undefined,
+  timeoutMs = 15_000,
+): Promise<ProbeResult[]> {
   const fetch = createProbeFetch(base, timeoutMs);
-  const root = await fetch('/');
-  // The bundle's landing page names its Markdown twin; a store's home page (model (b)), or
-  // the page preview shows there, does not, and the bundle's own page is /api/.
-  const ownPage =
-    root.status === 200 &&
-    essenceOf(root) === 'text/html' &&
-    /rel="?alternate"?;\s*type="?text\/markdown/.test(root.headers.get('link') ?? '');
-  const page = ownPage ? '/' : '/api/';
-  return runProbes(fetch, page);
+  const twin = storeOwnsRoot === undefined ? await fetch('/index.md') : undefined;
+  const storeRoot = storeOwnsRoot ?? !(twin?.status === 200 && essenceOf(twin) === 'text/markdown');
+  return runProbes(fetch, storeRoot);
 }

@@ -1,38 +1,33 @@
 /**
  * The agent-readiness probes `check` runs, after Cloudflare's scanner (isitagentready.com):
  * each fetches what an agent would and says pass, fail or not applicable, with why. The
- * ids are the scanner's. Probes that cannot be judged here say so: the DNS probe needs the
- * public DNS (offline, never), payment probes (x402, MPP) do not apply to a free catalog,
- * Web Bot Auth concerns crawlers, not sites. The page probes read the bundle's own HTML
- * page: `/` when the bundle serves it (model (a)), else `/api/` (model (b), where `/` is
- * the store's). `readiness-level.ts` folds the verdicts into the scanner's levels.
+ * ids are the scanner's, and the document rules are the published ones
+ * (`scanner-rules.ts`), not this generator's own output. Probes that cannot be judged here
+ * say so: the DNS probe needs the public DNS (offline, never), payment probes (x402, MPP)
+ * do not apply to a free catalog, Web Bot Auth concerns crawlers, not sites. The homepage
+ * probes (Link headers, Markdown negotiation, WebMCP) read `/`, as the scanner does. In
+ * deployment model (b) `/` is the store's page, which the bundle cannot answer: those
+ * verdicts judge the store, say so (`judges: 'store'`), and add what the bundle's own page
+ * `/api/` answers. `readiness-level.ts` folds the verdicts into the scanner's levels.
  */
 import { SKILLS_SCHEMA, sha256Digest } from '../emit/agent-skills.js';
 import { AI_CRAWLERS, readRobotsGroups } from '../emit/robots.js';
 import { isRecord, stringField } from '../validate/bundle-layout.js';
+import { HOMEPAGE_PROBES, probeLinkHeaders, probeMarkdown, probeWebMcp } from './page-probes.js';
 import { essenceOf, jsonOf, type ProbeFetch } from './probe-http.js';
+import {
+  fail,
+  notApplicable,
+  type Probe,
+  type ProbeContext,
+  type ProbeResult,
+  type ProbeStatus,
+  pass,
+  type Verdict,
+} from './probe-verdict.js';
+import { a2aCardFaults, agentAuthFaults, aiCatalogFaults } from './scanner-rules.js';
 
-export type ProbeStatus = 'pass' | 'fail' | 'not applicable';
-
-export interface ProbeResult {
-  id: string;
-  category: string;
-  status: ProbeStatus;
-  message: string;
-}
-
-interface ProbeContext {
-  fetch: ProbeFetch;
-  /** The bundle's own HTML page the page probes read. */
-  page: string;
-}
-
-type Verdict = [status: ProbeStatus, message: string];
-type Probe = { id: string; category: string; run: (context: ProbeContext) => Promise<Verdict> };
-
-const pass = (message: string): Verdict => ['pass', message];
-const fail = (message: string): Verdict => ['fail', message];
-const notApplicable = (message: string): Verdict => ['not applicable', message];
+export type { ProbeResult, ProbeStatus };
 
 async function probeRobots({ fetch }: ProbeContext): Promise<Verdict> {
   const robots = await fetch('/robots.txt');
@@ -46,24 +41,6 @@ async function probeSitemap({ fetch }: ProbeContext): Promise<Verdict> {
   if (sitemap.status === 200 && /<(urlset|sitemapindex)[\s>]/.test(sitemap.body))
     return pass('/sitemap.xml parses');
   return fail(`/sitemap.xml answered ${sitemap.status} without a urlset`);
-}
-
-async function probeLinkHeaders({ fetch, page }: ProbeContext): Promise<Verdict> {
-  const response = await fetch(page);
-  const link = response.headers.get('link') ?? '';
-  const rels = [...link.matchAll(/rel="?([^";,]+)"?/g)].map((match) => match[1]);
-  return rels.length > 0 ? pass(`${page} links ${rels.join(', ')}`) : fail(`${page} has no Link header`);
-}
-
-async function probeMarkdown({ fetch, page }: ProbeContext): Promise<Verdict> {
-  const response = await fetch(page, { accept: 'text/markdown' });
-  const vary = (response.headers.get('vary') ?? '').toLowerCase();
-  if (response.status !== 200 || essenceOf(response) !== 'text/markdown') {
-    return fail(`${page} with Accept: text/markdown answered ${response.status} ${essenceOf(response)}`);
-  }
-  return vary.includes('accept')
-    ? pass(`${page} negotiates Markdown`)
-    : fail(`${page} serves Markdown without Vary: Accept`);
 }
 
 async function probeAiRules({ fetch }: ProbeContext): Promise<Verdict> {
@@ -94,6 +71,8 @@ async function probeJsonDocument(
   return fail(`none of ${paths.join(', ')} answered JSON`);
 }
 
+const faultText = (faults: readonly string[]) => (faults.length === 0 ? undefined : faults.join('; '));
+
 const has = (value: unknown, ...keys: string[]) =>
   isRecord(value) && keys.every((key) => value[key] !== undefined);
 
@@ -112,27 +91,28 @@ async function probeAgentSkills({ fetch }: ProbeContext): Promise<Verdict> {
   return pass(`${index.skills.length} skill(s), each matching its SHA-256`);
 }
 
+/**
+ * Cloudflare's auth-md skill: `/auth.md` is Markdown with an H1 containing "auth.md"; the
+ * protected resource metadata names its authorization servers; the authorization server
+ * metadata's issuer is one of them and its `agent_auth` block has `skill`, `register_uri`
+ * and one complete registration method. The scanner fetches the metadata from the
+ * authorization server's own origin; check stays on the target's origin (offline), so it
+ * reads the site's copy, which the gate holds equal to what the issuer serves.
+ */
 async function probeAuthMd({ fetch }: ProbeContext): Promise<Verdict> {
   const guide = await fetch('/auth.md');
   if (guide.status !== 200) return fail(`/auth.md answered ${guide.status}`);
+  if (!/^#\s+.*auth\.md/im.test(guide.body)) return fail('/auth.md has no H1 heading containing "auth.md"');
+  const resource = jsonOf(await fetch('/.well-known/oauth-protected-resource'));
+  const servers =
+    isRecord(resource) && Array.isArray(resource.authorization_servers) ? resource.authorization_servers : [];
   const metadata = jsonOf(await fetch('/.well-known/oauth-authorization-server'));
-  return isRecord(metadata) && isRecord(metadata.agent_auth)
-    ? pass('/auth.md and agent_auth present')
-    : fail('the authorization server metadata has no agent_auth block');
-}
-
-async function probeWebMcp({ fetch, page }: ProbeContext): Promise<Verdict> {
-  if (page !== '/') return notApplicable("the site root is the store's page, not the bundle's");
-  const html = await fetch('/');
-  const src = /<script[^>]*\ssrc="([^"]+)"/.exec(html.body)?.[1];
-  if (src === undefined) return fail('/ loads no script');
-  const script = await fetch(src.startsWith('/') ? src : new URL(src).pathname);
-  const csp = html.headers.get('content-security-policy') ?? '';
-  if (csp !== '' && !/script-src[^;]*'self'/.test(csp))
-    return fail("the page's CSP does not allow script-src 'self'");
-  return /modelContext/.test(script.body) && /registerTool/.test(script.body)
-    ? pass(`${src} registers tools with modelContext`)
-    : fail(`${src} registers no tool`);
+  const faults = agentAuthFaults(metadata);
+  if (faults.length > 0) return fail(faults.join('; '));
+  const issuer = stringField(metadata, 'issuer');
+  if (servers.length > 0 && !servers.includes(issuer))
+    return fail(`the metadata's issuer ${issuer} is not among the resource's authorization_servers`);
+  return pass('/auth.md, and an agent_auth block with skill, register_uri and a complete method');
 }
 
 export const PROBES: readonly Probe[] = [
@@ -187,20 +167,14 @@ export const PROBES: readonly Probe[] = [
     id: 'a2aAgentCard',
     category: 'discovery',
     run: ({ fetch }) =>
-      probeJsonDocument(fetch, ['/.well-known/agent-card.json'], (v) =>
-        has(v, 'supportedInterfaces', 'defaultInputModes', 'defaultOutputModes', 'skills')
-          ? undefined
-          : 'not an A2A 1.0 card (supportedInterfaces, default modes, skills)',
-      ),
+      probeJsonDocument(fetch, ['/.well-known/agent-card.json'], (v) => faultText(a2aCardFaults(v))),
   },
   { id: 'agentSkills', category: 'discovery', run: probeAgentSkills },
   {
     id: 'ard',
     category: 'discovery',
     run: ({ fetch }) =>
-      probeJsonDocument(fetch, ['/.well-known/ai-catalog.json'], (v) =>
-        has(v, 'specVersion', 'entries') ? undefined : 'no specVersion or entries',
-      ),
+      probeJsonDocument(fetch, ['/.well-known/ai-catalog.json'], (v) => faultText(aiCatalogFaults(v))),
   },
   { id: 'authMd', category: 'discovery', run: probeAuthMd },
   { id: 'webMcp', category: 'discovery', run: probeWebMcp },
@@ -219,11 +193,29 @@ export const PROBES: readonly Probe[] = [
   },
 ];
 
-export async function runProbes(fetch: ProbeFetch, page: string): Promise<ProbeResult[]> {
+/** The bundle's own page in model (b), whose verdict is reported beside the store's. */
+const BUNDLE_PAGE = '/api/';
+
+/**
+ * Runs every probe. `storeOwnsRoot` (model (b)): the homepage probes still judge `/`, as
+ * the scanner does, marked as judging the store, with the bundle's `/api/` verdict beside.
+ */
+export async function runProbes(fetch: ProbeFetch, storeOwnsRoot: boolean): Promise<ProbeResult[]> {
   const results: ProbeResult[] = [];
   for (const probe of PROBES) {
-    const [status, message] = await probe.run({ fetch, page });
-    results.push({ id: probe.id, category: probe.category, status, message });
+    const [status, message] = await probe.run({ fetch, page: '/' });
+    if (!storeOwnsRoot || !HOMEPAGE_PROBES.includes(probe.id)) {
+      results.push({ id: probe.id, category: probe.category, status, message });
+      continue;
+    }
+    const [ownStatus, ownMessage] = await probe.run({ fetch, page: BUNDLE_PAGE });
+    results.push({
+      id: probe.id,
+      category: probe.category,
+      status,
+      message: `the store's page, which the bundle cannot answer in model (b) (docs/hosting.md says what it needs): ${message}; the bundle's ${BUNDLE_PAGE}: ${ownStatus}, ${ownMessage}`,
+      judges: 'store',
+    });
   }
   return results;
 }

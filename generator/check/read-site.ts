@@ -211,7 +211,7 @@ async function readDiscoveryTargets(reader: SiteReader): Promise<void> {
   const urls = [
     ...skills.map((skill) => stringField(skill, 'url')),
     ...entries
-      .filter((entry) => stringField(entry, 'mediaType') === SERVER_CARD_MEDIA_TYPE)
+      .filter((entry) => stringField(entry, 'type') === SERVER_CARD_MEDIA_TYPE)
       .map((entry) => stringField(entry, 'url')),
   ];
   for (const url of urls.slice(0, MAX_CHILD_SITEMAPS)) {

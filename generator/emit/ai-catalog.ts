@@ -2,9 +2,13 @@
  * `/.well-known/ai-catalog.json`, an AI Catalog (Agent-Card/ai-catalog, specVersion 1.0,
  * media type `application/ai-catalog+json`) at its well-known URI: the operator (`host`)
  * and one entry per discovery document of the bundle, each with the media type of what its
- * `url` serves: the MCP server card, the A2A agent card, the agent skills index and the
- * RFC 9727 API catalog. Identifiers use the `urn:air:{publisher}:{namespace}:{name}` form
- * the MCP discovery document recommends, anchored at the site's host.
+ * `url` serves in `type` (the member the spec's ADR 0014 renamed from `mediaType`): the MCP
+ * server card (`application/mcp-server-card+json`, as the server-card extension's
+ * discovery text says), the A2A agent card, the agent skills index and the RFC 9727 API
+ * catalog. Each entry carries 2 to 5 `representativeQueries`, questions the artifact
+ * answers, which Agentic Resource Discovery registries index and Cloudflare's scanner
+ * requires. Identifiers use the `urn:air:{publisher}:{namespace}:{name}` form the MCP
+ * discovery document recommends, anchored at the site's host.
  */
 import type { Artifact } from '../artifact.js';
 import type { ResolvedConfig } from '../config.js';
@@ -25,17 +29,34 @@ export function buildAiCatalog(config: ResolvedConfig): Record<string, unknown> 
   const urn = (namespace: string, name: string) => `urn:air:${host}:${namespace}:${name}`;
   const merchant = config.merchant.name;
   const live = liveSurface(config);
-  const mcp =
+  const liveEntries =
     live === undefined
       ? []
       : [
           {
             identifier: urn('mcp', 'catalog'),
             displayName: `${merchant} catalog (MCP)`,
-            mediaType: SERVER_CARD_MEDIA_TYPE,
+            type: SERVER_CARD_MEDIA_TYPE,
             description: 'MCP server: search_catalog, lookup_catalog, get_product.',
             tags: ['mcp', 'catalog', 'products'],
             url: live.mcpServerCard,
+            representativeQueries: [
+              `Find ${merchant} products under $20`,
+              `Which ${merchant} products are in stock?`,
+              `Look up a ${merchant} product by its id and list its variants`,
+            ],
+          },
+          // The A2A card exists only where the live handler serves its endpoint.
+          {
+            identifier: urn('a2a', 'catalog'),
+            displayName: `${merchant} catalog (A2A agent card)`,
+            type: 'application/a2a-agent-card+json',
+            tags: ['a2a', 'catalog'],
+            url: siteUrl(config, `/${WELL_KNOWN_DOCUMENTS.agentCard.path}`),
+            representativeQueries: [
+              `What does ${merchant} sell?`,
+              `Search the ${merchant} catalog for a product`,
+            ],
           },
         ];
   return {
@@ -47,29 +68,30 @@ export function buildAiCatalog(config: ResolvedConfig): Record<string, unknown> 
       ...(config.merchant.logo_url ? { logoUrl: config.merchant.logo_url } : {}),
     },
     entries: [
-      ...mcp,
-      {
-        identifier: urn('a2a', 'catalog'),
-        displayName: `${merchant} catalog (A2A agent card)`,
-        mediaType: 'application/a2a-agent-card+json',
-        tags: ['a2a', 'catalog'],
-        url: siteUrl(config, `/${WELL_KNOWN_DOCUMENTS.agentCard.path}`),
-      },
+      ...liveEntries,
       {
         identifier: urn('skills', 'index'),
         displayName: `${merchant} agent skills`,
-        mediaType: 'application/json',
+        type: 'application/json',
         description: `Agent Skills discovery index (${SKILLS_SCHEMA}).`,
         tags: ['agent-skills'],
         url: siteUrl(config, `/${SKILLS_INDEX_FILE}`),
+        representativeQueries: [
+          `How should an agent search and cite the ${merchant} catalog?`,
+          `What are the usage rules for ${merchant} product data?`,
+        ],
       },
       {
         identifier: urn('api', 'catalog'),
         displayName: `${merchant} API catalog`,
-        mediaType: 'application/linkset+json',
+        type: 'application/linkset+json',
         description: 'RFC 9727 API catalog: the catalog API, its OpenAPI description, docs and status.',
         tags: ['openapi', 'api-catalog'],
         url: siteUrl(config, WELL_KNOWN_DOCUMENTS.apiCatalog.publicPath),
+        representativeQueries: [
+          `Where is the ${merchant} catalog API and its OpenAPI description?`,
+          `Which API endpoints does ${merchant} publish for agents?`,
+        ],
       },
     ],
   };

@@ -9,6 +9,7 @@
  */
 import {
   type AgentAuthMetadata,
+  agentGuideUrl,
   buildAgentAuth,
   buildAuthorizationServerMetadata,
 } from '../../auth-server/metadata.js';
@@ -17,7 +18,7 @@ import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
 import { liveSurface } from './live-endpoints.js';
 import { escapeMarkdownInline } from './markdown-text.js';
-import { describeAccountAccess } from './openapi-policy.js';
+import { describeAccountAccess, issuerMetadataInput } from './openapi-policy.js';
 import { AUTH_MD_PATH, filePathOf } from './sitemap-pages.js';
 import { resolveUsagePolicy } from './usage-policy.js';
 
@@ -26,10 +27,11 @@ export const AUTH_MD_MEDIA_TYPE = 'text/markdown; charset=utf-8';
 
 /** The agent_auth block the site's copy of the issuer metadata carries. */
 export function siteAgentAuth(config: ResolvedConfig): AgentAuthMetadata {
-  return buildAgentAuth(buildAuthorizationServerMetadata({ issuer: config.auth_url }));
+  const input = issuerMetadataInput(config);
+  return buildAgentAuth(buildAuthorizationServerMetadata(input), agentGuideUrl(input));
 }
 
-function registrationSteps(agentAuth: AgentAuthMetadata, redirect: string): string[] {
+function registrationSteps(agentAuth: AgentAuthMetadata, redirect: string, cimd: boolean): string[] {
   const body = JSON.stringify({
     client_name: 'Example Agent',
     redirect_uris: [redirect],
@@ -37,17 +39,17 @@ function registrationSteps(agentAuth: AgentAuthMetadata, redirect: string): stri
     token_endpoint_auth_method: 'none',
   });
   const steps = [
-    '## 1. Register your client',
+    '## 1. Register (anonymous)',
     '',
-    `- **Dynamic registration** (RFC 7591): \`POST ${agentAuth.register_uri}\` with a JSON body, for example:`,
+    `- **Dynamic registration** (RFC 7591, \`register_uri\`): \`POST ${agentAuth.register_uri}\` with a JSON body, for example:`,
     '',
     '```sh',
     `curl -s -X POST '${agentAuth.register_uri}' -H 'Content-Type: application/json' -d '${body}'`,
     '```',
     '',
-    '  The answer carries your `client_id` (and a `client_secret` only if you asked for a confidential client).',
+    '  The answer carries your `client_id` (and a `client_secret` only if you asked for a confidential client). Registration needs no identity and no approval, and grants no access by itself: the public catalog needs none.',
   ];
-  if (agentAuth.registration_methods_supported.includes('client_id_metadata_document')) {
+  if (cimd) {
     steps.push(
       '- **Client ID Metadata Document**: use the HTTPS URL of your client metadata document as `client_id`; the issuer fetches it, so no registration call is needed.',
     );
@@ -71,13 +73,13 @@ export function renderAuthMd(config: ResolvedConfig): string {
     `- Protected resource metadata (RFC 9728): <${access.protectedResourceMetadataUrl}>`,
     `- Authorization server metadata (RFC 8414), with the \`agent_auth\` block: <${access.authorizationServerMetadataUrl}>`,
     `- Issuer: \`${access.issuer}\``,
-    `- Flows: ${agentAuth.flows_supported.map((flow) => `\`${flow}\``).join(', ')} for a signed-in customer (\`${agentAuth.identity_types_supported.join(', ')}\`), PKCE required (\`S256\`). Agent-only assertions and one-time-code claims are not offered.`,
+    `- Registration method (\`identity_types_supported\`): \`${agentAuth.identity_types_supported.join(', ')}\`. You register without an identity; a customer then claims your client by signing in and consenting at \`claim_uri\` (the authorization endpoint, authorization code flow with PKCE \`S256\`), and the credential you get is an OAuth \`${agentAuth.anonymous.credential_types_supported.join(', ')}\`. ID-JAG identity assertions, verified-email assertions and emailed one-time codes are not offered.`,
     '',
-    ...registrationSteps(agentAuth, redirect),
+    ...registrationSteps(agentAuth, redirect, access.clientIdMetadataDocumentSupported),
     '',
-    "## 2. Obtain the customer's consent",
+    "## 2. Claim: obtain the customer's consent",
     '',
-    `Send the customer's browser to \`${access.authorizationEndpoint}\` with \`response_type=code\`, your \`client_id\` and \`redirect_uri\`, \`scope\`, \`state\`, \`code_challenge\` and \`code_challenge_method=S256\` (RFC 7636), and \`resource=${mcp}\` (RFC 8707), the endpoint the token is for. The customer signs in and chooses Allow or Deny.`,
+    `Send the customer's browser to \`${agentAuth.claim_uri}\` with \`response_type=code\`, your \`client_id\` and \`redirect_uri\`, \`scope\`, \`state\`, \`code_challenge\` and \`code_challenge_method=S256\` (RFC 7636), and \`resource=${mcp}\` (RFC 8707), the endpoint the token is for. The customer signs in and chooses Allow or Deny.`,
     '',
     `Then exchange the code: \`POST ${access.tokenEndpoint}\` (form-encoded) with \`grant_type=authorization_code\`, \`code\`, \`redirect_uri\`, \`code_verifier\`, \`client_id\` and the same \`resource\`.`,
     '',
@@ -88,7 +90,7 @@ export function renderAuthMd(config: ResolvedConfig): string {
     '## Where tokens are accepted',
     '',
     `- \`${mcp}\`: send \`Authorization: Bearer <access token>\` (never in a URL). The token's audience is that endpoint.`,
-    `- Revoke a token when you are done: \`POST ${agentAuth.revocation_uri}\` (RFC 7009). The customer can disconnect your client at any time from their account page.`,
+    `- Revoke a token when you are done: \`POST ${access.revocationEndpoint}\` (RFC 7009). The customer can disconnect your client at any time from their account page.`,
     '',
     '## Rules',
     '',

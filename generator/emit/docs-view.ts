@@ -234,7 +234,10 @@ export function buildDocsView(document: OpenApiDocument, plan: BuildPlan): DocsV
       { label: 'API description (OpenAPI 3.1)', url: siteUrl(config, OPENAPI_PATH) },
       { label: 'API catalog (RFC 9727)', url: siteUrl(config, WELL_KNOWN_DOCUMENTS.apiCatalog.publicPath) },
       { label: 'Protected resource metadata (RFC 9728)', url: access.protectedResourceMetadataUrl },
-      { label: 'Agent card', url: siteUrl(config, `/${WELL_KNOWN_DOCUMENTS.agentCard.path}`) },
+      // The A2A card exists only where the live handler serves its endpoint.
+      ...(config.live.enabled
+        ? [{ label: 'Agent card (A2A)', url: siteUrl(config, `/${WELL_KNOWN_DOCUMENTS.agentCard.path}`) }]
+        : []),
       { label: 'Knowledge base products', url: siteUrl(config, KB_PRODUCTS_PATH) },
       { label: 'Product feed', url: siteUrl(config, FEED_PATH) },
       { label: 'Usage guide for language models', url: siteUrl(config, LLMS_PATH) },

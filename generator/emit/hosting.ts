@@ -79,7 +79,8 @@ function headersFor(
   ];
   // RFC 9727 section 3: a resource advertises its API catalog with the "api-catalog" link relation.
   if (isCatalog) headers.push(['Link', `<${API_CATALOG_PATH}>; rel="api-catalog"`]);
-  if (artifactUrlPath(artifact) === LANDING_PUBLIC_PATH) headers.push(['Link', landingLinks().join(', ')]);
+  // Every HTML page, not only `/`, names the agent-useful resources (the scanner reads any page's headers).
+  if (artifact.mediaType.startsWith('text/html')) headers.push(['Link', landingLinks().join(', ')]);
   // Every HTML page names its Markdown twin in a header as in its <link> element (RFC 8288).
   const twin = twins.get(artifactUrlPath(artifact));
   // Where the live handler runs, the page's URL also answers Markdown to Accept: text/markdown

@@ -79,15 +79,19 @@ export function hasOwnHost(config: ResolvedConfig): boolean {
 }
 
 /**
- * The `Link` values `/` carries: RFC 9727 api-catalog, RFC 8631 service-desc and
- * service-doc and the AI catalog (Agent-Card/ai-catalog's "ai-catalog" relation); the
- * hosting rules add the page's Markdown twin in model (a).
+ * The `Link` values every HTML page of the bundle carries (`/` and `/api/` alike), so an
+ * agent that lands on any page finds the same agent-useful resources in its headers: RFC
+ * 9727 api-catalog, RFC 8631 service-desc and service-doc, describedby (RFC 8288's
+ * registry: a resource describing this one, here llms.txt, the site described for
+ * language models) and the AI catalog (Agent-Card/ai-catalog's "ai-catalog" relation). The
+ * hosting rules add each page's Markdown twin.
  */
 export function landingLinks(): string[] {
   return [
     `<${WELL_KNOWN_DOCUMENTS.apiCatalog.publicPath}>; rel="api-catalog"`,
     `<${OPENAPI_PATH}>; rel="service-desc"; type="application/vnd.oai.openapi+json;version=3.1"`,
     `<${API_DOCS_PATH}>; rel="service-doc"; type="text/html"`,
+    `<${LLMS_PATH}>; rel="describedby"; type="text/plain"`,
     '</.well-known/ai-catalog.json>; rel="ai-catalog"; type="application/ai-catalog+json"',
   ];
 }

@@ -14,6 +14,8 @@ export interface LiveEndpoints {
   mcpServerCard: string;
   /** `{base_url}/ucp`: UCP REST; `POST /catalog/search`, `/catalog/lookup`, `/catalog/product`. */
   ucpRest: string;
+  /** `{base_url}/a2a`: A2A 1.0 over JSON-RPC (SendMessage answers with search_catalog's result). */
+  a2a: string;
 }
 
 /** MCP protocol revisions the live handler speaks (CONTRACT.md, "Live paths"). */
@@ -22,7 +24,12 @@ export const MCP_PROTOCOL_VERSIONS: readonly string[] = ['2025-06-18', '2025-11-
 export function liveSurface(config: ResolvedConfig): LiveEndpoints | undefined {
   const endpoints = liveEndpoints(config);
   if (endpoints === undefined) return undefined;
-  return { mcp: endpoints.mcp, mcpServerCard: `${endpoints.mcp}/server-card`, ucpRest: endpoints.rest };
+  return {
+    mcp: endpoints.mcp,
+    mcpServerCard: `${endpoints.mcp}/server-card`,
+    ucpRest: endpoints.rest,
+    a2a: endpoints.a2a,
+  };
 }
 
 /** The URL path (on the site) of a URL under `{base_url}`. */

@@ -30,6 +30,7 @@ export interface LiveRoutes {
 export function livePaths(basePath: string): string[] {
   return [
     `${basePath}/mcp`,
+    `${basePath}/a2a`,
     ...Object.keys(REST_OPERATIONS).map((operation) => `${basePath}/ucp${operation}`),
   ];
 }

@@ -185,15 +185,20 @@ export function llmsSections(plan: BuildPlan, policy: UsagePolicy): LlmsSection[
           at(WELL_KNOWN_DOCUMENTS.apiCatalog.publicPath),
           'RFC 9727 linkset of the catalog API',
         ),
-        item(
-          'Agent card',
-          at(`/${WELL_KNOWN_DOCUMENTS.agent.path}`),
-          'agent descriptor with the catalog skills',
-        ),
+        // The A2A card exists only with the live surface, whose handler serves its endpoint.
+        ...(liveEndpoints(plan.config) === undefined
+          ? []
+          : [
+              item(
+                'Agent card',
+                at(`/${WELL_KNOWN_DOCUMENTS.agent.path}`),
+                'A2A 1.0 card: SendMessage at the A2A endpoint searches the catalog',
+              ),
+            ]),
         item(
           'AI catalog',
           at('/.well-known/ai-catalog.json'),
-          'the MCP server card, agent card, skills and API catalog',
+          'the MCP server card and agent card (live), skills and API catalog',
         ),
         item(
           'Agent skills',

@@ -5,7 +5,11 @@
  * optional account access (spec 5.2-5.5) read from the issuer's own metadata module, so
  * every endpoint URL printed anywhere is the one the issuer advertises.
  */
-import { buildAuthorizationServerMetadata, ISSUER_CAPABILITIES } from '../../auth-server/metadata.js';
+import {
+  buildAuthorizationServerMetadata,
+  ISSUER_CAPABILITIES,
+  type IssuerMetadataInput,
+} from '../../auth-server/metadata.js';
 import type { ResolvedConfig } from '../config.js';
 import type { UsagePolicy } from './usage-policy.js';
 
@@ -42,6 +46,8 @@ export interface AccountAccess {
   authorizationServerMetadataUrl: string;
   protectedResourceMetadataUrl: string;
   codeChallengeMethods: string[];
+  /** draft-ietf-oauth-client-id-metadata-document: an https client_id with a path is fetched. */
+  clientIdMetadataDocumentSupported: boolean;
   scopes: { name: string; description: string }[];
 }
 
@@ -58,9 +64,18 @@ function authorizationServerMetadataUrl(issuer: string): string {
   return `${url.origin}/.well-known/oauth-authorization-server${path}`;
 }
 
+/**
+ * What the issuer builds its metadata from, as this site's config states it: its identifier
+ * and the merchant's site (the issuer reads site_url from the same catalog config), so the
+ * site's copies equal what the issuer serves.
+ */
+export function issuerMetadataInput(config: ResolvedConfig): IssuerMetadataInput {
+  return { issuer: config.auth_url, siteUrl: config.site_url };
+}
+
 export function describeAccountAccess(config: ResolvedConfig): AccountAccess {
   const issuer = config.auth_url;
-  const metadata = buildAuthorizationServerMetadata({ issuer });
+  const metadata = buildAuthorizationServerMetadata(issuerMetadataInput(config));
   return {
     issuer,
     authorizationEndpoint: metadataString(metadata, 'authorization_endpoint'),
@@ -72,6 +87,7 @@ export function describeAccountAccess(config: ResolvedConfig): AccountAccess {
     authorizationServerMetadataUrl: authorizationServerMetadataUrl(issuer),
     protectedResourceMetadataUrl: `${config.site_url}/.well-known/oauth-protected-resource`,
     codeChallengeMethods: [...ISSUER_CAPABILITIES.codeChallengeMethods],
+    clientIdMetadataDocumentSupported: metadata.client_id_metadata_document_supported === true,
     scopes: ISSUER_CAPABILITIES.scopes.map((name) => ({
       name,
       description: SCOPE_DESCRIPTIONS[name] ?? name,

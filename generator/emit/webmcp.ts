@@ -1,6 +1,7 @@
 /**
- * WebMCP on the landing page (model (a)'s `/`): `/webmcp.js`, one script served from the
- * bundle, registers `search_catalog` and `get_product` with `document.modelContext` (the
+ * WebMCP on the site's home page: `/webmcp.js`, one script served from the bundle, loaded
+ * by model (a)'s landing page and, in model (b), by the store's own page (its theme adds
+ * the one `<script>` line docs/hosting.md gives), registers `search_catalog` and `get_product` with `document.modelContext` (the
  * WebMCP draft, webmachinelearning/webmcp: `registerTool({name, description, inputSchema,
  * execute, annotations})`), or `navigator.modelContext` where only the older form exists.
  * Each tool posts its UCP `catalog` object (the REST body, CONTRACT.md "MCP and UCP shapes")
@@ -11,7 +12,6 @@
  */
 import type { Artifact } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
-import { hasOwnHost } from './landing.js';
 import { liveSurface } from './live-endpoints.js';
 
 export const WEBMCP_FILE = 'webmcp.js';
@@ -80,7 +80,8 @@ export function renderWebMcpScript(ucpRest: string, merchant: string): string {
 
 export function emitWebMcp(plan: BuildPlan): Artifact[] {
   const live = liveSurface(plan.config);
-  if (!hasOwnHost(plan.config) || live === undefined) return [];
+  // Model (b) too: the store's page is on the same origin and can load it (docs/hosting.md).
+  if (live === undefined) return [];
   const body = renderWebMcpScript(live.ucpRest, plan.config.merchant.name);
   return [{ path: WEBMCP_FILE, mediaType: WEBMCP_MEDIA_TYPE, body }];
 }

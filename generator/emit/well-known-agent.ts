@@ -11,58 +11,22 @@
  * usage rules as a required capability extension pointing at the terms.
  */
 import type { ResolvedConfig } from '../config.js';
-import { catalogUrls } from './catalog.js';
 import { type CatalogFields, describeCatalogFacts } from './catalog-fields.js';
-import { liveSurface } from './live-endpoints.js';
+import { type LiveEndpoints, liveSurface } from './live-endpoints.js';
 import { API_VERSION } from './openapi.js';
 import { buildUsageExtension, describeAccountAccess } from './openapi-policy.js';
 import { resolveUsagePolicy } from './usage-policy.js';
 
-function searchSkill(config: ResolvedConfig): Record<string, unknown>[] {
-  const live = liveSurface(config);
-  if (live === undefined) return [];
-  return [
-    {
-      id: 'searchCatalog',
-      name: 'Search and look up products',
-      description: `The MCP server at ${live.mcp} (tools search_catalog, lookup_catalog, get_product) and the UCP REST endpoints under ${live.ucpRest}/catalog answer product questions with prices in minor units and every variant. No authentication.`,
-      tags: ['search', 'products', 'mcp', 'ucp', 'read-only'],
-      examples: [
-        `Find ${config.merchant.name} products under $20.`,
-        'Look up the product with this id and list its variants.',
-      ],
-      inputModes: ['application/json'],
-      outputModes: ['application/json'],
-    },
-  ];
-}
-
-function buildSkills(config: ResolvedConfig, fields: CatalogFields): Record<string, unknown>[] {
-  const base = config.base_url;
-  return [
-    {
-      id: 'getCatalog',
-      name: 'Get the product catalog',
-      description: `GET ${base}/agent-catalog returns every product of ${config.merchant.name} as JSON: ${describeCatalogFacts(fields)}, and the product URL where a person buys it. No authentication.`,
-      tags: ['catalog', 'products', 'prices', 'availability', 'read-only'],
-      examples: [
-        `GET ${base}/agent-catalog`,
-        `Which ${config.merchant.name} products are in stock, and what do they cost?`,
-      ],
-      inputModes: ['application/json'],
-      outputModes: ['application/json'],
-    },
-    ...searchSkill(config),
-    {
-      id: 'getHealth',
-      name: 'Check the service health',
-      description: `GET ${base}/agent-catalog/health reports liveness ({"status":"ok"}) without calling upstream services.`,
-      tags: ['health', 'status'],
-      examples: [`GET ${base}/agent-catalog/health`],
-      inputModes: ['application/json'],
-      outputModes: ['application/json'],
-    },
-  ];
+function searchSkill(config: ResolvedConfig, live: LiveEndpoints): Record<string, unknown> {
+  return {
+    id: 'searchCatalog',
+    name: 'Search the product catalog',
+    description: `Send a message whose text is a search query, or whose data part is a UCP catalog search object ({query, filters, pagination}); the answer is one message whose data part is exactly what the MCP tool search_catalog at ${live.mcp} returns (products with prices in minor units and every variant), mirrored as JSON text. No authentication.`,
+    tags: ['search', 'products', 'ucp', 'read-only'],
+    examples: [`Find ${config.merchant.name} products under $20.`, 'ginger shots'],
+    inputModes: ['text/plain', 'application/json'],
+    outputModes: ['application/json'],
+  };
 }
 
 /** A2A 1.0's SecurityScheme is a tagged union (`oauth2SecurityScheme`, `openIdConnectSecurityScheme`, …). */
@@ -98,9 +62,14 @@ function buildA2aSecuritySchemes(config: ResolvedConfig): Record<string, unknown
 export const A2A_PROTOCOL_VERSION = '1.0';
 
 /** The card for this merchant; `fields` says which product facts its skill description names. */
-export function buildAgentCard(config: ResolvedConfig, fields: CatalogFields): Record<string, unknown> {
+export function buildAgentCard(
+  config: ResolvedConfig,
+  fields: CatalogFields,
+): Record<string, unknown> | undefined {
   const policy = resolveUsagePolicy(config);
   const live = liveSurface(config);
+  // No live handler, no A2A endpoint: a card would claim what is not served.
+  if (live === undefined) return undefined;
   const { merchant } = config;
   return {
     name: `${merchant.name} Catalog`,
@@ -109,17 +78,9 @@ export function buildAgentCard(config: ResolvedConfig, fields: CatalogFields): R
       'A free, public, read-only catalog API: no key, token or registration; purchases are completed by a person on the merchant website.',
       ...policy.rules.map((rule) => rule.text),
     ].join(' '),
-    // Ordered: "the first entry is preferred". MCP answers questions; the catalog is one GET.
+    // A2A 1.0 §5.8: one of the core bindings, served by the live handler (live/a2a-route.ts).
     supportedInterfaces: [
-      ...(live === undefined
-        ? []
-        : [{ url: live.mcp, protocolBinding: 'MCP', protocolVersion: A2A_PROTOCOL_VERSION }]),
-      {
-        url: catalogUrls(config).catalogUrl,
-        // Not A2A's own HTTP+JSON binding (no /message:send here): a plain GET answering JSON.
-        protocolBinding: 'HTTP-GET+JSON',
-        protocolVersion: A2A_PROTOCOL_VERSION,
-      },
+      { url: live.a2a, protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION },
     ],
     provider: { organization: merchant.name, url: merchant.url },
     version: API_VERSION,
@@ -134,14 +95,22 @@ export function buildAgentCard(config: ResolvedConfig, fields: CatalogFields): R
           uri: policy.termsUrl,
           description:
             'Usage rules: attribution, no automated purchases, the request rate, no model training.',
-          required: true,
+          // Not required: a required extension makes A2A servers refuse every client that does not
+          // declare it (A2A 1.0 §4.6), and these are terms to honour, not a protocol to speak.
+          required: false,
           params: buildUsageExtension(policy),
         },
       ],
     },
-    defaultInputModes: ['application/json'],
+    defaultInputModes: ['text/plain', 'application/json'],
     defaultOutputModes: ['application/json'],
-    skills: buildSkills(config, fields),
+    // The facts a product carries, for the reader deciding whether to ask.
+    skills: [
+      {
+        ...searchSkill(config, live),
+        description: `${searchSkill(config, live).description} Products carry ${describeCatalogFacts(fields)}.`,
+      },
+    ],
     // Declared, never required: spec 5.1, the catalog operations need no authentication.
     securitySchemes: buildA2aSecuritySchemes(config),
   };

@@ -16,7 +16,7 @@ import { catalogUrls } from './catalog.js';
 import { describeCatalogFields } from './catalog-fields.js';
 import { stableJson } from './json.js';
 import { liveEndpoints } from './live-index.js';
-import { describeAccountAccess } from './openapi-policy.js';
+import { describeAccountAccess, issuerMetadataInput } from './openapi-policy.js';
 import { OPENAPI_PATH, siteUrl } from './sitemap-pages.js';
 import { resolveUsagePolicy } from './usage-policy.js';
 import { buildAgentCard } from './well-known-agent.js';
@@ -150,8 +150,9 @@ function document(entry: { path: string; mediaType: string; publicPath?: string 
 export function emitWellKnown(plan: BuildPlan): Artifact[] {
   const { config } = plan;
   const docs = WELL_KNOWN_DOCUMENTS;
-  // The copies must equal what the issuer serves, so they get the same input: its identifier.
-  const issuer = { issuer: config.auth_url };
+  // The copies must equal what the issuer serves, so they get the same input: its identifier
+  // and the merchant's site (the issuer reads site_url from the same catalog config).
+  const issuer = issuerMetadataInput(config);
   const agentCard = buildAgentCard(config, describeCatalogFields(plan));
   return [
     document(docs.protectedResource, buildProtectedResourceMetadata(config)),
@@ -162,7 +163,9 @@ export function emitWellKnown(plan: BuildPlan): Artifact[] {
     document(docs.authorizationServer, buildAuthorizationServerMetadata(issuer)),
     document(docs.openIdConfiguration, buildOpenIdConfiguration(issuer)),
     document(docs.apiCatalog, buildApiCatalog(config)),
-    document(docs.agent, agentCard),
-    document(docs.agentCard, agentCard),
+    // Only where the live handler serves its A2A endpoint (well-known-agent.ts).
+    ...(agentCard === undefined
+      ? []
+      : [document(docs.agent, agentCard), document(docs.agentCard, agentCard)]),
   ];
 }

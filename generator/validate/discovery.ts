@@ -3,11 +3,12 @@
  * names, and each `digest` equal to the SHA-256 of the bytes the bundle serves at its
  * `url`), the MCP server cards (the current one against the extension's published schema,
  * vendored; the scanner's older shape stating the same server), the AI catalog (its
- * required members, unique identifiers, and every entry's URL on this site served by the
- * bundle) and auth.md (every URL of the `agent_auth` block in the guide). A bundle without
+ * published rules in `check/scanner-rules.ts`, unique identifiers, and every entry's URL on
+ * this site served by the bundle) and auth.md (every URL of the `agent_auth` block in the guide). A bundle without
  * a document is not checked for it here; `check`'s probes report what is missing.
  */
 import matter from 'gray-matter';
+import { aiCatalogFaults } from '../check/scanner-rules.js';
 import { SKILL_NAME, SKILLS_INDEX_FILE, SKILLS_SCHEMA, sha256Digest } from '../emit/agent-skills.js';
 import { AI_CATALOG_FILE } from '../emit/ai-catalog.js';
 import { AUTH_MD_FILE } from '../emit/auth-md.js';
@@ -95,7 +96,7 @@ function findServerCard(files: BundleFiles, siteUrl: string | undefined): string
   const catalog = readJson(files, AI_CATALOG_FILE);
   const entries = isRecord(catalog) && Array.isArray(catalog.entries) ? catalog.entries : [];
   const entry = entries.find(
-    (candidate) => stringField(candidate, 'mediaType') === 'application/mcp-server-card+json',
+    (candidate) => stringField(candidate, 'type') === 'application/mcp-server-card+json',
   );
   const url = stringField(entry, 'url');
   return url === undefined ? undefined : fileServing(files, url, siteUrl);
@@ -124,26 +125,16 @@ function checkAiCatalog(files: BundleFiles, siteUrl: string | undefined, problem
   const catalog = readJson(files, AI_CATALOG_FILE);
   if (catalog === undefined) return;
   const report = reporter(problems, AI_CATALOG_FILE, 'ai-catalog');
-  if (!isRecord(catalog) || !/^\d+\.\d+$/.test(stringField(catalog, 'specVersion') ?? '')) {
-    report('specVersion must be "Major.Minor"');
-  }
-  const entries = isRecord(catalog) && Array.isArray(catalog.entries) ? catalog.entries : undefined;
-  if (entries === undefined) {
-    report('entries is not a list');
-    return;
-  }
+  // The published rules first (scanner-rules.ts), then what only the bundle can say.
+  for (const fault of aiCatalogFaults(catalog)) report(fault);
+  const entries = isRecord(catalog) && Array.isArray(catalog.entries) ? catalog.entries : [];
   const seen = new Set<string>();
   entries.forEach((entry, position) => {
     const identifier = stringField(entry, 'identifier') ?? '';
     const label = `entries[${position}] (${identifier || 'no identifier'})`;
-    for (const field of ['identifier', 'displayName', 'mediaType']) {
-      if (stringField(entry, field) === undefined) report(`${label}: ${field} is missing`);
-    }
     if (seen.has(identifier)) report(`${label}: identifier listed twice`);
     seen.add(identifier);
     const url = stringField(entry, 'url');
-    const hasData = isRecord(entry) && entry.data !== undefined;
-    if ((url === undefined) === !hasData) report(`${label}: exactly one of url or data is required`);
     const onSite = url !== undefined && siteUrl !== undefined && url.startsWith(`${siteUrl}/`);
     if (onSite && fileServing(files, url, siteUrl) === undefined)
       report(`${label}: ${url} is not served by the bundle`);
@@ -162,7 +153,7 @@ function checkAuthMd(files: BundleFiles, problems: Problem[]): void {
   }
   const urls = [
     agentAuth.register_uri,
-    agentAuth.revocation_uri,
+    agentAuth.claim_uri,
     stringField(metadata, 'authorization_endpoint'),
     stringField(metadata, 'token_endpoint'),
   ];

@@ -13,6 +13,7 @@ import {
   ISSUER_CAPABILITIES,
 } from '../../auth-server/metadata.js';
 import { MANIFEST_PATH } from '../../live/live-files.js';
+import { a2aCardFaults } from '../check/scanner-rules.js';
 import {
   AGENT_CARD_FILE,
   AGENT_FILE,
@@ -86,6 +87,7 @@ function checkProtectedResource(document: Record<string, unknown>, report: Repor
 function checkIssuerCopy(
   document: Record<string, unknown>,
   expectedIssuer: string | undefined,
+  siteUrl: string | undefined,
   build: typeof buildAuthorizationServerMetadata,
   report: Report,
 ): void {
@@ -100,13 +102,37 @@ function checkIssuerCopy(
     );
   }
   const serviceDocumentation = stringField(document, 'service_documentation');
-  const expected = build({ issuer, ...(serviceDocumentation ? { serviceDocumentation } : {}) });
+  // The issuer builds its copy with the merchant's site too: agent_auth.skill is {site_url}/auth.md.
+  const expected = build({
+    issuer,
+    ...(serviceDocumentation ? { serviceDocumentation } : {}),
+    ...(siteUrl ? { siteUrl } : {}),
+  });
   if (!isDeepStrictEqual(document, expected)) {
     report('differs from the metadata the issuer itself serves (auth-server/metadata.ts)');
   }
 }
 
-function checkAgentCards(files: BundleFiles, catalogUrl: string | undefined, problems: Problem[]): void {
+/**
+ * The A2A card exists only with the live surface (its `_live/manifest.json`), whose handler
+ * serves the A2A endpoint the card names; it follows A2A 1.0 (scanner-rules.ts) and names
+ * `{base_url}/a2a` over JSONRPC.
+ */
+const LIVE_SERVER_CARD_FILE = '.well-known/mcp/server-card.json';
+
+function checkAgentCards(files: BundleFiles, baseUrl: string | undefined, problems: Problem[]): void {
+  // A site does not expose `_live/`; its MCP server card says the live surface is on too.
+  if (!files.has(MANIFEST_PATH) && !files.has(LIVE_SERVER_CARD_FILE)) {
+    for (const path of [AGENT_FILE, AGENT_CARD_FILE]) {
+      if (files.has(path))
+        problems.push({
+          path,
+          rule: 'well-known',
+          message: 'an A2A card without the live handler that serves it',
+        });
+    }
+    return;
+  }
   const agent = readDocument(files, AGENT_FILE, problems);
   const card = readDocument(files, AGENT_CARD_FILE, problems);
   if (agent && card && !isDeepStrictEqual(agent, card)) {
@@ -114,55 +140,16 @@ function checkAgentCards(files: BundleFiles, catalogUrl: string | undefined, pro
   }
   if (!agent) return;
   const report = reporter(problems, AGENT_FILE, 'well-known');
-  for (const field of ['name', 'description', 'version']) {
-    if (stringField(agent, field) === undefined) report(`${field} is missing`);
-  }
+  for (const fault of a2aCardFaults(agent)) report(fault);
   if (!isRecord(agent.provider) || stringField(agent.provider, 'organization') === undefined) {
     report('provider.organization is missing');
   }
-  for (const field of ['defaultInputModes', 'defaultOutputModes']) {
-    if (!isStringList(agent[field])) report(`${field} is not a non-empty list of media types (A2A 1.0)`);
-  }
-  checkAgentInterfaces(agent.supportedInterfaces, catalogUrl, report);
-  const skills = Array.isArray(agent.skills) ? agent.skills : [];
-  for (const skill of skills) {
-    const id = stringField(skill, 'id') ?? '(no id)';
-    for (const field of ['id', 'name', 'description']) {
-      if (stringField(skill, field) === undefined) report(`skill ${id}: ${field} is missing`);
-    }
-    if (!isRecord(skill) || !isStringList(skill.tags)) report(`skill ${id}: tags are missing`);
-    if (!isRecord(skill) || !isStringList(skill.examples)) report(`skill ${id}: no examples`);
-  }
-  const ids = skills.map((skill) => stringField(skill, 'id'));
-  for (const id of ['getCatalog', 'getHealth']) {
-    if (!ids.includes(id)) report(`no skill ${id}`);
-  }
-}
-
-function isStringList(value: unknown): boolean {
-  return Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === 'string');
-}
-
-/** A2A 1.0 AgentCard.supportedInterfaces: url, protocolBinding and protocolVersion, the catalog among them. */
-function checkAgentInterfaces(
-  interfaces: unknown,
-  catalogUrl: string | undefined,
-  report: (message: string) => void,
-): void {
-  if (!Array.isArray(interfaces) || interfaces.length === 0) {
-    report('supportedInterfaces is missing (A2A 1.0 replaced url with supportedInterfaces)');
-    return;
-  }
-  for (const [index, entry] of interfaces.entries()) {
-    for (const field of ['url', 'protocolBinding', 'protocolVersion']) {
-      if (stringField(entry, field) === undefined)
-        report(`supportedInterfaces[${index}].${field} is missing`);
-    }
-  }
-  const urls = interfaces.map((entry) => stringField(entry, 'url'));
-  if (catalogUrl !== undefined && !urls.includes(catalogUrl)) {
-    report(`no supported interface is the catalog ${catalogUrl}`);
-  }
+  const interfaces = Array.isArray(agent.supportedInterfaces) ? agent.supportedInterfaces : [];
+  const a2a = baseUrl === undefined ? undefined : `${baseUrl}/a2a`;
+  const served = interfaces.some(
+    (entry) => stringField(entry, 'url') === a2a && stringField(entry, 'protocolBinding') === 'JSONRPC',
+  );
+  if (a2a !== undefined && !served) report(`no supported interface is the JSONRPC endpoint ${a2a}`);
 }
 
 /**
@@ -208,18 +195,18 @@ export function checkWellKnown(files: BundleFiles): Problem[] {
   const authorizationServer = readDocument(files, AUTHORIZATION_SERVER_FILE, problems);
   if (authorizationServer) {
     const report = reporter(problems, AUTHORIZATION_SERVER_FILE, 'rfc8414');
-    checkIssuerCopy(authorizationServer, issuer, buildAuthorizationServerMetadata, report);
+    checkIssuerCopy(authorizationServer, issuer, siteUrl, buildAuthorizationServerMetadata, report);
   }
   const openIdConfiguration = readDocument(files, OPENID_CONFIGURATION_FILE, problems);
   if (openIdConfiguration) {
     const report = reporter(problems, OPENID_CONFIGURATION_FILE, 'openid-discovery');
-    checkIssuerCopy(openIdConfiguration, issuer, buildOpenIdConfiguration, report);
+    checkIssuerCopy(openIdConfiguration, issuer, siteUrl, buildOpenIdConfiguration, report);
   }
   const apiCatalog = readDocument(files, API_CATALOG_FILE, problems);
   if (apiCatalog) {
     const expected = catalogUrl && siteUrl ? { catalogUrl, siteUrl } : undefined;
     checkLinkset(apiCatalog, expected, reporter(problems, API_CATALOG_FILE, 'linkset'));
   }
-  checkAgentCards(files, catalogUrl, problems);
+  checkAgentCards(files, baseUrl, problems);
   return problems;
 }

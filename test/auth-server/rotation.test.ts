@@ -68,10 +68,12 @@ describe('key rotation while tokens are outstanding', () => {
       await fetch(`${issuer.issuer}/.well-known/oauth-authorization-server`)
     ).json();
     const openid = await (await fetch(`${issuer.issuer}/.well-known/openid-configuration`)).json();
-    expect(oauthMetadata).toEqual(
-      JSON.parse(JSON.stringify(buildAuthorizationServerMetadata({ issuer: issuer.issuer }))),
-    );
-    expect(openid).toEqual(JSON.parse(JSON.stringify(buildOpenIdConfiguration({ issuer: issuer.issuer }))));
+    // The site the catalog config names (merchant.url, no site_url there): the bundle built from
+    // it publishes the same block, its agent_auth.skill the site's /auth.md.
+    const input = { issuer: issuer.issuer, siteUrl: 'https://pomona-juice.example' };
+    expect(oauthMetadata).toEqual(JSON.parse(JSON.stringify(buildAuthorizationServerMetadata(input))));
+    expect(oauthMetadata.agent_auth.skill).toBe('https://pomona-juice.example/auth.md');
+    expect(openid).toEqual(JSON.parse(JSON.stringify(buildOpenIdConfiguration(input))));
     const response = await fetch(`${issuer.issuer}/.well-known/jwks.json`, {
       headers: { host: 'evil.example' },
     });

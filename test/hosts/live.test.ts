@@ -13,6 +13,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { type AgentCard, type Message, Role } from '@a2a-js/sdk';
+import { ClientFactory } from '@a2a-js/sdk/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -336,6 +338,48 @@ describe("the live handler on the hosts' own engines", requires(ENGINES), () => 
             JSON.stringify({ query: product.name }),
           );
           expect(await found.json(), `${product.name} on ${server.name}`).toEqual(search);
+        }
+      }
+    }, 300_000);
+
+    it("when the official A2A client sends a message then every server answers with search_catalog's result", async () => {
+      for (const product of spread(products, 3)) {
+        const search = await callEverywhere(clients, 'search_catalog', { query: product.name });
+        for (const server of clients) {
+          const res = await fetch(`${server.url}/.well-known/agent-card.json`, {
+            signal: AbortSignal.timeout(20_000),
+          });
+          const card = (await res.json()) as { supportedInterfaces: { url: string }[] };
+          // The card names the production address; the client is pointed at this server instead.
+          card.supportedInterfaces = card.supportedInterfaces.map((item) => ({
+            ...item,
+            url: `${server.url}${new URL(item.url).pathname}`,
+          }));
+          const client = await new ClientFactory().createFromAgentCard(card as unknown as AgentCard);
+          const reply = (await client.sendMessage({
+            message: {
+              messageId: `q-${product.id}`,
+              contextId: '',
+              taskId: '',
+              role: Role.ROLE_USER,
+              parts: [
+                {
+                  content: { $case: 'text', value: product.name },
+                  mediaType: 'text/plain',
+                  filename: '',
+                  metadata: undefined,
+                },
+              ],
+              metadata: undefined,
+              extensions: [],
+              referenceTaskIds: [],
+            },
+          } as never)) as Message;
+          const data = reply.parts.find((part) => part.content?.$case === 'data')?.content;
+          expect(
+            data?.$case === 'data' ? data.value : undefined,
+            `${product.name} on ${server.name}`,
+          ).toEqual(search);
         }
       }
     }, 300_000);

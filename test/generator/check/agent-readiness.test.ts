@@ -10,6 +10,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type AgentCard, type Message, type Part, Role } from '@a2a-js/sdk';
+import { ClientFactory } from '@a2a-js/sdk/client';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { build } from '../../../generator/build.js';
 import { encodeArtifact } from '../../../generator/bundle-file-encoding.js';
@@ -24,22 +28,28 @@ const SITE = 'https://agents.pomona-juice.example';
 let dir = '';
 let preview: { url: string; close(): Promise<void> } | undefined;
 
-beforeAll(async () => {
+/** The sample merchant built (with these URL flags) and written to a fresh directory. */
+async function buildSampleDir(flags: Record<string, string>): Promise<string> {
   const result = await build({
     configPath: 'catalog.config.json',
     out: join(ROOT, 'dist-never-written'),
     cwd: ROOT,
-    flags: { site_url: SITE, base_url: `${SITE}/api` },
+    flags,
     write: false,
     logger: silentLogger,
     now: () => new Date('2026-11-21T12:00:00.000Z'),
   });
-  dir = await mkdtemp(join(tmpdir(), 'agent-readiness-'));
+  const target = await mkdtemp(join(tmpdir(), 'agent-readiness-'));
   for (const artifact of result.artifacts) {
-    const file = join(dir, artifact.path);
+    const file = join(target, artifact.path);
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, encodeArtifact(artifact));
   }
+  return target;
+}
+
+beforeAll(async () => {
+  dir = await buildSampleDir({ site_url: SITE, base_url: `${SITE}/api` });
   preview = await startPreviewServer({ dir, port: 0, host: '127.0.0.1', logger: silentLogger });
 }, 60_000);
 
@@ -97,6 +107,109 @@ describe('check on a model (a) bundle with the live handler', () => {
     // The twin is a static file too, for a host without functions.
     expect((await get('/index.md', '*/*')).headers.get('content-type')).toBe('text/markdown; charset=utf-8');
   });
+});
+
+describe('check on a model (b) bundle, the store owning /', () => {
+  let storeDir = '';
+
+  beforeAll(async () => {
+    // The sample's own config: site_url is the store's origin, so the store owns `/`.
+    storeDir = await buildSampleDir({});
+  }, 60_000);
+
+  afterAll(async () => {
+    if (storeDir !== '') await rm(storeDir, { recursive: true, force: true });
+  });
+
+  test("every probe but the homepage ones passes, and those say they judge the store's page", async () => {
+    const result = await checkTarget(storeDir, { cwd: ROOT });
+    expect(result.problems).toEqual([]);
+    for (const probe of result.probes) {
+      const homepage = ['linkHeaders', 'markdownNegotiation', 'webMcp'].includes(probe.id);
+      expect(probe.judges, probe.id).toBe(homepage ? 'store' : undefined);
+      if (homepage) expect(probe.message, probe.id).toMatch(/model \(b\)/);
+      else if (!['x402', 'mpp', 'dns', 'webBotAuth'].includes(probe.id))
+        expect(probe.status, probe.id).toBe('pass');
+    }
+    // The bundle's own page answers its part: the Link relations and Markdown negotiation.
+    const byId = new Map(result.probes.map((probe) => [probe.id, probe.message]));
+    expect(byId.get('linkHeaders')).toMatch(/\/api\/: pass/);
+    expect(byId.get('markdownNegotiation')).toMatch(/\/api\/: pass/);
+  }, 60_000);
+});
+
+describe('the A2A card and the live A2A JSON-RPC binding, through the official A2A client', () => {
+  /** The published card, its interface moved from the production address to preview's. */
+  async function localCard(): Promise<AgentCard> {
+    const card = (await (await fetch(`${preview?.url}/.well-known/agent-card.json`)).json()) as {
+      supportedInterfaces: { url: string }[];
+    };
+    expect(card.supportedInterfaces).toEqual([
+      { url: `${SITE}/api/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ]);
+    card.supportedInterfaces = card.supportedInterfaces.map((item) => ({
+      ...item,
+      url: `${preview?.url}${new URL(item.url).pathname}`,
+    }));
+    return card as unknown as AgentCard;
+  }
+
+  const part = (content: Part['content'], mediaType: string): Part => ({
+    content,
+    mediaType,
+    filename: '',
+    metadata: undefined,
+  });
+  const message = (messageId: string, parts: Part[]): Message => ({
+    messageId,
+    contextId: '',
+    taskId: '',
+    role: Role.ROLE_USER,
+    parts,
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  });
+
+  async function searchOverMcp(query: string): Promise<unknown> {
+    const mcp = new McpClient({ name: 'a2a-comparison', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${preview?.url}/api/mcp`)));
+    try {
+      const result = await mcp.callTool({ name: 'search_catalog', arguments: { catalog: { query } } });
+      return result.structuredContent;
+    } finally {
+      await mcp.close();
+    }
+  }
+
+  test('SendMessage answers a text query with exactly what search_catalog returns', async () => {
+    const client = await new ClientFactory().createFromAgentCard(await localCard());
+    const reply = (await client.sendMessage({
+      message: message('q1', [part({ $case: 'text', value: 'ginger' }, 'text/plain')]),
+    } as never)) as Message;
+    const data = reply.parts.find((part) => part.content?.$case === 'data')?.content;
+    const expected = await searchOverMcp('ginger');
+    expect(data?.$case === 'data' ? data.value : undefined).toEqual(expected);
+    expect((expected as { products: unknown[] }).products.length).toBeGreaterThan(0);
+  }, 30_000);
+
+  test("a data part carries UCP's search object, and the other core operations get A2A errors", async () => {
+    const client = await new ClientFactory().createFromAgentCard(await localCard());
+    const search = { query: 'ginger', pagination: { limit: 1 } };
+    const reply = (await client.sendMessage({
+      message: message('q2', [part({ $case: 'data', value: search }, 'application/json')]),
+    } as never)) as Message;
+    const data = reply.parts.find((part) => part.content?.$case === 'data')?.content;
+    const value = data?.$case === 'data' ? (data.value as { products: unknown[] }) : undefined;
+    expect(value?.products).toHaveLength(1);
+    await expect(client.getTask({ id: 'none' } as never)).rejects.toThrow(/not found/i);
+    const raw = await fetch(`${preview?.url}/api/a2a`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'NoSuchMethod', params: {} }),
+    });
+    expect(((await raw.json()) as { error: { code: number } }).error.code).toBe(-32601);
+  }, 30_000);
 });
 
 describe(`WebMCP on the landing page in Chromium (${BROWSER_SKIP_REASON})`, requires(BROWSER), () => {

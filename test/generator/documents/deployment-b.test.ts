@@ -60,6 +60,14 @@ describe('model (b): storefront_origin', () => {
     expect(files.has('404.html')).toBe(false);
   });
 
+  it("when the live surface is on then /webmcp.js is served for the store's own page to load, calling the same origin", () => {
+    const files = filesOf(MODEL_B);
+    const script = files.get('webmcp.js') ?? '';
+    expect(script).toContain('registerTool');
+    expect(script).toContain(JSON.stringify(`${STORE}/ucp`));
+    expect(filesOf({ ...MODEL_B, live: { enabled: false } }).has('webmcp.js')).toBe(false);
+  });
+
   it('when the bundle is built with the proxy then its own checker accepts it', () => {
     expect(checkHostingRules(filesOf(MODEL_B))).toEqual([]);
   });

@@ -86,7 +86,14 @@ describe('the MCP server cards and the AI catalog', () => {
   test('the AI catalog lists the server card, the agent card, the skills index and the API catalog', () => {
     expect(catalog.specVersion).toBe('1.0');
     const entries = catalog.entries as Json[];
-    expect(entries.map((entry) => [entry.mediaType, entry.url])).toEqual([
+    // ADR 0014 renamed mediaType to type; the scanner wants 2 to 5 representative queries an entry.
+    for (const entry of entries) {
+      expect(entry).not.toHaveProperty('mediaType');
+      const queries = entry.representativeQueries as string[];
+      expect(queries.length).toBeGreaterThanOrEqual(2);
+      expect(queries.length).toBeLessThanOrEqual(5);
+    }
+    expect(entries.map((entry) => [entry.type, entry.url])).toEqual([
       ['application/mcp-server-card+json', 'https://shop.pomona.example/mcp/server-card'],
       ['application/a2a-agent-card+json', 'https://shop.pomona.example/.well-known/agent-card.json'],
       ['application/json', 'https://shop.pomona.example/.well-known/agent-skills/index.json'],
@@ -105,6 +112,21 @@ describe('the MCP server cards and the AI catalog', () => {
     ]);
   });
 
+  test('the gate refuses an entry still using the retired mediaType, or without representative queries', () => {
+    const retired = problemsAfter('.well-known/ai-catalog.json', (text) =>
+      text.replace('"type": "application/linkset+json"', '"mediaType": "application/linkset+json"'),
+    );
+    expect(retired.map((problem) => problem.message)).toEqual([expect.stringContaining('ADR 0014')]);
+    const unqueried = problemsAfter('.well-known/ai-catalog.json', (text) => {
+      const value = JSON.parse(text) as { entries: Json[] };
+      delete value.entries[0]?.representativeQueries;
+      return JSON.stringify(value);
+    });
+    expect(unqueried.map((problem) => problem.message)).toEqual([
+      expect.stringContaining('representativeQueries'),
+    ]);
+  });
+
   test('the gate refuses an AI catalog entry pointing at a document the bundle does not serve', () => {
     const problems = problemsAfter('.well-known/ai-catalog.json', (text) =>
       text.replace('/.well-known/agent-card.json', '/.well-known/nothing.json'),
@@ -114,13 +136,20 @@ describe('the MCP server cards and the AI catalog', () => {
 });
 
 describe('auth.md and the agent_auth block', () => {
-  const metadata = buildAuthorizationServerMetadata({ issuer: 'https://auth.pomona.example' });
+  const metadata = buildAuthorizationServerMetadata({
+    issuer: 'https://auth.pomona.example',
+    siteUrl: 'https://shop.pomona.example',
+  });
 
-  test('the issuer metadata carries agent_auth built from its own endpoints, and the site copy is that document', () => {
-    expect(metadata.agent_auth).toMatchObject({
+  test("the agent_auth block offers auth.md's anonymous method, complete, and the site copy is the issuer's document", () => {
+    // The workos/auth.md README's discovery shape: skill, register_uri, claim_uri, and for
+    // anonymous registration identity_types_supported plus anonymous.credential_types_supported.
+    expect(metadata.agent_auth).toEqual({
+      skill: 'https://shop.pomona.example/auth.md',
       register_uri: 'https://auth.pomona.example/oauth/clients/register',
-      revocation_uri: 'https://auth.pomona.example/oauth/revoke',
-      flows_supported: ['authorization_code'],
+      claim_uri: 'https://auth.pomona.example/oauth/authorize',
+      identity_types_supported: ['anonymous'],
+      anonymous: { credential_types_supported: ['access_token'] },
     });
     expect(json('.well-known/oauth-authorization-server.json')).toEqual(JSON.parse(JSON.stringify(metadata)));
   });

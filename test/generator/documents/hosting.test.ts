@@ -109,9 +109,15 @@ describe('emitHostingRules', () => {
     const root = headers.get('/')?.get('link')?.[0] ?? '';
     expect(root).toContain('</.well-known/api-catalog>; rel="api-catalog"');
     expect(root).toContain('</.well-known/ai-catalog.json>; rel="ai-catalog"');
-    expect(headers.get('/api/')?.get('link')).toEqual([
+    // Every HTML page carries the same agent-useful relations as the root (issue 31), and its twin.
+    for (const page of ['/', '/api/', '/api/index.html']) {
+      const links = (headers.get(page)?.get('link') ?? []).join(', ');
+      for (const rel of ['api-catalog', 'service-desc', 'service-doc', 'describedby'])
+        expect(links, `${page} ${rel}`).toContain(`rel="${rel}"`);
+    }
+    expect(headers.get('/api/')?.get('link')).toContain(
       '</api/index.md>; rel="alternate"; type="text/markdown"',
-    ]);
+    );
     expect(headers.get('/.well-known/api-catalog')?.get('content-type')?.[0]).toMatch(
       /^application\/linkset\+json/,
     );

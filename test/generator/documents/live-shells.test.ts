@@ -47,6 +47,7 @@ describe('the live handler files', () => {
     const routes = parseRoutesFile(file(artifacts, '_routes.json'));
     const live = [
       '/api/mcp',
+      '/api/a2a',
       '/api/ucp/catalog/search',
       '/api/ucp/catalog/lookup',
       '/api/ucp/catalog/product',

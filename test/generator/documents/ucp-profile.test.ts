@@ -92,7 +92,14 @@ describe('when the config turns the live surface off', () => {
 
   it('mentions no live endpoint in any document', () => {
     for (const artifact of artifacts) {
-      expect(artifact.body, artifact.path).not.toMatch(/\/mcp\b|\/ucp\b|\.well-known\/ucp/);
+      expect(artifact.body, artifact.path).not.toMatch(/\/mcp\b|\/ucp\b|\.well-known\/ucp|\/a2a\b/);
+    }
+  });
+
+  it('publishes no A2A card, which would name an endpoint nobody serves, and no link to one', () => {
+    for (const artifact of artifacts) {
+      expect(artifact.path).not.toMatch(/^\.well-known\/agent(-card)?\.json$/);
+      expect(artifact.body, artifact.path).not.toMatch(/\.well-known\/agent(-card)?\.json/);
     }
   });
 });

@@ -84,7 +84,7 @@ describe('the well-known documents', () => {
   });
 
   test('the issuer metadata copies are exactly what the issuer module computes', () => {
-    const issuer = { issuer: plan.config.auth_url };
+    const issuer = { issuer: plan.config.auth_url, siteUrl: plan.config.site_url };
     expect(json(find(artifacts, '.well-known/oauth-authorization-server.json'))).toEqual(
       buildAuthorizationServerMetadata(issuer),
     );
@@ -140,25 +140,25 @@ describe('the well-known documents', () => {
     ]);
   });
 
-  test('agent.json and agent-card.json are one A2A 1.0 AgentCard naming the operations', () => {
+  test('agent.json and agent-card.json are one A2A 1.0 AgentCard naming the live JSONRPC binding', () => {
     const agent = find(artifacts, '.well-known/agent.json');
     expect(find(artifacts, '.well-known/agent-card.json').body).toBe(agent.body);
     const card = json(agent);
     expect(card.url).toBeUndefined();
     expect(card).toMatchObject({
       name: 'Pomona Press Juice Co. Catalog',
+      // A2A 1.0 §5.8: a core binding the live handler serves, not made-up names (issue 31).
       supportedInterfaces: [
-        { url: 'https://shop.pomona.example/mcp', protocolBinding: 'MCP', protocolVersion: '1.0' },
-        { url: 'https://shop.pomona.example/agent-catalog', protocolVersion: '1.0' },
+        { url: 'https://shop.pomona.example/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       ],
       provider: { organization: 'Pomona Press Juice Co.', url: 'https://shop.pomona.example' },
       version: '1.0.0',
       capabilities: { streaming: false, pushNotifications: false },
-      defaultInputModes: ['application/json'],
+      defaultInputModes: ['text/plain', 'application/json'],
       defaultOutputModes: ['application/json'],
     });
     const skills = card.skills as Json[];
-    expect(skills.map((skill) => skill.id)).toEqual(['getCatalog', 'searchCatalog', 'getHealth']);
+    expect(skills.map((skill) => skill.id)).toEqual(['searchCatalog']);
     for (const skill of skills) {
       expect(Object.keys(skill)).toEqual(
         expect.arrayContaining(['id', 'name', 'description', 'tags', 'examples']),
