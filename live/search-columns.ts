@@ -38,6 +38,7 @@ export interface Columns {
 }
 
 export function loadColumns(file: SearchIndexFile): Columns {
+  const { categories } = file;
   const count = file.ids.length;
   const category = Uint32Array.from(file.category);
   const firstVariant = new Uint32Array(count + 1);
@@ -105,7 +106,7 @@ export function loadColumns(file: SearchIndexFile): Columns {
     const wanted = query.categories?.map((name) => name.trim().toLowerCase());
     const allowed =
       wanted && wanted.length > 0
-        ? new Set(file.categories.flatMap((name, index) => (wanted.includes(name) ? [index] : [])))
+        ? new Set(categories.flatMap((name, index) => (wanted.includes(name) ? [index] : [])))
         : undefined;
     const min = query.price?.min ?? 0;
     const max = query.price?.max ?? Number.POSITIVE_INFINITY;

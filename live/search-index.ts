@@ -33,7 +33,9 @@ const RECENT_QUERIES = 16;
 
 export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
   if (file.format !== 3) throw new TypeError(`search index format ${String(file.format)} is not 3`);
-  const count = file.ids.length;
+  // The closures keep the ids, not the file: its text (postings, columns) is left for collection.
+  const { ids } = file;
+  const count = ids.length;
   const columns = loadColumns(file);
   const postings = loadPostings(file);
   // Per product: which pass of the current query reached it (`stamp`) and its score so far.
@@ -85,7 +87,7 @@ export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
    */
   const matchAll = (words: readonly Expansion[][]): Uint32Array => {
     const sizeOf = (expansions: readonly Expansion[]): number =>
-      expansions.reduce((sum, { term }) => sum + (file.counts[term] ?? 0), 0);
+      expansions.reduce((sum, { term }) => sum + postings.size(term), 0);
     const [first = [], ...rest] = [...words].sort((a, b) => sizeOf(a) - sizeOf(b));
     let candidates = matchAny([first]);
     let mark = epoch;
@@ -138,7 +140,7 @@ export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
   // page n costs a slice rather than a search over the whole catalog.
   const recent = new Map<string, Uint32Array>();
   return {
-    productId: (position) => file.ids[position],
+    productId: (position) => ids[position],
     search(query) {
       const key = JSON.stringify([
         query.text?.trim() ?? '',

@@ -2,8 +2,12 @@
  * The filter columns' price order: written as variant numbers by price and then number
  * (so a range is one run and ties keep catalog order), read back the same on any
  * platform, and an index whose order is cut short, or that predates it, is a broken
- * bundle (the core's 503, no details), never a crash or a wrong answer.
+ * bundle (the core's 503, no details), never a crash or a wrong answer. And the loaded
+ * index keeps typed arrays, not the file's text: at 1,000,000 products that text is tens of
+ * megabytes an isolate cannot spare.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { base64ToBytes } from '../../live/base64-bytes.js';
 import { buildColumnsFile, readUint32LittleEndian } from '../../live/search-columns-file.js';
@@ -94,5 +98,26 @@ describe('a broken index in a bundle', () => {
       delete index.price_order;
     });
     expect(answer.status).toBe(503);
+  });
+});
+
+describe('what the loaded index keeps', () => {
+  it('lets the file it was loaded from be collected, and still answers', async () => {
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    const load = () => {
+      const file = JSON.parse(JSON.stringify(buildSearchIndex(makeVariedRecords(200))));
+      return { index: loadSearchIndex(file), file: new WeakRef(file) };
+    };
+    const { index, file } = load();
+    const before = Array.from(index.search({ text: 'juice', price: { max: 800 } }));
+    // A WeakRef's target lives at least until the current job ends: collect after it.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collect();
+    expect(file.deref()).toBeUndefined();
+    expect(before.length).toBeGreaterThan(0);
+    expect(Array.from(index.search({ text: 'juice', price: { max: 801 } }))).toEqual(
+      Array.from(index.search({ text: 'juice', price: { max: 800 } })),
+    );
   });
 });
