@@ -19,7 +19,7 @@ import { fetchUpstream, formatUserAgent, type UpstreamResult } from './index.js'
 /** Grace beyond the configured total timeout before the build gives up on the adapter itself. */
 const DEADLINE_GRACE_MS = 1_000;
 
-async function readPackageVersion(): Promise<string> {
+export async function readPackageVersion(): Promise<string> {
   try {
     const data: unknown = JSON.parse(await readFile(join(PACKAGE_ROOT, 'package.json'), 'utf8'));
     const version = typeof data === 'object' && data !== null && 'version' in data ? data.version : undefined;
