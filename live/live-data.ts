@@ -62,7 +62,14 @@ async function readLiveData(readAsset: AssetReader): Promise<LiveData> {
       return text;
     }),
   );
-  const index = loadSearchIndex(JSON.parse(parts.join('')) as SearchIndexFile);
+  let index: LoadedSearchIndex;
+  try {
+    index = loadSearchIndex(JSON.parse(parts.join('')) as SearchIndexFile);
+  } catch (error) {
+    // An index cut short, corrupt or of another format is a broken deployment, like a missing one.
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new LiveDataError(`the bundle's search index cannot be read (${reason}); rebuild the bundle`);
+  }
   const shards = new Map<string, Promise<Record<string, unknown>>>();
   const readShard = <T>(path: string): Promise<Record<string, T>> => {
     let shard = shards.get(path);

@@ -2,30 +2,23 @@
  * The live search index as the generator writes it (`_live/index/<n>.part`, JSON text):
  * an inverted index over name, brand, category, description, options and tags, with one
  * precomputed, quantised BM25F impact per posting (field boosts applied at build time), and
- * the filter columns (category, each variant's price in minor units and availability).
+ * the filter columns (search-columns-file.ts: category, each variant's price in minor units
+ * and availability, and the variants in price order).
  * Postings and impacts are packed bytes in base64, so a 100,000-product index is a few
  * megabytes of text that loads into typed arrays, not a million small JS objects
  * (docs/live.md has the figures). Products are numbered in catalog order; that number is
  * the tie-breaking rank.
  */
 import type { ProductRecord } from '../record/product-record.js';
+import { bytesToBase64 } from './base64-bytes.js';
+import { buildColumnsFile, type ColumnsFile } from './search-columns-file.js';
 import { tokenise } from './search-tokens.js';
 import { toUcpProduct } from './ucp-product.js';
 
-export interface SearchIndexFile {
-  format: 2;
+export interface SearchIndexFile extends ColumnsFile {
+  format: 3;
   /** Product ids in catalog order: a product's position is its number everywhere below. */
   ids: string[];
-  /** Distinct categories, lower-cased ("" for none). */
-  categories: string[];
-  /** Per product, its category's position in `categories`. */
-  category: number[];
-  /** Per product, how many variants it has (their prices follow in `prices`, in order). */
-  variants: number[];
-  /** Per variant, the price in minor units. */
-  prices: number[];
-  /** Per variant, "1" when it can be bought now, else "0". */
-  available: string;
   /** The vocabulary, sorted by code unit (so a prefix is a contiguous range). */
   terms: string[];
   /** Per term, how many products carry it. */
@@ -112,34 +105,18 @@ export function buildSearchIndex(records: readonly ProductRecord[]): SearchIndex
     });
     lengths.push(postingBytes.length - start);
   }
-  const categories: string[] = [];
-  const categoryOf = new Map<string, number>();
-  const category: number[] = [];
-  const variants: number[] = [];
-  const prices: number[] = [];
-  let available = '';
-  for (const record of records) {
-    const name = (record.category ?? '').trim().toLowerCase();
-    if (!categoryOf.has(name)) {
-      categoryOf.set(name, categories.length);
-      categories.push(name);
-    }
-    category.push(categoryOf.get(name) ?? 0);
-    const offered = toUcpProduct(record).variants;
-    variants.push(offered.length);
-    for (const variant of offered) {
-      prices.push(variant.price.amount);
-      available += variant.availability.available ? '1' : '0';
-    }
-  }
   return {
-    format: 2,
+    format: 3,
     ids: records.map((record) => record.id),
-    categories,
-    category,
-    variants,
-    prices,
-    available,
+    ...buildColumnsFile(
+      records.map((record) => ({
+        category: record.category ?? undefined,
+        offers: toUcpProduct(record).variants.map((variant) => ({
+          amount: variant.price.amount,
+          available: variant.availability.available,
+        })),
+      })),
+    ),
     terms,
     counts: terms.map((term) => byTerm.get(term)?.products.length ?? 0),
     lengths,
@@ -175,21 +152,4 @@ class ByteWriter {
   base64(): string {
     return bytesToBase64(this.bytes.subarray(0, this.length));
   }
-}
-
-const CHUNK = 0x8000;
-
-export function bytesToBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let start = 0; start < bytes.length; start += CHUNK) {
-    binary += String.fromCharCode(...bytes.subarray(start, start + CHUNK));
-  }
-  return btoa(binary);
-}
-
-export function base64ToBytes(text: string): Uint8Array {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
-  return bytes;
 }

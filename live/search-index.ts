@@ -5,7 +5,8 @@
  * best partial matches, which are still worth an answer ("ginger shot under 5 dollars" has
  * words no product carries). Scores are sums of the precomputed impacts over the candidates
  * only; filters read typed columns. Results come in one deterministic order (score, then
- * catalog order), so an offset is a stable page boundary for the life of a bundle. Postings
+ * catalog order), so an offset is a stable page boundary for the life of a bundle; a query
+ * without words is its filters alone (a price range is a binary search). Postings
  * are decoded from bytes on first use and kept as typed arrays: no object per product.
  */
 import { loadColumns, type SearchQuery } from './search-columns.js';
@@ -31,8 +32,10 @@ const SEARCH_STEPS = 20;
 const RECENT_QUERIES = 16;
 
 export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
-  if (file.format !== 2) throw new TypeError(`search index format ${String(file.format)} is not 2`);
-  const count = file.ids.length;
+  if (file.format !== 3) throw new TypeError(`search index format ${String(file.format)} is not 3`);
+  // The closures keep the ids, not the file: its text (postings, columns) is left for collection.
+  const { ids } = file;
+  const count = ids.length;
   const columns = loadColumns(file);
   const postings = loadPostings(file);
   // Per product: which pass of the current query reached it (`stamp`) and its score so far.
@@ -84,7 +87,7 @@ export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
    */
   const matchAll = (words: readonly Expansion[][]): Uint32Array => {
     const sizeOf = (expansions: readonly Expansion[]): number =>
-      expansions.reduce((sum, { term }) => sum + (file.counts[term] ?? 0), 0);
+      expansions.reduce((sum, { term }) => sum + postings.size(term), 0);
     const [first = [], ...rest] = [...words].sort((a, b) => sizeOf(a) - sizeOf(b));
     let candidates = matchAny([first]);
     let mark = epoch;
@@ -115,15 +118,13 @@ export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
   };
 
   const runSearch = (query: SearchQuery): Uint32Array => {
-    const keep = columns.filter(query);
     const words = [...new Set(tokenise(query.text ?? ''))].slice(0, MAX_QUERY_WORDS);
-    if (words.length === 0) {
-      const all: number[] = [];
-      for (let product = 0; product < count; product += 1) if (!keep || keep(product)) all.push(product);
-      return Uint32Array.from(all);
-    }
+    if (words.length === 0) return columns.matching(query);
     const exact = words.map((word) => postings.exact(word));
-    const kept = (found: Uint32Array): Uint32Array => (keep ? found.filter(keep) : found);
+    const kept = (found: Uint32Array): Uint32Array => {
+      const keep = columns.filter(query, found.length);
+      return keep ? found.filter(keep) : found;
+    };
     let found = exact.every((expansions) => expansions.length > 0)
       ? kept(matchAll(exact))
       : new Uint32Array();
@@ -139,7 +140,7 @@ export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
   // page n costs a slice rather than a search over the whole catalog.
   const recent = new Map<string, Uint32Array>();
   return {
-    productId: (position) => file.ids[position],
+    productId: (position) => ids[position],
     search(query) {
       const key = JSON.stringify([
         query.text?.trim() ?? '',

@@ -4,7 +4,8 @@
  * bytes, and the spellings a query word may match: itself, the terms it is a prefix of,
  * and those one typo away.
  */
-import { base64ToBytes, type SearchIndexFile } from './search-index-file.js';
+import { base64ToBytes } from './base64-bytes.js';
+import type { SearchIndexFile } from './search-index-file.js';
 
 /** A prefix or typo expands to at most this many vocabulary terms, the first in sorted order. */
 const MAX_EXPANSIONS = 64;
@@ -19,6 +20,8 @@ export interface Expansion {
 }
 
 export interface Postings {
+  /** How many products carry the term. */
+  size(term: number): number;
   products(term: number): Uint32Array;
   impacts(term: number): Uint8Array;
   /** The term itself, or nothing when the vocabulary lacks it. */
@@ -28,20 +31,22 @@ export interface Postings {
 }
 
 export function loadPostings(file: SearchIndexFile): Postings {
+  // Only what the closures below need is kept: the file's text is left for collection.
   const { terms } = file;
+  const counts = Uint32Array.from(file.counts);
   const bytes = base64ToBytes(file.postings);
   const impactBytes = base64ToBytes(file.impacts);
   const byteStarts = new Uint32Array(terms.length + 1);
   const impactStarts = new Uint32Array(terms.length + 1);
   for (let term = 0; term < terms.length; term += 1) {
     byteStarts[term + 1] = (byteStarts[term] as number) + (file.lengths[term] ?? 0);
-    impactStarts[term + 1] = (impactStarts[term] as number) + (file.counts[term] ?? 0);
+    impactStarts[term + 1] = (impactStarts[term] as number) + (counts[term] ?? 0);
   }
   const decoded = new Map<number, Uint32Array>();
   const products = (term: number): Uint32Array => {
     const kept = decoded.get(term);
     if (kept) return kept;
-    const list = new Uint32Array(file.counts[term] ?? 0);
+    const list = new Uint32Array(counts[term] ?? 0);
     let at = byteStarts[term] as number;
     let previous = 0;
     for (let index = 0; index < list.length; index += 1) {
@@ -83,6 +88,7 @@ export function loadPostings(file: SearchIndexFile): Postings {
     return expansions;
   };
   return {
+    size: (term) => counts[term] ?? 0,
     products,
     impacts: (term) => impactBytes.subarray(impactStarts[term], impactStarts[term + 1]),
     exact,

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: runs the benchmarks the options select (generator, fetch, issuer),
+ * `npm run bench`: runs the benchmarks the options select (generator, feeds, fetch, issuer, live, search),
  * prints one table per section and writes every row, the machine and the load average to
  * a JSON report (bench-results/latest.json by default) and the same as Markdown beside
  * it. Not part of `npm test`: timing belongs here, not in assertions. See BENCHMARKS.md
@@ -17,6 +17,7 @@ import { renderMarkdown } from './markdown.js';
 import { type BenchOptions, type BenchPart, parseBenchOptions } from './options.js';
 import { REPO_ROOT } from './paths.js';
 import { type BenchReport, type BenchRow, formatTable, groupBySection, writeReport } from './results.js';
+import { benchSearchScale } from './search-scale-bench.js';
 
 type Section = (options: BenchOptions, log: (line: string) => void) => Promise<BenchRow[]>;
 
@@ -26,6 +27,7 @@ const SECTIONS: Record<BenchPart, Section> = {
   fetch: benchFetch,
   issuer: benchIssuers,
   live: benchLive,
+  search: benchSearchScale,
 };
 
 function log(line: string): void {
