@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { W3C_DATETIME } from '../emit/sitemap.js';
@@ -116,6 +116,15 @@ async function removeSideFiles(file: string): Promise<void> {
   for (const suffix of ['-journal', '-wal', '-shm']) await rm(`${file}${suffix}`, { force: true });
 }
 
+/** Temporary files of builds killed while writing the cache (`createBuildCache` names them). */
+async function removeStaleTemporaries(file: string): Promise<void> {
+  const prefix = `${basename(file)}.`;
+  for (const entry of await readdir(dirname(file))) {
+    if (entry.startsWith(prefix) && /\.tmp(-journal)?$/.test(entry))
+      await rm(join(dirname(file), entry), { force: true });
+  }
+}
+
 /**
  * A new cache file holding exactly `products`: written under a temporary name in the
  * cache folder and renamed over the old one, so a kill leaves the old file or the new one.
@@ -126,6 +135,7 @@ export async function createBuildCache(
   products: ReadonlyMap<string, CachedProduct>,
 ): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
+  await removeStaleTemporaries(file);
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     const db = new Database(temporary);

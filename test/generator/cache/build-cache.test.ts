@@ -271,3 +271,15 @@ describe('the build cache beside the bundle', () => {
     expect(text.split('\n').filter((line) => line.includes('build cache rebuilt'))).toHaveLength(1);
   });
 });
+
+describe('a cache write killed half way', () => {
+  it('when a temporary file of a killed build is left in the cache folder then the next write removes it', async () => {
+    await build(options(FIXED_NOW));
+    const stale = join(dir, '.dist-cache', 'build-cache.sqlite.0123456789ab.tmp');
+    await writeFile(stale, 'half a database');
+    await rm(cacheFile());
+    expect((await build(options(AN_HOUR_LATER))).cache.state).toBe('created');
+    await expect(stat(stale)).rejects.toThrow();
+    expect(readCacheRows()).toHaveLength(4);
+  });
+});
