@@ -13,26 +13,23 @@ import type { ConfigOverrides, ResolvedConfig } from './config.js';
 import { resolveConfigSources } from './config-file.js';
 import { assertContentDirExists, checkContentUse, type UnusedContent } from './content/content-use.js';
 import { loadContent } from './content/load-content.js';
-import { emitCatalog } from './emit/catalog.js';
 import { type FeedExclusion, screenFeedProducts } from './emit/feed-rules.js';
-import { emitBundle } from './emit/index.js';
+import { emitAgainst } from './emit-against.js';
 import { CatalogError } from './errors.js';
-import { shapeOfArtifacts } from './hosting/bundle-shape.js';
+import { readBundleDirShape, shapeOfArtifacts } from './hosting/bundle-shape.js';
 import { checkEveryHost, type HostFit } from './hosting/host-fit.js';
 import { judgeHostFit } from './hosting/judge-host-fit.js';
 import type { Logger } from './logger.js';
 import { type LeftOutProduct, mergeProducts } from './merge.js';
-import { type BuildStage, planBuild, type UpstreamFetcher } from './pipeline.js';
-import type { Article, BuildPlan, PlannedProduct } from './plan.js';
-import { holdsArtifacts, matchesArtifacts } from './publish/file-digest.js';
+import type { BuildStage, UpstreamFetcher } from './pipeline.js';
+import type { BuildPlan } from './plan.js';
 import { type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
-import { type PublishReport, publishBundle, recoverBundle } from './publish/publish-bundle.js';
+import { type PublishReport, recoverBundle } from './publish/publish-bundle.js';
 import { describeShipping } from './shipping/policy.js';
 import { fetchUpstreamWithDeadline } from './sources/deadline.js';
 import type { UpstreamResult } from './sources/index.js';
 import { type CatalogChanges, diffCatalogs } from './summary/diff.js';
 import { type BuildNotice, describeBuildNotices } from './summary/notices.js';
-import { validateArtifacts } from './validate/index.js';
 
 export interface BuildOptions {
   /** Config file path, relative to `cwd`. */
@@ -144,60 +141,6 @@ function guardEmpty(count: number, rejected: readonly LeftOutProduct[], allow: b
   );
 }
 
-function assertValid(artifacts: readonly Artifact[]): void {
-  const problems = validateArtifacts(artifacts);
-  if (problems.length === 0) return;
-  const documents = [...new Set(problems.map((problem) => problem.path))].sort();
-  throw new CatalogError(
-    'OUTPUT_INVALID',
-    `refusing to publish: invalid ${documents.join(', ')}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
-    { documents, problems },
-  );
-}
-
-interface Emitted {
-  plan: BuildPlan;
-  artifacts: Artifact[];
-  changed: boolean;
-}
-
-/** Emits with the previous bundle's time first: identical bytes mean nothing changed. */
-function emitAgainst(
-  input: {
-    config: ResolvedConfig;
-    products: PlannedProduct[];
-    articles: Article[];
-    now: Date;
-    allowEmpty: boolean;
-  },
-  previous: PreviousBundle | undefined,
-  onStage: (stage: BuildStage) => void,
-): Emitted {
-  onStage('plan');
-  let result: Emitted | undefined;
-  if (previous?.generated !== undefined) {
-    const plan = planBuild({ ...input, generated: previous.generated });
-    onStage('emit');
-    // A changed bundle nearly always has a changed catalog: comparing that one document
-    // first spares emitting the whole bundle twice on every build that changes something.
-    if (holdsArtifacts(previous.digests, emitCatalog(plan))) {
-      const artifacts = emitBundle(plan);
-      if (matchesArtifacts(previous.digests, artifacts)) result = { plan, artifacts, changed: false };
-    }
-  }
-  if (!result) {
-    const plan = planBuild({ ...input, generated: input.now.toISOString() });
-    onStage('emit');
-    result = { plan, artifacts: emitBundle(plan), changed: true };
-  }
-  onStage('validate');
-  assertValid(result.artifacts);
-  // Validated: the values the documents were serialised from (the feed's and sitemap's
-  // trees) have done their work, so they do not stay beside the bodies while publishing.
-  for (const artifact of result.artifacts) delete artifact.serialisedFrom;
-  return result;
-}
-
 /** The fetchUpstream, loadContent and merge stages. */
 async function gatherProducts(
   config: ResolvedConfig,
@@ -261,7 +204,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     options.logger.warn(notice.message);
   }
   const now = (options.now ?? (() => new Date()))();
-  const emitted = emitAgainst(
+  const emitted = await emitAgainst(
     {
       config,
       // Each product dated by the cache: the sitemap's lastmod when the store gives none.
@@ -271,33 +214,34 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       allowEmpty: options.allowEmpty === true,
     },
     previous,
+    { write: options.write, out, logger: options.logger },
     onStage,
   );
-  const hosts = checkEveryHost(shapeOfArtifacts(emitted.artifacts));
-  for (const warning of judgeHostFit(hosts, config.build.hosts)) {
-    warnings.push(warning);
-    options.logger.warn(warning.message);
+  const { plan, artifacts, changed, dir, sink } = emitted;
+  let files: PublishReport = { written: 0, unchanged: changed ? 0 : artifacts.length, removed: 0 };
+  let hosts: HostFit[];
+  try {
+    hosts = checkEveryHost(dir !== undefined ? await readBundleDirShape(dir) : shapeOfArtifacts(artifacts));
+    for (const warning of judgeHostFit(hosts, config.build.hosts)) {
+      warnings.push(warning);
+      options.logger.warn(warning.message);
+    }
+    if (sink) {
+      onStage('publish');
+      // Written as emitted and validated from staging; committing makes it durable and swaps it in.
+      files = await sink.commit();
+    }
+  } catch (error) {
+    await sink?.discard();
+    throw error;
   }
-  const published = options.write && emitted.changed;
-  let files: PublishReport = {
-    written: 0,
-    unchanged: emitted.changed ? 0 : emitted.artifacts.length,
-    removed: 0,
-  };
-  if (published) {
-    onStage('publish');
-    // Validated above; publishing compares the bytes it reads back with these artifacts.
-    files = await publishBundle({
-      target: out,
-      artifacts: emitted.artifacts,
-      logger: options.logger,
-      ...(previous ? { previous: previous.digests } : {}),
-    });
-  }
+  const published = sink !== undefined;
   // After publishing, or when nothing changed but the cache was missing or untrusted.
   if (options.write) await cache.save(published);
   return {
-    ...emitted,
+    plan,
+    artifacts,
+    changed,
     published,
     changes: diffCatalogs(previous?.products ?? [], emitted.plan.catalog),
     warnings,

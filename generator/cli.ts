@@ -99,6 +99,29 @@ export function createProgram(): Command {
     process.exitCode = await runPreview({ ...options, command: 'serve' }, io);
   });
 
+  program
+    .command('hooks')
+    .description("print the store's webhook subscriptions for a fresh catalog; --register creates them")
+    .option('--config <file>', 'config file', 'catalog.config.json')
+    .addOption(
+      new Option('--platform <platform>', 'the store platform (default: from the config)').choices([
+        'shopify',
+        'woocommerce',
+      ]),
+    )
+    .option('--base-url <url>', overridingFlagHelp('--base-url'))
+    .option(
+      '--register',
+      "create the missing subscriptions through the store's Admin API (credentials from the environment)",
+      false,
+    )
+    .option('--admin-url <url>', "the store's Admin API origin (default: the upstream's origin)")
+    .option('--json', 'print exactly one JSON object on stdout', false)
+    .action(async (options) => {
+      const { runHooks } = await import('./commands/hooks.js');
+      process.exitCode = await runHooks(options, io);
+    });
+
   return program;
 }
 

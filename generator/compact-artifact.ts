@@ -8,10 +8,19 @@
  * Every reader keeps reading `body`; the few that only need the bytes (publishing and the
  * "nothing changed" comparison) take them from `artifactBytes` without decoding. A compact
  * artifact still carries the value it was serialised from; assigning a new body drops it.
+ *
+ * A spilled artifact (`spillArtifact`) goes one step further: its bytes live in a file (the
+ * build's staging folder), read back on each use, so the bundle is never in memory at once.
  */
 import type { Artifact } from './artifact.js';
 
-const bytesOfCompact = new WeakMap<object, Buffer>();
+/** The bytes of a compact artifact, or how to read them from the file that holds them. */
+const bytesOfCompact = new WeakMap<object, Buffer | (() => Buffer)>();
+
+function bytesOf(artifact: object): Buffer | undefined {
+  const known = bytesOfCompact.get(artifact);
+  return typeof known === 'function' ? known() : known;
+}
 
 export function compactArtifact(artifact: Artifact): Artifact {
   const { body, serialisedFrom, ...rest } = artifact;
@@ -20,7 +29,7 @@ export function compactArtifact(artifact: Artifact): Artifact {
   Object.defineProperty(compact, 'body', {
     enumerable: true,
     configurable: true,
-    get: () => bytesOfCompact.get(compact)?.toString('utf8') ?? '',
+    get: () => bytesOf(compact)?.toString('utf8') ?? '',
     set: (text: string) => {
       bytesOfCompact.set(compact, Buffer.from(text, 'utf8'));
       delete compact.serialisedFrom;
@@ -45,5 +54,34 @@ export function isCompactArtifact(artifact: Artifact): boolean {
 
 /** The UTF-8 bytes of an artifact's body, without a round trip through a string when it is compact. */
 export function artifactBytes(artifact: Pick<Artifact, 'body'>): Buffer {
-  return bytesOfCompact.get(artifact) ?? Buffer.from(artifact.body, 'utf8');
+  return bytesOf(artifact) ?? Buffer.from(artifact.body, 'utf8');
+}
+
+/**
+ * The same artifact with its body read from `readBody` (the text's UTF-8 bytes, e.g. a file
+ * it was written to) on each use instead of held: its bytes can then be freed. Assigning a
+ * new body holds that one in memory again.
+ */
+export function spillArtifact(artifact: Artifact, readBody: () => Buffer): Artifact {
+  // Field by field: spreading `artifact` would read (decode) its whole body.
+  const { path, mediaType, publicPath, encoding, serialisedFrom } = artifact;
+  const spilled = compactArtifact({
+    path,
+    mediaType,
+    body: '',
+    ...(publicPath !== undefined ? { publicPath } : {}),
+    ...(encoding !== undefined ? { encoding } : {}),
+  });
+  bytesOfCompact.set(spilled, readBody);
+  // The gate may read the value the body was serialised from instead of parsing the body;
+  // the body it names is the spilled artifact's own, so they still agree.
+  if (serialisedFrom !== undefined) {
+    spilled.serialisedFrom = {
+      value: serialisedFrom.value,
+      get body() {
+        return spilled.body;
+      },
+    };
+  }
+  return spilled;
 }

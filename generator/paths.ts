@@ -1,11 +1,9 @@
 /**
  * Where the package's own files live (templates, the sample merchant), found from this
  * module's location so the same code works from `generator/` in tests and from
- * `lib/generator/` once compiled, and the package's version (the User-Agent and the build
- * cache's settings name it).
+ * `lib/generator/` once compiled.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,14 +20,3 @@ function findPackageRoot(start: string): string {
 
 export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
 export const TEMPLATES_DIR = join(PACKAGE_ROOT, 'templates');
-
-/** The version in the package's package.json; "0" when it cannot be read. */
-export async function readPackageVersion(): Promise<string> {
-  try {
-    const data: unknown = JSON.parse(await readFile(join(PACKAGE_ROOT, 'package.json'), 'utf8'));
-    const version = typeof data === 'object' && data !== null && 'version' in data ? data.version : undefined;
-    return typeof version === 'string' ? version : '0';
-  } catch {
-    return '0';
-  }
-}

@@ -1,14 +1,15 @@
 /**
  * The live handler's pure core: `handleLiveRequest(request, context)` answers the live
- * paths (`{base_url}/mcp`, `{base_url}/ucp/catalog/*`) from the bundle's search index and
- * product data, and returns undefined for every other path so the runtime shell serves
- * its static files. Web-standard `Request`/`Response` only; the shells (Cloudflare,
+ * paths (`{base_url}/mcp`, `{base_url}/ucp/catalog/*`, `{base_url}/a2a`) from the bundle's
+ * search index and product data, receives the store's webhooks (`{base_url}/hooks/*`,
+ * `hooks/`), and returns undefined for every other path so the runtime shell serves its
+ * static files. Web-standard `Request`/`Response` only; the shells (Cloudflare,
  * Netlify, Node) adapt I/O and supply the asset reader. Every answer carries the usage
  * headers the documents announce (RateLimit-Policy and the content-usage fields), and a
  * failure inside never leaks a stack: a client's mistake is a 4xx, a broken bundle a 503.
  */
-
 import { handleA2aRequest } from './a2a-route.js';
+import { handleWebhookRequest, matchHookPath } from './hooks/webhook-route.js';
 import type { LiveContext } from './live-context.js';
 import { type LiveData, LiveDataError, loadLiveData } from './live-data.js';
 import { choosePageForm, HTML, MARKDOWN, negotiatePage } from './markdown-negotiation.js';
@@ -31,6 +32,9 @@ export async function handleLiveRequest(
   limits: BodyLimits = DEFAULT_BODY_LIMITS,
 ): Promise<Response | undefined> {
   const pathname = new URL(request.url).pathname;
+  const hook = matchHookPath(pathname, context.settings.basePath);
+  // The receiver answers for itself (no usage headers: its callers are the store's platform).
+  if (hook !== undefined) return handleWebhookRequest(request, hook, context.hooks, context.waitUntil);
   // `/api` is the same page as `/api/` (hosts redirect or serve it; Netlify routes it here).
   const page = context.settings.markdownPages.find(
     (candidate) => candidate.path === pathname || candidate.path === `${pathname}/`,

@@ -3,6 +3,7 @@
  * reader for the bundle's own files (Cloudflare `env.ASSETS.fetch`, Netlify's bundled
  * files, Node's fs). The core never touches a file system or the network itself.
  */
+import type { HookRuntime } from './hooks/hook-runtime.js';
 import { type LiveManifest, MANIFEST_PATH } from './live-files.js';
 
 /** Reads a file of the bundle by its path relative to the bundle root; undefined when absent. */
@@ -45,6 +46,10 @@ export interface LiveContext {
    * others leave it out and serve the HTML form of a page themselves.
    */
   fetchStatic?: (path: string) => Promise<Response>;
+  /** The webhook receiver's state, from the host's environment; undefined when no receiver is on. */
+  hooks?: HookRuntime;
+  /** Keeps the instance alive for work after the answer (a rebuild trigger); a Node process needs none. */
+  waitUntil?: (promise: Promise<unknown>) => void;
 }
 
 /**

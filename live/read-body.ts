@@ -4,7 +4,9 @@
  * holding the handler or reaching the parser. Web-standard streams only.
  */
 
-export type BodyResult = { ok: true; text: string } | { ok: false; status: 400 | 408 | 413; reason: string };
+export type BodyResult = { ok: true; text: string } | BodyFailure;
+export type BytesResult = { ok: true; bytes: Uint8Array<ArrayBuffer> } | BodyFailure;
+export type BodyFailure = { ok: false; status: 400 | 408 | 413; reason: string };
 
 export interface BodyLimits {
   maxBytes: number;
@@ -12,9 +14,15 @@ export interface BodyLimits {
 }
 
 export async function readBodyText(request: Request, limits: BodyLimits): Promise<BodyResult> {
+  const read = await readBodyBytes(request, limits);
+  return read.ok ? decode(read.bytes) : read;
+}
+
+/** The body's bytes as sent (a signature is computed over them, not over decoded text). */
+export async function readBodyBytes(request: Request, limits: BodyLimits): Promise<BytesResult> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > limits.maxBytes) return tooLarge(limits);
-  if (!request.body) return { ok: true, text: '' };
+  if (!request.body) return { ok: true, bytes: new Uint8Array(0) };
   const reader = request.body.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<'timeout'>((resolve) => {
@@ -46,16 +54,20 @@ export async function readBodyText(request: Request, limits: BodyLimits): Promis
   } finally {
     clearTimeout(timer);
   }
-  return decode(chunks, size);
+  return { ok: true, bytes: join(chunks, size) };
 }
 
-function decode(chunks: readonly Uint8Array[], size: number): BodyResult {
+function join(chunks: readonly Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
+  return bytes;
+}
+
+function decode(bytes: Uint8Array): BodyResult {
   try {
     return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
@@ -63,6 +75,6 @@ function decode(chunks: readonly Uint8Array[], size: number): BodyResult {
   }
 }
 
-function tooLarge(limits: BodyLimits): BodyResult {
+function tooLarge(limits: BodyLimits): BodyFailure {
   return { ok: false, status: 413, reason: `the request body is larger than ${limits.maxBytes} bytes` };
 }

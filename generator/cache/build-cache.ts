@@ -10,8 +10,8 @@
  */
 import type { ResolvedConfig } from '../config.js';
 import type { Logger } from '../logger.js';
-import { readPackageVersion } from '../paths.js';
 import type { PlannedProduct } from '../plan.js';
+import { readPackageVersion } from '../sources/deadline.js';
 import {
   buildCacheFile,
   CACHE_FORMAT,

@@ -10,6 +10,7 @@ import { checkEveryHost, type HostFit } from '../hosting/host-fit.js';
 import { silentLogger } from '../logger.js';
 import { startPreviewServer } from '../preview/server.js';
 import { type Problem, validateBundle } from '../validate/index.js';
+import { describeStaleness, type Freshness, judgeFreshness } from './freshness.js';
 import { createProbeFetch, essenceOf } from './probe-http.js';
 import { type ProbeResult, runProbes } from './probes.js';
 import { readBundleDir } from './read-dir.js';
@@ -25,6 +26,10 @@ export interface CheckResult {
   /** The agent-readiness probes, and the level they reach (0 to 5). */
   probes: ProbeResult[];
   level: number;
+  /** A live site's: how old its data is (the health document's `generated`). */
+  freshness?: Freshness;
+  /** What is worth knowing but is not a problem (a site whose data is older than twice its cache). */
+  warnings: string[];
   /** For a directory: whether the bundle fits each host's deploy limits (a site is already deployed). */
   hosts: HostFit[];
 }
@@ -35,6 +40,8 @@ export interface CheckOptions {
   timeoutMs?: number;
   /** Judge a site target as if it were served at this site_url (`--as`). */
   as?: string;
+  /** Milliseconds since the epoch, for the age of a site's data; tests move it. */
+  now?: () => number;
 }
 
 export function isSiteTarget(target: string): boolean {
@@ -50,6 +57,7 @@ export async function checkTarget(target: string, options: CheckOptions): Promis
     });
     const problems = [...site.problems, ...validateBundle(site.files)];
     const probes = await probeSite(normaliseSiteUrl(target), undefined, options.timeoutMs);
+    const freshness = judgeFreshness(site.files, (options.now ?? Date.now)());
     return {
       target,
       kind: 'site',
@@ -57,6 +65,8 @@ export async function checkTarget(target: string, options: CheckOptions): Promis
       problems,
       probes,
       level: levelOf(probes),
+      ...(freshness ? { freshness } : {}),
+      warnings: freshness?.stale ? [describeStaleness(freshness)] : [],
       hosts: [],
     };
   }
@@ -78,7 +88,17 @@ export async function checkTarget(target: string, options: CheckOptions): Promis
     const storeOwnsRoot = !files.has('index.html');
     const probes =
       preview === undefined ? [] : await probeSite(preview.url, storeOwnsRoot, options.timeoutMs);
-    return { target, kind: 'dir', documents: files.size, problems, probes, level: levelOf(probes), hosts };
+    // A directory's age says nothing about the live site: only a site is judged for freshness.
+    return {
+      target,
+      kind: 'dir',
+      documents: files.size,
+      problems,
+      probes,
+      level: levelOf(probes),
+      hosts,
+      warnings: [],
+    };
   } finally {
     await preview?.close();
   }

@@ -39,15 +39,20 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
+function formatWarnings(result: CheckResult): string[] {
+  return result.warnings.map((warning) => `warning: ${warning}`);
+}
+
 export function formatTextReport(result: CheckResult): string {
   const source = `${result.kind === 'site' ? 'site' : 'directory'} ${result.target}`;
   if (result.problems.length === 0) {
     const head = `agent-catalog check: ${source}: ${plural(result.documents, 'document')}, all valid`;
-    return `${[head, ...formatHosts(result), ...formatProbes(result)].join('\n')}\n`;
+    return `${[head, ...formatWarnings(result), ...formatHosts(result), ...formatProbes(result)].join('\n')}\n`;
   }
   const groups = groupByPath(result.problems);
   const lines = [
     `agent-catalog check: ${source}: ${plural(result.problems.length, 'problem')} in ${plural(groups.size, 'document')}`,
+    ...formatWarnings(result),
   ];
   for (const [path, problems] of groups) {
     lines.push('', path);
@@ -67,6 +72,17 @@ export function formatJsonReport(result: CheckResult): string {
     level: result.level,
     levelName: LEVEL_NAMES[result.level],
     probes: result.probes,
+    warnings: result.warnings,
+    ...(result.freshness
+      ? {
+          freshness: {
+            generated: result.freshness.generated,
+            age_seconds: result.freshness.ageSeconds,
+            limit_seconds: result.freshness.limitSeconds,
+            stale: result.freshness.stale,
+          },
+        }
+      : {}),
     hosts: result.hosts.map((fit) => ({
       host: fit.host,
       fits: fit.fits,

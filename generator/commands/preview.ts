@@ -74,6 +74,8 @@ export async function runPreview(
       host: options.host,
       rateLimit: options.rateLimit,
       logger,
+      // The webhook receiver's secrets live in the environment only (docs/hosting.md).
+      env: (name) => io.env[name],
     });
   } catch (error) {
     io.stderr.write(

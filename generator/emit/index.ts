@@ -60,16 +60,30 @@ export const DOCUMENT_EMITTERS: readonly Emitter[] = [
   emitUcpProfile,
 ];
 
-export function emitBundle(plan: BuildPlan, emitters: readonly Emitter[] = DOCUMENT_EMITTERS): Artifact[] {
+/**
+ * Where each emitted artifact goes as soon as it is emitted: kept as it is (the default, for
+ * `build({ write: false })` and tests), or written out and returned spilled (the build's
+ * staging sink), so the bundle is never held in memory at once.
+ */
+export type ArtifactSink = (artifact: Artifact) => Artifact;
+
+const keepInMemory: ArtifactSink = (artifact) => artifact;
+
+export function emitBundle(
+  plan: BuildPlan,
+  emitters: readonly Emitter[] = DOCUMENT_EMITTERS,
+  sink: ArtifactSink = keepInMemory,
+): Artifact[] {
   // Each emitter's texts become bytes as soon as it returns: held as strings, a large
   // catalog's bundle would not fit in Node's default heap (compact-artifact.ts).
-  const documents = emitters.flatMap((emit) => emit(plan).map(compactArtifact));
+  const settle = (artifact: Artifact) => sink(compactArtifact(artifact));
+  const documents = emitters.flatMap((emit) => emit(plan).map(settle));
   forgetKnowledgeBaseSections(plan);
   // The live handler's files come after the rules: they are code for the hosts, not documents to serve.
   const artifacts = [
     ...documents,
-    ...emitHostingRules(plan, documents).map(compactArtifact),
-    ...emitLiveShells(plan).map(compactArtifact),
+    ...emitHostingRules(plan, documents).map(settle),
+    ...emitLiveShells(plan).map(settle),
   ];
   assertNoCollisions(artifacts);
   return artifacts.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

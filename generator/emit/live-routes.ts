@@ -7,6 +7,7 @@
  * `config.path`; `preview` and `serve` read the bundle's own `_routes.json` with
  * `parseRoutesFile`/`matchesRoutes`, so they claim exactly the paths the hosts route.
  */
+import { hookPaths } from '../../live/hooks/webhook-route.js';
 import { REST_OPERATIONS } from '../../live/rest-route.js';
 import { HOST_FILE_PATHS, ROUTES_FILE } from '../../live/shells/host-files.js';
 import { CatalogError } from '../errors.js';
@@ -22,8 +23,10 @@ export interface LiveRoutes {
 }
 
 /**
- * The live paths under `basePath` (`''` or `/api`): the MCP endpoint and the UCP REST
- * operations, exactly the paths the core answers. Exact paths, no wildcard: a function on
+ * The live paths under `basePath` (`''` or `/api`): the MCP endpoint, the UCP REST
+ * operations and the webhook receivers, exactly the paths the core answers. The receivers
+ * are routed whether or not their secrets are set (those live in the host's environment,
+ * unknown at build time); a receiver that is off is not claimed, and the host answers 404. Exact paths, no wildcard: a function on
  * Netlify cannot hand a path back to the static files, so a document published under
  * `{base_url}/mcp/…` (the server card) must not be routed to it.
  */
@@ -32,6 +35,7 @@ export function livePaths(basePath: string): string[] {
     `${basePath}/mcp`,
     `${basePath}/a2a`,
     ...Object.keys(REST_OPERATIONS).map((operation) => `${basePath}/ucp${operation}`),
+    ...hookPaths(basePath),
   ];
 }
 

@@ -49,7 +49,8 @@ export interface JsonRequest {
   json?: unknown;
   /**
    * Extra request headers, e.g. an access token. Their values never reach a log line or an
-   * error message: only the URL, with its credentials redacted, is ever shown.
+   * error message: only the URL, with its credentials redacted, is ever shown. A request
+   * with headers or a body follows no redirect (a 3xx is UPSTREAM_HTTP).
    */
   headers?: Readonly<Record<string, string>>;
 }
@@ -99,7 +100,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
     const method = spec.json === undefined ? 'GET' : 'POST';
     const response = await request(url, {
       method,
-      dispatcher,
+      // A request carrying the caller's own headers (an access token) never follows a
+      // redirect: undici drops only Authorization and cookies on a cross-origin one, so a
+      // custom credential header would travel to wherever the store pointed. It fails instead.
+      dispatcher: spec.headers === undefined && spec.json === undefined ? dispatcher : agent,
       signal,
       headers: {
         ...spec.headers,

@@ -13,6 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
+import type { HookRuntime } from '../../live/shells/core.js';
 import { createNodeLiveHandler } from '../../live/shells/node-http.js';
 import { matchesRoutes } from '../emit/live-routes.js';
 import type { Logger } from '../logger.js';
@@ -51,6 +52,8 @@ export interface PreviewAppOptions {
   logger: Logger;
   /** The live handler's clock for access-token expiry; tests move it. */
   now?: () => number;
+  /** The webhook receiver's state (from the environment `serve` runs in); undefined when off. */
+  hooks?: HookRuntime;
 }
 
 interface PreviewContext {
@@ -193,6 +196,7 @@ export function createPreviewApp(options: PreviewAppOptions): Express {
     live: createNodeLiveHandler({
       readAsset: (path) => readBundleAsset(options.dir, path),
       ...(options.now ? { now: options.now } : {}),
+      ...(options.hooks ? { hooks: options.hooks } : {}),
     }),
   };
   const app = express();

@@ -8,6 +8,12 @@ import { realpath, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { resolve } from 'node:path';
 import type { Express } from 'express';
+import {
+  createHookRuntime,
+  type EnvReader,
+  PROCESS_POLICY,
+  type TriggerPolicy,
+} from '../../live/shells/core.js';
 import { CatalogError } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
 import { createPreviewApp } from './app.js';
@@ -22,6 +28,13 @@ export interface PreviewServerOptions {
   /** Enforced requests a minute per client address; off when undefined or 0. */
   rateLimit?: number;
   logger?: Logger;
+  /**
+   * The environment the webhook receiver reads its secrets and rebuild URL from (the
+   * command passes `process.env`); no receiver is on without it.
+   */
+  env?: EnvReader;
+  /** How deliveries are coalesced into triggers; default one trigger a minute at most. */
+  hookPolicy?: TriggerPolicy;
 }
 
 export interface PreviewServer {
@@ -119,7 +132,20 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   const dir = resolve(options.dir);
   const host = options.host ?? '127.0.0.1';
   const rules = await assertBundleDir(dir);
-  const app = createPreviewApp({ dir, rateLimit: options.rateLimit, logger: options.logger ?? silentLogger });
+  const logger = options.logger ?? silentLogger;
+  const hooks =
+    options.env &&
+    createHookRuntime(options.env, {
+      policy: options.hookPolicy ?? PROCESS_POLICY,
+      // The outcome only: the rebuild URL is a secret of its own (a build hook's URL).
+      report: (outcome) =>
+        outcome.ok
+          ? logger.info(`webhooks: rebuild triggered (${outcome.status})`)
+          : logger.warn(
+              `webhooks: rebuild trigger failed after ${outcome.attempts} attempt(s): ${outcome.reason}`,
+            ),
+    });
+  const app = createPreviewApp({ dir, rateLimit: options.rateLimit, logger, ...(hooks ? { hooks } : {}) });
   const server = await listen(app, options.port ?? 8080, host);
   const address = server.address();
   if (address === null || typeof address === 'string') throw new TypeError('preview: not a TCP server');

@@ -4,7 +4,7 @@
  * last good bundle's digests to compare against it ("nothing changed", unchanged files
  * kept), and publishing re-reads what it wrote before swapping it in. Walks are bounded.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CatalogError } from '../errors.js';
 import { type BundleDigests, digestFile } from './file-digest.js';
@@ -12,27 +12,11 @@ import { type BundleDigests, digestFile } from './file-digest.js';
 const MAX_DEPTH = 16;
 const MAX_FILES = 200_000;
 
-export type BundleBytes = Map<string, Buffer>;
-
 function isMissing(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
 }
 
 type Visit = (path: string, file: string) => Promise<void>;
-
-/** Every file of the bundle at `dir`, or undefined when there is no directory there. */
-export async function readBundle(dir: string): Promise<BundleBytes | undefined> {
-  const files: BundleBytes = new Map();
-  try {
-    await walk(dir, '', 0, async (path, file) => {
-      files.set(path, await readFile(file));
-    });
-  } catch (error) {
-    if (isMissing(error) && files.size === 0) return undefined;
-    throw error;
-  }
-  return files;
-}
 
 /** The digest of every file of the bundle at `dir` (streamed), or undefined when there is no directory. */
 export async function readBundleDigests(dir: string): Promise<BundleDigests | undefined> {

@@ -7,15 +7,27 @@
  * UPSTREAM_NETWORK naming the source, so the build exits 1 as the contract says.
  */
 
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ResolvedConfig } from '../config.js';
 import { CatalogError } from '../errors.js';
 import { redactUrl } from '../http/redact-url.js';
 import type { Logger } from '../logger.js';
-import { readPackageVersion } from '../paths.js';
+import { PACKAGE_ROOT } from '../paths.js';
 import { fetchUpstream, formatUserAgent, type UpstreamResult } from './index.js';
 
 /** Grace beyond the configured total timeout before the build gives up on the adapter itself. */
 const DEADLINE_GRACE_MS = 1_000;
+
+export async function readPackageVersion(): Promise<string> {
+  try {
+    const data: unknown = JSON.parse(await readFile(join(PACKAGE_ROOT, 'package.json'), 'utf8'));
+    const version = typeof data === 'object' && data !== null && 'version' in data ? data.version : undefined;
+    return typeof version === 'string' ? version : '0';
+  } catch {
+    return '0';
+  }
+}
 
 export async function fetchUpstreamWithDeadline(
   config: ResolvedConfig,

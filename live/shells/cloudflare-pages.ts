@@ -4,25 +4,58 @@
  * assets, where `_headers` and `_redirects` apply as for every other file. The core reads
  * the published index and catalog through the same `ASSETS` binding.
  */
-import { createContextCache, handleLiveRequest } from './core.js';
+import {
+  createContextCache,
+  createHookRuntime,
+  type HookRuntime,
+  handleLiveRequest,
+  SERVERLESS_POLICY,
+} from './core.js';
 import { hostFileNotFound, isHostFilePath } from './host-files.js';
 
-/** The one binding Pages gives an advanced-mode worker: its own static assets. */
+/**
+ * What Pages hands an advanced-mode worker: its own static assets, and the project's
+ * environment variables and secrets (Settings → Variables and Secrets) as plain strings.
+ */
 export interface PagesEnv {
   ASSETS: { fetch(request: Request | string): Promise<Response> };
+  [variable: string]: unknown;
+}
+
+/** The execution context: `waitUntil` keeps the isolate alive after the answer (up to 30 s). */
+export interface PagesContext {
+  waitUntil(promise: Promise<unknown>): void;
 }
 
 const contextFor = createContextCache();
 
+/** One receiver state per isolate: the environment does not change under a deployment. */
+let hooks: { runtime: HookRuntime | undefined } | undefined;
+
+function hooksFor(env: PagesEnv): HookRuntime | undefined {
+  hooks ??= {
+    runtime: createHookRuntime(
+      (name) => {
+        const value = env[name];
+        return typeof value === 'string' ? value : undefined;
+      },
+      { policy: SERVERLESS_POLICY },
+    ),
+  };
+  return hooks.runtime;
+}
+
 export default {
-  async fetch(request: Request, env: PagesEnv): Promise<Response> {
+  async fetch(request: Request, env: PagesEnv, ctx?: PagesContext): Promise<Response> {
     const url = new URL(request.url);
     if (isHostFilePath(url.pathname)) return hostFileNotFound();
     const context = await contextFor(async (path) => {
       const response = await env.ASSETS.fetch(new URL(path, url.origin).href);
       return response.ok ? response.text() : undefined;
     });
-    const answer = context && (await handleLiveRequest(request, context));
+    const waitUntil = ctx ? (promise: Promise<unknown>) => ctx.waitUntil(promise) : undefined;
+    const live = context && { ...context, hooks: hooksFor(env), waitUntil };
+    const answer = live && (await handleLiveRequest(request, live));
     return answer ?? env.ASSETS.fetch(request);
   },
 };

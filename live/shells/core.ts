@@ -9,6 +9,10 @@ import { handleLiveRequest } from '../handle-live-request.js';
 import { type AssetReader, type LiveContext, readLiveSettings } from '../live-context.js';
 
 export { DEFAULT_BODY_LIMITS } from '../handle-live-request.js';
+export { createHookRuntime, type HookRuntime } from '../hooks/hook-runtime.js';
+export type { EnvReader } from '../hooks/hook-settings.js';
+export { PROCESS_POLICY, SERVERLESS_POLICY, type TriggerPolicy } from '../hooks/trigger-scheduler.js';
+export { HOOK_BODY_LIMITS, isHookPathname } from '../hooks/webhook-route.js';
 export type { AssetReader, LiveContext };
 export { handleLiveRequest };
 

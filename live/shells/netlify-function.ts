@@ -8,7 +8,14 @@
  * file works the same under `netlify dev --offline` and in production, and is answered by
  * the CDN. `netlify.toml`'s `[functions] directory` names the folder.
  */
-import { createContextCache, handleLiveRequest } from './core.js';
+import {
+  createContextCache,
+  createHookRuntime,
+  type EnvReader,
+  type HookRuntime,
+  handleLiveRequest,
+  SERVERLESS_POLICY,
+} from './core.js';
 import { hostFileNotFound, isHostFilePath } from './host-files.js';
 import { isTrustedHost, misdirected } from './trusted-host.js';
 
@@ -17,6 +24,27 @@ declare const AGENT_CATALOG_SITE_ORIGIN: string | undefined;
 const siteOrigin = typeof AGENT_CATALOG_SITE_ORIGIN === 'string' ? AGENT_CATALOG_SITE_ORIGIN : undefined;
 
 const contextFor = createContextCache();
+
+/** Netlify's context: `waitUntil` keeps the function running after the answer. */
+export interface NetlifyContext {
+  waitUntil?(promise: Promise<unknown>): void;
+}
+
+/**
+ * The site's environment variables: `Netlify.env` in Functions, `process.env` as the
+ * fallback Netlify documents for Node functions (read through `globalThis`, so the shell
+ * still bundles for a web-standard platform).
+ */
+const readEnv: EnvReader = (name) => {
+  const scope = globalThis as {
+    Netlify?: { env?: { get(name: string): string | undefined } };
+    process?: { env?: Record<string, string | undefined> };
+  };
+  return scope.Netlify?.env?.get(name) ?? scope.process?.env?.[name];
+};
+
+/** One receiver state per warm instance. */
+let hooks: { runtime: HookRuntime | undefined } | undefined;
 
 /** One of the site's own files, or undefined when it is missing or cannot be fetched (never a throw). */
 async function readOwnFile(origin: string, path: string): Promise<string | undefined> {
@@ -28,7 +56,7 @@ async function readOwnFile(origin: string, path: string): Promise<string | undef
   }
 }
 
-export default async (request: Request): Promise<Response> => {
+export default async (request: Request, netlify?: NetlifyContext): Promise<Response> => {
   const url = new URL(request.url);
   if (isHostFilePath(url.pathname)) return hostFileNotFound();
   // The files are fetched from the origin the request names: never from a host not the site's.
@@ -37,7 +65,12 @@ export default async (request: Request): Promise<Response> => {
   // A function cannot fall through to the static files: an HTML page's HTML form is
   // fetched from the CDN by its file path, which no function claims.
   const fetchStatic = (path: string) => fetch(new URL(`/${path}`, url.origin), { redirect: 'manual' });
-  const answer = context && (await handleLiveRequest(request, { ...context, fetchStatic }));
+  hooks ??= { runtime: createHookRuntime(readEnv, { policy: SERVERLESS_POLICY }) };
+  const waitUntil = netlify?.waitUntil
+    ? (promise: Promise<unknown>) => netlify.waitUntil?.(promise)
+    : undefined;
+  const live = context && { ...context, fetchStatic, hooks: hooks.runtime, waitUntil };
+  const answer = live && (await handleLiveRequest(request, live));
   // Only the live paths are routed here; one the core does not claim is a real 404.
   return answer ?? hostFileNotFound();
 };

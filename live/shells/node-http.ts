@@ -7,7 +7,15 @@
  * represent (a header value `Headers` refuses) is 400. Never a 5xx for the client's mistake.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type AssetReader, createLiveContext, DEFAULT_BODY_LIMITS, handleLiveRequest } from './core.js';
+import {
+  type AssetReader,
+  createLiveContext,
+  DEFAULT_BODY_LIMITS,
+  HOOK_BODY_LIMITS,
+  type HookRuntime,
+  handleLiveRequest,
+  isHookPathname,
+} from './core.js';
 
 export interface NodeLiveOptions {
   /** Read again on every request: preview picks up a rebuilt bundle without a restart. */
@@ -21,6 +29,8 @@ export interface NodeLiveOptions {
   bodyTimeoutMs?: number;
   /** Milliseconds since the epoch for access-token expiry; tests move it. */
   now?: () => number;
+  /** The webhook receiver's state, built once from the process's environment; undefined when off. */
+  hooks?: HookRuntime;
 }
 
 type BodyResult = { ok: true; body: Buffer | undefined } | { ok: false; status: 408 | 413 };
@@ -118,7 +128,12 @@ export function createNodeLiveHandler(
       sendStatus(res, 400, 'bad request target', false);
       return true;
     }
-    const body = await readBody(req, limit, timeoutMs);
+    // A webhook delivery may carry a whole product (1 MiB); every other live body is small.
+    const body = await readBody(
+      req,
+      isHookPathname(url.pathname) ? HOOK_BODY_LIMITS.maxBytes : limit,
+      timeoutMs,
+    );
     if (!body.ok) {
       const message = body.status === 413 ? 'request body too large' : 'request body not received in time';
       // The rest of the body is not read: the connection cannot carry another request.
@@ -136,7 +151,11 @@ export function createNodeLiveHandler(
     });
     // The manifest is small and read per request, so a rebuild's new settings apply at once.
     const read = await createLiveContext(options.readAsset);
-    const context = read && options.now ? { ...read, now: options.now } : read;
+    const context = read && {
+      ...read,
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.hooks ? { hooks: options.hooks } : {}),
+    };
     const answer = context && (await handleLiveRequest(request, context));
     if (answer === undefined) return false;
     await writeWebResponse(res, answer, req.method === 'HEAD');

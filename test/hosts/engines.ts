@@ -142,15 +142,19 @@ async function waitUntilServing(url: string, child: ChildProcess, output: () => 
   throw new Error(`the engine did not answer at ${url} within ${START_LIMIT_MS} ms:\n${output()}`);
 }
 
+/** Variables for the site's code, as the host's settings would hold them (the webhook receiver's secrets). */
+export type SiteEnv = Readonly<Record<string, string>>;
+
 async function startEngine(
   name: RunningEngine['name'],
   command: (port: number, home: string) => Promise<{ args: string[]; cwd: string }>,
+  siteEnv: SiteEnv = {},
 ): Promise<RunningEngine> {
   const home = await mkdtemp(join(tmpdir(), `agent-catalog-${name}-`));
   await mkdir(join(home, 'tmp'));
   const port = await freePort();
   const { args, cwd } = await command(port, home);
-  const { child, output } = run(args, cwd, privateEnv(home));
+  const { child, output } = run(args, cwd, { ...privateEnv(home), ...siteEnv });
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     await killGroup(child);
@@ -165,8 +169,11 @@ async function startEngine(
   return { name, url, output, stop };
 }
 
-/** `wrangler pages dev <dir>` on a loopback port, with a pinned compatibility date. */
-export function startWrangler(dir: string): Promise<RunningEngine> {
+/**
+ * `wrangler pages dev <dir>` on a loopback port, with a pinned compatibility date; `siteEnv`
+ * becomes the worker's `env` bindings (`--binding NAME=value`, as a Pages project's variables).
+ */
+export function startWrangler(dir: string, siteEnv: SiteEnv = {}): Promise<RunningEngine> {
   return startEngine('wrangler', async (port, home) => ({
     cwd: home,
     args: [
@@ -182,6 +189,7 @@ export function startWrangler(dir: string): Promise<RunningEngine> {
       String(await freePort()),
       '--compatibility-date',
       COMPATIBILITY_DATE,
+      ...Object.entries(siteEnv).flatMap(([name, value]) => ['--binding', `${name}=${value}`]),
     ],
   }));
 }
@@ -198,32 +206,37 @@ async function runNetlifyOnce(args: string[], home: string): Promise<string> {
  * `netlify dev --offline --dir <dir>` from an empty folder (so no netlify.toml applies),
  * after `netlify --telemetry-disable` has written the switch into the private home. The
  * bundle's live function folder, when it has one, is passed as `--functions` (what the
- * repository's netlify.toml names for a real deploy).
+ * repository's netlify.toml names for a real deploy). `siteEnv` is in the process's
+ * environment, which netlify dev hands to functions as a site's variables.
  */
-export function startNetlify(dir: string): Promise<RunningEngine> {
-  return startEngine('netlify', async (port, home) => {
-    await runNetlifyOnce(['--telemetry-disable'], home);
-    const site = join(home, 'site');
-    await mkdir(site);
-    return {
-      cwd: site,
-      args: [
-        NETLIFY,
-        'dev',
-        '--offline',
-        '--internal-disable-edge-functions',
-        '--skip-gitignore',
-        '--no-open',
-        '--dir',
-        dir,
-        '--port',
-        String(port),
-        '--functions-port',
-        String(await freePort()),
-        ...(existsSync(join(dir, NETLIFY_FUNCTIONS_DIR))
-          ? ['--functions', join(dir, NETLIFY_FUNCTIONS_DIR)]
-          : []),
-      ],
-    };
-  });
+export function startNetlify(dir: string, siteEnv: SiteEnv = {}): Promise<RunningEngine> {
+  return startEngine(
+    'netlify',
+    async (port, home) => {
+      await runNetlifyOnce(['--telemetry-disable'], home);
+      const site = join(home, 'site');
+      await mkdir(site);
+      return {
+        cwd: site,
+        args: [
+          NETLIFY,
+          'dev',
+          '--offline',
+          '--internal-disable-edge-functions',
+          '--skip-gitignore',
+          '--no-open',
+          '--dir',
+          dir,
+          '--port',
+          String(port),
+          '--functions-port',
+          String(await freePort()),
+          ...(existsSync(join(dir, NETLIFY_FUNCTIONS_DIR))
+            ? ['--functions', join(dir, NETLIFY_FUNCTIONS_DIR)]
+            : []),
+        ],
+      };
+    },
+    siteEnv,
+  );
 }

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
 // js-yaml comes with gray-matter; it has no typings here, so only `load` is described.
@@ -17,7 +18,11 @@ interface Step {
   env?: Record<string, string>;
 }
 interface Workflow {
-  on: { schedule?: { cron: string }[]; workflow_dispatch?: unknown };
+  on: {
+    schedule?: { cron: string }[];
+    workflow_dispatch?: unknown;
+    repository_dispatch?: { types?: string[] };
+  };
   concurrency?: { group?: string; 'cancel-in-progress'?: boolean };
   jobs: Record<string, { steps: Step[] }>;
 }
@@ -27,6 +32,7 @@ const workflow = yaml.load(readFileSync(workflowPath, 'utf8')) as Workflow;
 const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
 const buildStep = steps.find((step) => step.id === 'build');
 const deployStep = steps.find((step) => step.run?.includes('netlify-cli deploy'));
+const budgetStep = steps.find((step) => step.id === 'budget');
 
 describe('the regenerate workflow', () => {
   it('runs every 15 minutes and on demand, one run at a time', () => {
@@ -34,6 +40,19 @@ describe('the regenerate workflow', () => {
     expect('workflow_dispatch' in workflow.on).toBe(true);
     expect(workflow.concurrency?.group).toBeTruthy();
     expect(workflow.concurrency?.['cancel-in-progress']).toBe(false);
+  });
+
+  it("runs on the webhook receiver's catalog-changed dispatch too, with the schedule kept as the safety net", () => {
+    expect(workflow.on.repository_dispatch?.types).toEqual(['catalog-changed']);
+    expect(workflow.on.schedule).toHaveLength(1);
+  });
+
+  it('deploys only within the daily budget, counted after the build and before the deploy', () => {
+    expect(deployStep?.if).toContain("steps.budget.outputs.allowed == 'true'");
+    expect(steps.indexOf(budgetStep as Step)).toBeGreaterThan(steps.indexOf(buildStep as Step));
+    expect(steps.indexOf(budgetStep as Step)).toBeLessThan(steps.indexOf(deployStep as Step));
+    const record = steps.find((step) => step.run?.includes('deploy-budget.js record'));
+    expect(record?.if).toBe("steps.deploy.outcome == 'success'");
   });
 
   it('installs with npm ci on Node 20 and builds with the JSON summary', () => {
@@ -51,6 +70,64 @@ describe('the regenerate workflow', () => {
     expect(deployStep?.env?.NETLIFY_AUTH_TOKEN).toMatch(/^\$\{\{ secrets\.NETLIFY_AUTH_TOKEN \}\}$/);
     expect(deployStep?.env?.NETLIFY_SITE_ID).toMatch(/^\$\{\{ secrets\.NETLIFY_SITE_ID \}\}$/);
     expect(steps.indexOf(deployStep as Step)).toBeGreaterThan(steps.indexOf(buildStep as Step));
+  });
+});
+
+describe('the deploy budget step', () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    dir = undefined;
+  });
+
+  /** Runs the step as GitHub does, in a folder whose `lib` is the compiled repository's, with `deploys` in the log. */
+  function runBudgetStep(deploys: number): { status: number | null; outputs: string; summary: string } {
+    dir = mkdtempSync(join(tmpdir(), 'regenerate-budget-'));
+    symlinkSync(fileURLToPath(new URL('../../../lib', import.meta.url)), join(dir, 'lib'));
+    mkdirSync(join(dir, '.deploy-log'));
+    const now = Date.now();
+    const times = Array.from({ length: deploys }, (_, index) =>
+      new Date(now - (index + 1) * 60_000).toISOString(),
+    );
+    writeFileSync(join(dir, '.deploy-log', 'deploys.txt'), times.join('\n'));
+    const outputs = join(dir, 'outputs');
+    const summary = join(dir, 'summary');
+    writeFileSync(outputs, '');
+    writeFileSync(summary, '');
+    const result = spawnSync(
+      'bash',
+      ['--noprofile', '--norc', '-eo', 'pipefail', '-c', budgetStep?.run ?? 'exit 99'],
+      {
+        cwd: dir,
+        env: {
+          PATH: process.env.PATH ?? '',
+          GITHUB_OUTPUT: outputs,
+          GITHUB_STEP_SUMMARY: summary,
+          DEPLOY_DAILY_LIMIT: '90',
+        },
+        encoding: 'utf8',
+      },
+    );
+    return {
+      status: result.status,
+      outputs: readFileSync(outputs, 'utf8'),
+      summary: readFileSync(summary, 'utf8'),
+    };
+  }
+
+  it('when fewer deploys than the limit went out in the last day then the deploy is allowed', () => {
+    const { status, outputs, summary } = runBudgetStep(3);
+    expect(status).toBe(0);
+    expect(outputs).toMatch(/^allowed=true$/m);
+    expect(outputs).toMatch(/^count=3$/m);
+    expect(summary).toBe('');
+  });
+
+  it('when the limit is reached then the deploy is held back and the job summary says so', () => {
+    const { status, outputs, summary } = runBudgetStep(90);
+    expect(status).toBe(0);
+    expect(outputs).toMatch(/^allowed=false$/m);
+    expect(summary).toContain('Deploy held back');
   });
 });
 

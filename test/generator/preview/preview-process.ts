@@ -17,8 +17,12 @@ export interface Running {
   exit: Promise<number | null>;
 }
 
-export function startCli(args: string[], command: 'preview' | 'serve' = 'preview'): Promise<Running> {
-  const child = spawn(process.execPath, [CLI, command, ...args], { cwd: ROOT, stdio: 'pipe' });
+export function startCli(
+  args: string[],
+  command: 'preview' | 'serve' = 'preview',
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Running> {
+  const child = spawn(process.execPath, [CLI, command, ...args], { cwd: ROOT, stdio: 'pipe', env });
   let stdout = '';
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

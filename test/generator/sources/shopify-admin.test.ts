@@ -101,7 +101,8 @@ describe('the shopify_admin source (a bulk export of the Admin GraphQL API)', ()
     expect(new Set(result.products.map((product) => product.record.slug))).toEqual(
       new Set(products.map((product) => product.handle)),
     );
-  });
+    // 25,050 products with three variants each: about 100,000 lines through the on-disk join.
+  }, 120_000);
 
   test('when one store is read through the storefront and through the Admin API then the records are the same', async () => {
     const products = makeShopifyProducts(60);
@@ -179,6 +180,41 @@ describe('the shopify_admin source (a bulk export of the Admin GraphQL API)', ()
     expect(downloads[0]?.headers['x-shopify-access-token']).toBeUndefined();
     expect(JSON.stringify(context.logger.lines)).not.toContain(TOKEN);
     expect(JSON.stringify(context.logger.lines)).not.toContain('stand-in-signature');
+  });
+
+  test('when the GraphQL endpoint redirects to another origin then the token is not sent there and the read fails', async () => {
+    const { createServer } = await import('node:http');
+    const seen: (string | undefined)[] = [];
+    const elsewhere = createServer((request, response) => {
+      seen.push(request.headers['x-shopify-access-token'] as string | undefined);
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"data":{}}');
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const address = elsewhere.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    const redirecting = createServer((_request, response) => {
+      response.writeHead(307, { location: `http://127.0.0.1:${port}/admin/api/2026-01/graphql.json` });
+      response.end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    const from = redirecting.address();
+    const fromPort = typeof from === 'object' && from !== null ? from.port : 0;
+    try {
+      const context = { ...makeContext(), env: { [ADMIN_TOKEN_ENV]: TOKEN } };
+      const config = makeUpstreamConfig(`http://localhost:${fromPort}`, {
+        format: 'shopify_admin',
+        retries: 0,
+      });
+      const error = await rejectionOf(fetchUpstream(config, context));
+      expect(isCatalogError(error, 'UPSTREAM_HTTP')).toBe(true);
+      expect(seen).toEqual([]);
+    } finally {
+      redirecting.closeAllConnections();
+      elsewhere.closeAllConnections();
+      await new Promise((resolve) => redirecting.close(resolve));
+      await new Promise((resolve) => elsewhere.close(resolve));
+    }
   });
 
   test('when the result holds a line that is not JSON then UPSTREAM_SHAPE names the line, not the signed URL', async () => {

@@ -1,0 +1,158 @@
+/**
+ * The plan, emit and validate stages as the build runs them against the last good bundle.
+ * First the bundle is emitted with the last bundle's `generated` time: when every file comes
+ * out with the digest it already has, nothing changed and nothing is written (the emission
+ * stops at the first file that differs). Otherwise it is emitted with the build's time,
+ * straight into a staging folder when the build writes (`openStagingSink`), so no more than
+ * one document is in memory at a time, or kept in memory for `build({ write: false })`.
+ * The gate then reads every document back, from memory or from staging.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import type { Artifact } from './artifact.js';
+import { spillArtifact } from './compact-artifact.js';
+import type { ResolvedConfig } from './config.js';
+import { emitCatalog } from './emit/catalog.js';
+import { type ArtifactSink, DOCUMENT_EMITTERS, emitBundle } from './emit/index.js';
+import { CatalogError } from './errors.js';
+import type { Logger } from './logger.js';
+import { type BuildStage, planBuild } from './pipeline.js';
+import type { Article, BuildPlan, PlannedProduct } from './plan.js';
+import {
+  type BundleDigests,
+  digestArtifact,
+  holdsArtifacts,
+  matchesArtifacts,
+} from './publish/file-digest.js';
+import type { PreviousBundle } from './publish/previous-bundle.js';
+import { openStagingSink, type StagingSink } from './publish/staging-sink.js';
+import { validateArtifacts } from './validate/index.js';
+
+export interface EmitInput {
+  config: ResolvedConfig;
+  products: PlannedProduct[];
+  articles: Article[];
+  now: Date;
+  allowEmpty: boolean;
+}
+
+export interface Emitted {
+  plan: BuildPlan;
+  artifacts: Artifact[];
+  changed: boolean;
+  /** Where the emitted files are on disk: the staging folder, or the bundle when nothing changed. */
+  dir?: string;
+  /** The staging folder to commit (changed, written builds only). */
+  sink?: StagingSink;
+}
+
+export interface EmitTarget {
+  write: boolean;
+  out: string;
+  logger: Logger;
+}
+
+function assertValid(artifacts: readonly Artifact[]): void {
+  const problems = validateArtifacts(artifacts);
+  if (problems.length === 0) return;
+  const documents = [...new Set(problems.map((problem) => problem.path))].sort();
+  throw new CatalogError(
+    'OUTPUT_INVALID',
+    `refusing to publish: invalid ${documents.join(', ')}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
+    { documents, problems },
+  );
+}
+
+/** Stops an emission compared with the current bundle at its first different file. */
+class BundleDiffers extends Error {}
+
+/** A sink that checks each file against the bundle at `out` and reads it from there. */
+function compareWithBundle(out: string, digests: BundleDigests): ArtifactSink {
+  return (artifact) => {
+    if (digests.get(artifact.path) !== digestArtifact(artifact).digest) throw new BundleDiffers();
+    const file = join(out, artifact.path);
+    return spillArtifact(
+      artifact,
+      artifact.encoding === 'gzip' ? () => gunzipSync(readFileSync(file)) : () => readFileSync(file),
+    );
+  };
+}
+
+function emitUnchanged(
+  plan: BuildPlan,
+  previous: PreviousBundle,
+  target: EmitTarget,
+): Artifact[] | undefined {
+  // A changed bundle nearly always has a changed catalog: comparing that one document
+  // first spares emitting the whole bundle twice on every build that changes something.
+  if (!holdsArtifacts(previous.digests, emitCatalog(plan))) return undefined;
+  if (!target.write) {
+    const artifacts = emitBundle(plan);
+    return matchesArtifacts(previous.digests, artifacts) ? artifacts : undefined;
+  }
+  try {
+    const artifacts = emitBundle(plan, DOCUMENT_EMITTERS, compareWithBundle(target.out, previous.digests));
+    return artifacts.length === previous.digests.size ? artifacts : undefined;
+  } catch (error) {
+    if (error instanceof BundleDiffers) return undefined;
+    throw error;
+  }
+}
+
+async function emitChanged(
+  plan: BuildPlan,
+  previous: PreviousBundle | undefined,
+  target: EmitTarget,
+): Promise<Emitted> {
+  if (!target.write) return { plan, artifacts: emitBundle(plan), changed: true };
+  const sink = await openStagingSink({
+    target: target.out,
+    logger: target.logger,
+    ...(previous ? { previous: previous.digests } : {}),
+  });
+  try {
+    return {
+      plan,
+      artifacts: emitBundle(plan, DOCUMENT_EMITTERS, sink.accept),
+      changed: true,
+      dir: sink.dir,
+      sink,
+    };
+  } catch (error) {
+    await sink.discard();
+    throw error;
+  }
+}
+
+export async function emitAgainst(
+  input: EmitInput,
+  previous: PreviousBundle | undefined,
+  target: EmitTarget,
+  onStage: (stage: BuildStage) => void,
+): Promise<Emitted> {
+  onStage('plan');
+  let result: Emitted | undefined;
+  if (previous?.generated !== undefined) {
+    const plan = planBuild({ ...input, generated: previous.generated });
+    onStage('emit');
+    const artifacts = emitUnchanged(plan, previous, target);
+    if (artifacts) result = { plan, artifacts, changed: false, ...(target.write ? { dir: target.out } : {}) };
+  }
+  if (!result) {
+    const plan = planBuild({ ...input, generated: input.now.toISOString() });
+    onStage('emit');
+    result = await emitChanged(plan, previous, target);
+  }
+  onStage('validate');
+  try {
+    assertValid(result.artifacts);
+  } catch (error) {
+    await result.sink?.discard();
+    throw error;
+  }
+  // Validated: the values the documents were serialised from (the feed's and sitemap's
+  // trees) have done their work, so they do not stay beside the bodies while publishing.
+  for (const artifact of result.artifacts) delete artifact.serialisedFrom;
+  return result;
+}
