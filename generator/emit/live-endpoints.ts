@@ -2,10 +2,17 @@
  * The URLs of the live surface the discovery documents name (CONTRACT.md, "Live paths"):
  * the MCP endpoint, its server card and the UCP REST base, all under `{base_url}`, or
  * undefined when `live.enabled` is off, so no document names an endpoint that is not there.
- * Built on `live-index.ts`'s `liveEndpoints`, the one place that decides them.
+ * `liveEndpoints` is the one place that decides them.
  */
 import type { ResolvedConfig } from '../config.js';
-import { liveEndpoints } from './live-index.js';
+
+/** `{base_url}/mcp`, the UCP REST root `{base_url}/ucp` and the A2A endpoint `{base_url}/a2a`, when the live surface is on. */
+export function liveEndpoints(
+  config: ResolvedConfig,
+): { mcp: string; rest: string; a2a: string } | undefined {
+  if (!config.live.enabled) return undefined;
+  return { mcp: `${config.base_url}/mcp`, rest: `${config.base_url}/ucp`, a2a: `${config.base_url}/a2a` };
+}
 
 export interface LiveEndpoints {
   /** `{base_url}/mcp`: MCP over Streamable HTTP. */

@@ -8,19 +8,10 @@
 import { mcpEndpointOf } from '../../access-token/resource-urls.js';
 import { buildLiveFiles, LIVE_DIR, type LiveManifestSettings } from '../../live/live-files.js';
 import type { Artifact } from '../artifact.js';
-import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
 import { markdownTwins } from './markdown-twins.js';
 import { filePathOf } from './sitemap-pages.js';
 import { resolveUsagePolicy } from './usage-policy.js';
-
-/** `{base_url}/mcp`, the UCP REST root `{base_url}/ucp` and the A2A endpoint `{base_url}/a2a`, when the live surface is on. */
-export function liveEndpoints(
-  config: ResolvedConfig,
-): { mcp: string; rest: string; a2a: string } | undefined {
-  if (!config.live.enabled) return undefined;
-  return { mcp: `${config.base_url}/mcp`, rest: `${config.base_url}/ucp`, a2a: `${config.base_url}/a2a` };
-}
 
 /** The handler's data files: read by the handler, not documents the hosting rules publish. */
 export function isLiveData(artifact: Pick<Artifact, 'path'>): boolean {

@@ -8,7 +8,7 @@ import type { BuildPlan } from '../plan.js';
 import { ACP_PRODUCTS_FILE } from './agent-feeds/acp-feed.js';
 import { OPENAI_MANIFEST_FILE } from './agent-feeds/openai-feed.js';
 import { catalogUrls } from './catalog.js';
-import { liveEndpoints } from './live-index.js';
+import { liveEndpoints } from './live-endpoints.js';
 import { escapeMarkdownInline as inline, formatMarkdownLink as link } from './markdown-text.js';
 import {
   API_DOCS_MARKDOWN_PATH,

@@ -11,7 +11,7 @@ import type { Artifact } from '../artifact.js';
 import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
 import { stableJson } from './json.js';
-import { liveEndpoints } from './live-index.js';
+import { liveEndpoints } from './live-endpoints.js';
 
 export const UCP_PROFILE = {
   path: '.well-known/ucp.json',

@@ -15,7 +15,7 @@ import type { BuildPlan } from '../plan.js';
 import { catalogUrls } from './catalog.js';
 import { describeCatalogFields } from './catalog-fields.js';
 import { stableJson } from './json.js';
-import { liveEndpoints } from './live-index.js';
+import { liveEndpoints } from './live-endpoints.js';
 import { describeAccountAccess, issuerMetadataInput } from './openapi-policy.js';
 import { OPENAPI_PATH, siteUrl } from './sitemap-pages.js';
 import { resolveUsagePolicy } from './usage-policy.js';
