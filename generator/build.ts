@@ -8,6 +8,7 @@
  */
 import { resolve } from 'node:path';
 import type { Artifact } from './artifact.js';
+import { type CacheReport, openBuildCache } from './cache/build-cache.js';
 import type { ConfigOverrides, ResolvedConfig } from './config.js';
 import { resolveConfigSources } from './config-file.js';
 import { assertContentDirExists, checkContentUse, type UnusedContent } from './content/content-use.js';
@@ -81,6 +82,8 @@ export interface BuildResult {
   files: PublishReport;
   /** Whether the bundle fits each host's limits, and how it breaks them. */
   hosts: HostFit[];
+  /** Whether the build cache beside the bundle was used, created or rebuilt (and why). */
+  cache: CacheReport;
 }
 
 function leftOutWarnings(leftOut: readonly LeftOutProduct[], strict: boolean): BuildWarning[] {
@@ -182,6 +185,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // A killed build may have left the last good bundle in its backup folder: put it back first.
   if (options.write) await recoverBundle(out, options.logger);
   const previous = await readPreviousBundle(out, config, options.logger, warnings);
+  const cache = await openBuildCache(out, config, options.logger);
   for (const warning of warnings) options.logger.warn(warning.message);
   guardEmpty(merged.products.length, [...upstream.rejected, ...merged.leftOut], options.allowEmpty === true);
   guardShrink(previous, merged.products.length, config, options.allowShrink === true);
@@ -203,7 +207,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const emitted = await emitAgainst(
     {
       config,
-      products: merged.products,
+      // Each product dated by the cache: the sitemap's lastmod when the store gives none.
+      products: await cache.dateProducts(merged.products, now),
       articles: content.articles,
       now,
       allowEmpty: options.allowEmpty === true,
@@ -231,6 +236,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     throw error;
   }
   const published = sink !== undefined;
+  // After publishing, or when nothing changed but the cache was missing or untrusted.
+  if (options.write) await cache.save(published);
   return {
     plan,
     artifacts,
@@ -245,5 +252,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     upstream: { format: upstream.format, requests: upstream.requests },
     files,
     hosts,
+    cache: cache.report,
   };
 }

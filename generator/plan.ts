@@ -20,6 +20,11 @@ export interface PlannedProduct {
   descriptionMarkdown?: string;
   /** Upstream last-modified time (ISO 8601), when known; the sitemap's lastmod. */
   updatedAt?: string;
+  /**
+   * When this product's content last changed (ISO 8601), as the build cache remembers it
+   * (generator/cache/): the sitemap's lastmod when the store gives no `updatedAt`.
+   */
+  changedAt?: string;
 }
 
 /** A merchant article written as Markdown in `content/articles/`. */

@@ -129,6 +129,7 @@ export async function runBuild(options: BuildCommandOptions, io: CommandIo): Pro
         fits: fit.fits,
         breaches: fit.breaches.map((breach) => breach.message),
       })),
+      cache: result.cache,
       durationMs: Math.round(performance.now() - started),
     });
   } catch (error) {

@@ -9,7 +9,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Artifact } from '../artifact.js';
-import type { BuildPlan } from '../plan.js';
+import type { BuildPlan, PlannedProduct } from '../plan.js';
 import { isRecord } from '../validate/bundle-layout.js';
 import { type DocumentReader, readOnce } from '../validate/parse-once.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
@@ -41,14 +41,17 @@ interface SitemapEntry {
 }
 
 /** The W3C Datetime forms the protocol accepts for `lastmod`; the emitter and the checker share it. */
-const W3C_DATETIME = /^\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?)?)?$/;
+export const W3C_DATETIME = /^\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?)?)?$/;
 
 /**
- * The upstream time when it is already a W3C Datetime, else the build time: `Date.parse`
- * also accepts forms such as RFC 2822 dates that the protocol refuses.
+ * The upstream time when it is already a W3C Datetime (`Date.parse` also accepts forms
+ * such as RFC 2822 dates that the protocol refuses), else the time the build cache says
+ * the product last changed, else (a plan built without the cache) the build time.
  */
-function lastmodOf(value: string | undefined, generated: string): string {
-  return value !== undefined && W3C_DATETIME.test(value) ? value : generated;
+function lastmodOf(product: PlannedProduct, generated: string): string {
+  const { updatedAt, changedAt } = product;
+  if (updatedAt !== undefined && W3C_DATETIME.test(updatedAt)) return updatedAt;
+  return changedAt ?? generated;
 }
 
 function listEntries(plan: BuildPlan): SitemapEntry[] {
@@ -72,11 +75,11 @@ function listEntries(plan: BuildPlan): SitemapEntry[] {
     // The product's Markdown page is on this host in both models.
     entries.push({
       loc: siteUrl(config, productMarkdownPath(product.record.slug)),
-      lastmod: lastmodOf(product.updatedAt, generated),
+      lastmod: lastmodOf(product, generated),
     });
     const loc = requireAbsoluteUrl(product.record.url, { product: product.record.slug, field: 'url' });
     if (new URL(loc).origin !== origin) continue;
-    entries.push({ loc, lastmod: lastmodOf(product.updatedAt, generated) });
+    entries.push({ loc, lastmod: lastmodOf(product, generated) });
   }
   const seen = new Set<string>();
   return entries.filter((entry) => !seen.has(entry.loc) && seen.add(entry.loc) !== undefined);

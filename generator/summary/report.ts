@@ -3,6 +3,7 @@
  * object on stdout, success or failure) and rendered as a few lines for people. Field
  * names are part of the CLI's contract with CI jobs (docs/build.md, "The --json summary").
  */
+import type { CacheReport } from '../cache/build-cache.js';
 import { CatalogError, describeErrorChain, exitStatusFor, isCatalogError } from '../errors.js';
 import { type CatalogChanges, NO_CHANGES } from './diff.js';
 
@@ -34,6 +35,8 @@ export interface BuildReport {
   files: FileCounts | null;
   /** Each host and whether the bundle fits it, with a line per limit it breaks; null on failure. */
   hosts: { host: string; fits: boolean; breaches: string[] }[] | null;
+  /** The build cache beside the bundle: used, or created or rebuilt and why; null on failure. */
+  cache: CacheReport | null;
   durationMs: number;
   error?: { code: string; message: string };
 }
@@ -58,6 +61,7 @@ export interface SuccessFacts {
   upstream: { format: string; requests: number };
   files: FileCounts;
   hosts: { host: string; fits: boolean; breaches: string[] }[];
+  cache: CacheReport;
   durationMs: number;
 }
 
@@ -90,6 +94,7 @@ export function reportFailure(
     upstream: null,
     files: null,
     hosts: null,
+    cache: null,
     durationMs: facts.durationMs,
     error: {
       code: isCatalogError(error) ? error.code : 'INTERNAL',
@@ -125,6 +130,9 @@ export function formatReport(report: BuildReport): string {
     ` (changed: ${report.changed ? 'yes' : 'no'})` +
     (files
       ? `\n  files: ${files.written} written, ${files.unchanged} unchanged, ${files.removed} removed`
+      : '') +
+    (report.cache && report.cache.state !== 'used'
+      ? `\n  build cache ${report.cache.state}: ${report.cache.reason ?? ''}`
       : '');
   const warnings = [
     `  warnings: ${report.warnings.length}`,

@@ -1,0 +1,99 @@
+/**
+ * The build cache as the build uses it: opened once (read-only, never trusted beyond what
+ * it can vouch for), it dates each product's last content change (`changedAt`, the
+ * sitemap's lastmod when the store gives none), and it is written back only when the build
+ * published, or when it was not trusted. A product whose digest is the cached one keeps
+ * its cached time; a changed or new one gets the build time; when the cache is being
+ * created or rebuilt, the last bundle seeds the times (seed-lastmods.ts). Nothing here
+ * fails a build: a cache that cannot be read is rebuilt, one that cannot be written is a
+ * warning, and the next build rebuilds it.
+ */
+import type { ResolvedConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { PlannedProduct } from '../plan.js';
+import { readPackageVersion } from '../sources/deadline.js';
+import {
+  buildCacheFile,
+  CACHE_FORMAT,
+  type CachedProduct,
+  type CacheReading,
+  createBuildCache,
+  readBuildCache,
+  updateBuildCache,
+} from './build-cache-file.js';
+import { digestProduct, digestRecord, digestSettings } from './product-digest.js';
+import { seedLastmods } from './seed-lastmods.js';
+
+/** The `cache` field of the `--json` summary. */
+export interface CacheReport {
+  state: 'used' | 'created' | 'rebuilt';
+  /** Why the cache was created or rebuilt. */
+  reason?: string;
+}
+
+export interface BuildCache {
+  report: CacheReport;
+  /** The products with `changedAt` set, in the same order. */
+  dateProducts(products: readonly PlannedProduct[], now: Date): Promise<PlannedProduct[]>;
+  /** Writes what `dateProducts` found, when the build published or the cache was not trusted. */
+  save(published: boolean): Promise<void>;
+}
+
+export async function openBuildCache(
+  out: string,
+  config: ResolvedConfig,
+  logger: Logger,
+): Promise<BuildCache> {
+  const file = buildCacheFile(out);
+  const settings = digestSettings(config, await readPackageVersion(), CACHE_FORMAT);
+  const reading: CacheReading = readBuildCache(file, settings);
+  const report: CacheReport =
+    reading.state === 'used' ? { state: 'used' } : { state: reading.state, reason: reading.reason };
+  // The summary says it (`cache` in --json, one line for people); the log names the file.
+  if (reading.state === 'rebuilt') logger.debug(`the build cache at ${file} is rebuilt: ${reading.reason}`);
+  const cached = reading.state === 'used' ? reading.products : undefined;
+  let rows = new Map<string, CachedProduct>();
+  let created = new Date();
+
+  return {
+    report,
+    async dateProducts(products, now) {
+      created = now;
+      const seeds =
+        cached === undefined
+          ? await seedLastmods(
+              out,
+              config,
+              products.map((product) => ({
+                slug: product.record.slug,
+                digest: digestRecord(product.record),
+              })),
+            )
+          : new Map<string, string>();
+      rows = new Map();
+      return products.map((product) => {
+        const { slug } = product.record;
+        const digest = digestProduct(product);
+        const before = cached?.get(slug);
+        const lastmod = before?.digest === digest ? before.lastmod : (seeds.get(slug) ?? now.toISOString());
+        rows.set(slug, { digest, lastmod });
+        return { ...product, changedAt: lastmod };
+      });
+    },
+    async save(published) {
+      if (!published && cached !== undefined) return;
+      try {
+        if (cached === undefined) {
+          await createBuildCache(file, { settings, created: created.toISOString() }, rows);
+          return;
+        }
+        const changed = new Map([...rows].filter(([slug, row]) => cached.get(slug)?.digest !== row.digest));
+        const removed = [...cached.keys()].filter((slug) => !rows.has(slug));
+        if (changed.size > 0 || removed.length > 0) updateBuildCache(file, changed, removed);
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        logger.warn(`the build cache at ${file} could not be written (${why}); the next build rebuilds it`);
+      }
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * The two keys of the build cache: a product's digest (SHA-256 of a canonical JSON of
+ * everything its documents are rendered from) and the build's settings digest (the
+ * resolved config fields that change documents, the package version and the cache
+ * format). Canonical JSON sorts object keys, so the digest does not depend on the order
+ * in which a source or the merge happened to set them.
+ */
+import { createHash } from 'node:crypto';
+import type { ResolvedConfig } from '../config.js';
+import type { PlannedProduct } from '../plan.js';
+
+/** JSON with every object's keys sorted: the same data always gives the same text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
+    const entries = Object.entries(item as Record<string, unknown>);
+    return Object.fromEntries(entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  });
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * The product's record and the planned fields the per-product documents read (source id,
+ * image, Markdown description). Its times are left out: `updatedAt` is the store's own
+ * clock and `changedAt` is what this digest decides, so neither may move it.
+ */
+export function digestProduct(product: PlannedProduct): string {
+  const { updatedAt: _updatedAt, changedAt: _changedAt, ...rendered } = product;
+  return sha256(canonicalJson(rendered));
+}
+
+/** A product record as the last bundle's catalog published it, to compare with `digestRecord`. */
+export function digestRecord(record: unknown): string {
+  return sha256(canonicalJson(record));
+}
+
+/**
+ * The config fields that change documents, with the version and cache format. Left out:
+ * `upstream` (how the store is read: what it yields is in each product's digest),
+ * `build` (the shrink guard and host checks, which change no byte), `issuer` (read only by
+ * agent-auth) and `config_dir` (where the config file happens to be).
+ */
+export function digestSettings(config: ResolvedConfig, version: string, format: number): string {
+  const { upstream: _upstream, build: _build, issuer: _issuer, config_dir: _dir, ...documents } = config;
+  return sha256(canonicalJson({ documents, version, format }));
+}
