@@ -181,6 +181,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   });
   const out = resolve(options.cwd, options.out);
   const { upstream, content, merged } = await gatherProducts(config, options, onStage);
+  // Progress a person can follow (the CLI prints `info` on a terminal only).
+  options.logger.info(
+    `  read ${merged.products.length} products (${upstream.format}, ${upstream.requests} requests, ${upstream.rejected.length} refused)`,
+  );
   const warnings = leftOutWarnings([...upstream.rejected, ...merged.leftOut], options.strict === true);
   // A killed build may have left the last good bundle in its backup folder: put it back first.
   if (options.write) await recoverBundle(out, options.logger);
@@ -237,6 +241,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   }
   const published = sink !== undefined;
   // After publishing, or when nothing changed but the cache was missing or untrusted.
+  options.logger.info(
+    `  ${artifacts.length} documents: ${files.written} written, ${files.unchanged} unchanged, ${files.removed} removed`,
+  );
   if (options.write) await cache.save(published);
   return {
     plan,

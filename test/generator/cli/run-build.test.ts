@@ -48,6 +48,10 @@ describe('runBuild output', () => {
     const progress = io.err.filter((line) => /\[\d\/8\]/.test(line));
     expect(progress).toHaveLength(8);
     expect(progress.join('')).toContain('\u001b[');
+    // And the counts a person follows: products read, documents written.
+    const text = io.err.join('');
+    expect(text).toMatch(/read 4 products \(shopify, 0 requests, 0 refused\)/);
+    expect(text).toMatch(/\d+ documents: \d+ written, 0 unchanged, 0 removed/);
   });
 
   it('when NO_COLOR is set then progress has no escape codes', async () => {
