@@ -3,8 +3,11 @@
  * loadContent → merge → plan → emit → validate → publish, as one function the CLI and
  * the tests share. With `write: false` it returns the artifacts and the summary without
  * writing anything. It compares against the last good bundle in `out`: the shrink guard,
- * the summary diff and "nothing changed" (the bundle re-emitted with the previous
- * `generated` time is byte-identical, so it is not rewritten and keeps its time).
+ * the summary diff and "nothing changed" (emit-against.ts: the bundle re-emitted with the
+ * previous `generated` time has every file's digest, so it is not rewritten and keeps its
+ * time). A written build streams its documents into staging as they are emitted; the host
+ * limits are checked before the staging folder is committed, and the build cache is saved
+ * after it.
  */
 import { resolve } from 'node:path';
 import type { Artifact } from './artifact.js';
