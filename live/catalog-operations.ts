@@ -54,10 +54,8 @@ export async function searchCatalog(data: LiveData, request: SearchRequest) {
     );
   }
   const limit = Math.min(request.pagination?.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
-  const matches = data.index.search(query);
-  const ids = Array.from(matches.subarray(offset, offset + limit)).flatMap(
-    (position) => data.index.productId(position) ?? [],
-  );
+  const matches = await data.index.search(query);
+  const ids = await data.index.productIds(matches.subarray(offset, offset + limit));
   const found = await data.readProducts(ids);
   const products = ids.flatMap((id) => found.get(id) ?? []);
   const next = offset + limit;

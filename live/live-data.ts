@@ -1,18 +1,19 @@
 /**
- * The bundle's live data as the handler sees it: the manifest and the search index loaded
- * once per isolate (keyed by the bundle's build time, so a new deploy is picked up), and
+ * The bundle's live data as the handler sees it: the manifest and the search index's root
+ * read once per isolate (its partitions as queries need them) (keyed by the bundle's build time, so a new deploy is picked up), and
  * product shards read on demand and kept in a small bounded cache.
  */
 import type { AssetReader, LiveSettings } from './live-context.js';
 import {
-  indexPartPath,
+  indexFilePath,
   type LiveManifest,
   MANIFEST_PATH,
   productShardPath,
   shardOf,
   variantShardPath,
 } from './live-files.js';
-import { type LoadedSearchIndex, loadSearchIndex, type SearchIndexFile } from './search-index.js';
+import { type LoadedSearchIndex, openSearchIndex } from './search-index.js';
+import { openPartitionStore, SearchIndexError } from './search-partitions.js';
 import type { UcpProduct } from './ucp-types.js';
 
 /** About 16 products each: a few MB of parsed products at most, beside the index. */
@@ -47,6 +48,25 @@ export function loadLiveData(settings: LiveSettings, readAsset: AssetReader): Pr
   return data;
 }
 
+/** An index missing, cut short, corrupt or of another format is a broken deployment, like a missing one. */
+async function asLiveDataError<T>(promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (error) {
+    if (!(error instanceof SearchIndexError)) throw error;
+    throw new LiveDataError(`${error.message}; rebuild the bundle`);
+  }
+}
+
+/** The index, its partitions' failures (found at query time) reported as a broken bundle. */
+function brokenAsLiveDataError(index: LoadedSearchIndex): LoadedSearchIndex {
+  return {
+    products: index.products,
+    productIds: (positions) => asLiveDataError(index.productIds(positions)),
+    search: (query) => asLiveDataError(index.search(query)),
+  };
+}
+
 async function readJson<T>(readAsset: AssetReader, path: string): Promise<T> {
   const text = await readAsset(path);
   if (text === undefined) throw new LiveDataError(`the bundle has no ${path}`);
@@ -55,21 +75,9 @@ async function readJson<T>(readAsset: AssetReader, path: string): Promise<T> {
 
 async function readLiveData(readAsset: AssetReader): Promise<LiveData> {
   const manifest = await readJson<LiveManifest>(readAsset, MANIFEST_PATH);
-  const parts = await Promise.all(
-    Array.from({ length: manifest.index_parts }, async (_, part) => {
-      const text = await readAsset(indexPartPath(part));
-      if (text === undefined) throw new LiveDataError(`the bundle has no ${indexPartPath(part)}`);
-      return text;
-    }),
+  const index = brokenAsLiveDataError(
+    openSearchIndex(await asLiveDataError(openPartitionStore((name) => readAsset(indexFilePath(name))))),
   );
-  let index: LoadedSearchIndex;
-  try {
-    index = loadSearchIndex(JSON.parse(parts.join('')) as SearchIndexFile);
-  } catch (error) {
-    // An index cut short, corrupt or of another format is a broken deployment, like a missing one.
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new LiveDataError(`the bundle's search index cannot be read (${reason}); rebuild the bundle`);
-  }
   const shards = new Map<string, Promise<Record<string, unknown>>>();
   const readShard = <T>(path: string): Promise<Record<string, T>> => {
     let shard = shards.get(path);

@@ -1,23 +1,26 @@
 /**
  * The files the live handler reads, and how they are laid out in the bundle under
  * `_live/` (docs/live.md): `manifest.json` (the settings and the shard count),
- * `index/<n>.part` (the search index as JSON text, cut into parts small enough for every
- * host's per-file limit: Cloudflare Pages serves no file over 25 MiB; the handler joins them
- * before parsing), `products/<n>.json` (UCP products by product id) and
+ * `index/` (the search index in partitions the handler reads as a query needs them:
+ * search-partition-format.ts names them), `products/<n>.json` (UCP products by product id) and
  * `variants/<n>.json` (variant id → product id). Product data is sharded by a hash of the
  * id, so a lookup or a page of results reads only the few shards it needs, and the
  * handler's cold start at 100,000 products is the index alone. The generator builds them
  * with `buildLiveFiles`; the handler finds a shard with the same `shardOf`.
  */
 import type { ProductRecord } from '../record/product-record.js';
+import { fnv1a } from './fnv1a.js';
 import { buildSearchIndex } from './search-index-file.js';
+import {
+  buildSearchPartitions,
+  DEFAULT_PARTITION_SIZES,
+  type PartitionSizes,
+} from './search-partitions-file.js';
 import { toUcpProduct } from './ucp-product.js';
 import type { UcpProduct } from './ucp-types.js';
 
 export const LIVE_DIR = '_live';
 export const MANIFEST_PATH = `${LIVE_DIR}/manifest.json`;
-/** Characters per index part: at most 18 MB even if every character took 3 bytes of UTF-8. */
-const INDEX_PART_CHARS = 6_000_000;
 /**
  * About this many products per product shard: a page of 10 results reads up to 10 shards,
  * so each is kept small (at 100,000 products 64 per shard made parsing them most of a
@@ -27,8 +30,9 @@ const INDEX_PART_CHARS = 6_000_000;
 const PRODUCTS_PER_SHARD = 16;
 const PRODUCTS_PER_VARIANT_SHARD = 64;
 
-export function indexPartPath(part: number): string {
-  return `${LIVE_DIR}/index/${part}.part`;
+/** A file of the search index, by its name inside the index folder (search-partition-format.ts). */
+export function indexFilePath(name: string): string {
+  return `${LIVE_DIR}/index/${name}`;
 }
 
 export function productShardPath(shard: number): string {
@@ -63,7 +67,7 @@ export interface LiveManifest {
   shards: number;
   /** How many `variants/<n>.json` files there are (a variant's is `shardOf(id, variant_shards)`). */
   variant_shards: number;
-  /** How many `index/<n>.part` files hold the search index. */
+  /** How many files under `index/` hold the search index. */
   index_parts: number;
   products: number;
   /**
@@ -85,18 +89,13 @@ export interface LiveFile {
 
 /** FNV-1a over UTF-16 code units: the same on every runtime, no crypto needed. */
 export function shardOf(id: string, shards: number): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < id.length; index += 1) {
-    hash ^= id.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash % shards;
+  return fnv1a(id) % shards;
 }
 
 export function buildLiveFiles(
   records: readonly ProductRecord[],
   settings: LiveManifestSettings,
-  options: { indexPartChars?: number } = {},
+  options: { indexSizes?: Partial<PartitionSizes> } = {},
 ): LiveFile[] {
   const shards = Math.max(1, Math.ceil(records.length / PRODUCTS_PER_SHARD));
   const variantShardCount = Math.max(1, Math.ceil(records.length / PRODUCTS_PER_VARIANT_SHARD));
@@ -110,10 +109,10 @@ export function buildLiveFiles(
       if (variantShard) variantShard[variant.id] = record.id;
     }
   }
-  const index = splitText(
-    JSON.stringify(buildSearchIndex(records)),
-    options.indexPartChars ?? INDEX_PART_CHARS,
-  );
+  const index = buildSearchPartitions(buildSearchIndex(records), {
+    ...DEFAULT_PARTITION_SIZES,
+    ...options.indexSizes,
+  });
   const manifest: LiveManifest = {
     format: 1,
     ...settings,
@@ -124,22 +123,8 @@ export function buildLiveFiles(
   };
   return [
     { path: MANIFEST_PATH, body: JSON.stringify(manifest) },
-    ...index.map((body, part) => ({ path: indexPartPath(part), body })),
+    ...index.map(({ name, body }) => ({ path: indexFilePath(name), body })),
     ...productShards.map((shard, index) => ({ path: productShardPath(index), body: JSON.stringify(shard) })),
     ...variantShards.map((shard, index) => ({ path: variantShardPath(index), body: JSON.stringify(shard) })),
   ];
-}
-
-/** Cuts text into parts of at most `size` characters, never between the halves of a surrogate pair. */
-export function splitText(text: string, size: number): string[] {
-  const parts: string[] = [];
-  let start = 0;
-  while (start < text.length) {
-    let end = Math.min(start + size, text.length);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
-    parts.push(text.slice(start, end));
-    start = end;
-  }
-  return parts.length > 0 ? parts : [''];
 }

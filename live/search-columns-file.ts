@@ -71,7 +71,7 @@ export function buildColumnsFile(rows: Iterable<ColumnsRow>): ColumnsFile {
 }
 
 /** The bytes of 32-bit unsigned integers, little-endian whatever the platform's order. */
-function littleEndianBytes(values: Uint32Array): Uint8Array {
+export function littleEndianBytes(values: Uint32Array): Uint8Array {
   const bytes = new Uint8Array(values.length * 4);
   const view = new DataView(bytes.buffer);
   for (let index = 0; index < values.length; index += 1)

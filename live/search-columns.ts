@@ -1,21 +1,16 @@
 /**
- * The search filters over typed columns: each product's category, each variant's price in
- * minor units and availability, and the variants in price order (search-columns-file.ts).
- * A price range is two binary searches over that order; the variants between them are the
- * only ones a price filter looks at, so a price-only search costs its matches, not a pass
- * over every variant of the catalog (unless the range holds so much of the catalog that
- * one pass in catalog order is cheaper). With text, each candidate's own variants are
- * checked instead whenever the candidates are fewer than the variants in the range.
+ * The search filters over the index's partitions (search-partitions.ts): categories and
+ * "has a variant / one that can be bought now" from the facets, price ranges from the
+ * variants in price order. A price range is a binary search over the root's first prices,
+ * then a pass over the entries of the partitions it touches (each entry is a product
+ * number with its availability bit, so the pass sets bits in a bitmap of the catalog and
+ * never reads another array); the bitmap read in order lists the products in catalog order.
+ * A range holding every price asks the facets instead.
  */
-import { base64ToBytes } from './base64-bytes.js';
-import { readUint32LittleEndian } from './search-columns-file.js';
-import type { SearchIndexFile } from './search-index-file.js';
 
-/**
- * A variant read in price order costs about this many reads in catalog order (scattered
- * against sequential: 63 against 16 ns per variant at 1,000,000 products, BENCHMARKS.md).
- */
-const RANDOM_READS = 4;
+import { HAS_AVAILABLE, HAS_VARIANT } from './search-partition-format.js';
+import type { PartitionStore } from './search-partitions.js';
+import { lowerBound, upperBound } from './search-postings.js';
 
 export interface SearchQuery {
   text?: string;
@@ -28,147 +23,158 @@ export interface SearchQuery {
 }
 
 export interface Columns {
-  /**
-   * The query's filters as a test on a product number, or undefined when it has none;
-   * `candidates` is how many products it will be asked about. Valid until the next call.
-   */
-  filter(query: SearchQuery, candidates: number): ((product: number) => boolean) | undefined;
+  /** The candidates (ascending) the query's filters let through, in their order. */
+  keep(query: SearchQuery, candidates: Uint32Array): Promise<Uint32Array>;
   /** Every product the query's filters let through, ascending (all of them when it has none). */
-  matching(query: SearchQuery): Uint32Array;
+  matching(query: SearchQuery): Promise<Uint32Array>;
 }
 
-export function loadColumns(file: SearchIndexFile): Columns {
-  const { categories } = file;
-  const count = file.ids.length;
-  const category = Uint32Array.from(file.category);
-  const firstVariant = new Uint32Array(count + 1);
-  for (let product = 0; product < count; product += 1) {
-    firstVariant[product + 1] = (firstVariant[product] as number) + (file.variants[product] ?? 0);
-  }
-  const prices = Float64Array.from(file.prices);
-  const available = new Uint8Array(file.available.length);
-  for (let variant = 0; variant < available.length; variant += 1) {
-    available[variant] = file.available.charCodeAt(variant) === 0x31 ? 1 : 0;
-  }
-  const order = readUint32LittleEndian(base64ToBytes(file.price_order));
-  if (order.length !== prices.length || firstVariant[count] !== prices.length) {
-    throw new TypeError(
-      `search index: ${order.length} variants in price order, ${prices.length} prices, ${firstVariant[count]} variants counted`,
-    );
-  }
-  const productOf = new Uint32Array(prices.length);
-  for (let product = 0; product < count; product += 1) {
-    productOf.fill(product, firstVariant[product], firstVariant[product + 1]);
-  }
-  /** The first position in price order whose price is not below `price` (`above`: is above it). */
-  const bound = (price: number, above: boolean): number => {
-    let low = 0;
-    let high = order.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      const at = prices[order[middle] as number] as number;
-      if (above ? at <= price : at < price) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  };
-  /** The run of the price order within [min, max]: empty when min > max. */
-  const range = (min: number, max: number): { start: number; end: number } => {
-    const start = bound(min, false);
-    return { start, end: Math.max(start, bound(max, true)) };
-  };
-  // Per product, the pass of `mark` that last reached it: nothing is cleared between queries.
-  const stamp = new Uint32Array(count);
-  let epoch = 0;
-
-  /** Marks the products with a variant in the range (bought now, if asked); returns how many and the pass. */
-  const mark = (min: number, max: number, onlyAvailable: boolean, found: Uint32Array | undefined) => {
-    if (epoch === 0xffffffff) {
-      stamp.fill(0);
-      epoch = 0;
-    }
-    epoch += 1;
-    let size = 0;
-    const { start, end } = range(min, max);
-    for (let at = start; at < end; at += 1) {
-      const variant = order[at] as number;
-      if (onlyAvailable && available[variant] === 0) continue;
-      const product = productOf[variant] as number;
-      if (stamp[product] === epoch) continue;
-      stamp[product] = epoch;
-      if (found) found[size] = product;
-      size += 1;
-    }
-    return { size, pass: epoch };
-  };
+export function partitionedColumns(store: PartitionStore): Columns {
+  const { root } = store;
+  const count = root.products;
+  const firsts = root.prices;
+  const span = root.price_span;
+  // One bit per product: set by a price range's pass, read back in catalog order.
+  const bits = new Uint32Array((count + 31) >>> 5);
 
   const readFilters = (query: SearchQuery) => {
     const wanted = query.categories?.map((name) => name.trim().toLowerCase());
+    // Per category, 1 when the query asks for it (a typed array: it is read once per product).
     const allowed =
       wanted && wanted.length > 0
-        ? new Set(categories.flatMap((name, index) => (wanted.includes(name) ? [index] : [])))
+        ? Uint8Array.from(root.categories, (name) => (wanted.includes(name) ? 1 : 0))
         : undefined;
     const min = query.price?.min ?? 0;
     const max = query.price?.max ?? Number.POSITIVE_INFINITY;
     const onlyAvailable = query.available === true;
     const byVariant = query.price !== undefined || onlyAvailable;
-    const inCategory = (product: number): boolean => !allowed || allowed.has(category[product] as number);
-    return { allowed, min, max, onlyAvailable, byVariant, inCategory };
+    // No variant at all, or an empty range: no product has an offer within it.
+    const none = byVariant && (span === null || min > max);
+    // Every price within the range: having a variant (one bought now, if asked) is enough.
+    const everyPrice = span !== null && min <= span[0] && max >= span[1];
+    const need = onlyAvailable ? HAS_AVAILABLE : HAS_VARIANT;
+    return { allowed, min, max, onlyAvailable, byVariant, none, everyPrice, need };
   };
 
-  /** True when one of the product's variants is within [min, max] (and can be bought now, if asked). */
-  const hasOffer = (product: number, min: number, max: number, onlyAvailable: boolean): boolean => {
-    const end = firstVariant[product + 1] as number;
-    for (let variant = firstVariant[product] as number; variant < end; variant += 1) {
-      if (onlyAvailable && available[variant] === 0) continue;
-      const price = prices[variant] as number;
-      if (price >= min && price <= max) return true;
+  /** Sets the bit of each product with a variant in [min, max] (bought now, if asked), clearing the rest. */
+  const markRange = async (min: number, max: number, onlyAvailable: boolean): Promise<void> => {
+    bits.fill(0);
+    const from = Math.max(0, lowerBound(firsts, min) - 1);
+    const to = upperBound(firsts, max) - 1;
+    const partitions = await Promise.all(
+      Array.from({ length: Math.max(0, to - from + 1) }, (_, at) => store.prices(from + at)),
+    );
+    partitions.forEach((partition, at) => {
+      const index = from + at;
+      const { entries } = partition;
+      let start = 0;
+      let end = entries.length;
+      // Only a partition at an end of the range has entries outside it: find them by price.
+      if (!(partition.first >= min && index + 1 < firsts.length && (firsts[index + 1] as number) <= max)) {
+        const prices = partition.prices();
+        start = lowerBound(prices, min);
+        end = Math.max(start, upperBound(prices, max));
+      }
+      for (let entry = start; entry < end; entry += 1) {
+        const value = entries[entry] as number;
+        if (onlyAvailable && (value & 1) === 0) continue;
+        const product = value >>> 1;
+        bits[product >>> 5] = (bits[product >>> 5] as number) | (1 << (product & 31));
+      }
+    });
+  };
+
+  const marked = (product: number): boolean =>
+    ((bits[product >>> 5] as number) & (1 << (product & 31))) !== 0;
+
+  /** The facets of these products (ascending), by product number: each block read once. */
+  const facetsOf = async (products: ArrayLike<number>): Promise<(product: number) => number> => {
+    const size = root.facets_block;
+    const blocks: number[] = [];
+    for (let at = 0; at < products.length; at += 1) {
+      const block = Math.floor((products[at] as number) / size);
+      if (blocks[blocks.length - 1] !== block) blocks.push(block);
     }
-    return false;
+    const loaded: Uint32Array[] = [];
+    await Promise.all(
+      blocks.map(async (block) => {
+        loaded[block] = await store.facets(block);
+      }),
+    );
+    return (product) => (loaded[Math.floor(product / size)]?.[product % size] as number) ?? 0;
+  };
+
+  /** Every product whose bit is set, ascending. */
+  const markedProducts = (): Uint32Array => {
+    let size = 0;
+    for (const word of bits) size += popCount(word);
+    const found = new Uint32Array(size);
+    let at = 0;
+    bits.forEach((word, index) => {
+      let rest = word | 0;
+      while (rest !== 0) {
+        const lowest = rest & -rest;
+        found[at] = index * 32 + 31 - Math.clz32(lowest);
+        at += 1;
+        rest ^= lowest;
+      }
+    });
+    return found;
   };
 
   return {
-    filter(query, candidates) {
-      const { allowed, min, max, onlyAvailable, byVariant, inCategory } = readFilters(query);
-      if (!allowed && !byVariant) return undefined;
-      if (!byVariant) return inCategory;
-      const { start, end } = range(min, max);
-      if (end - start <= candidates) {
-        // Fewer variants in the range than candidates: mark the range's products once.
-        const { pass } = mark(min, max, onlyAvailable, undefined);
-        return (product) => stamp[product] === pass && inCategory(product);
-      }
-      return (product) => inCategory(product) && hasOffer(product, min, max, onlyAvailable);
+    async keep(query, candidates) {
+      const filters = readFilters(query);
+      const { allowed, byVariant, everyPrice, need } = filters;
+      if (!allowed && !byVariant) return candidates;
+      if (filters.none) return new Uint32Array();
+      const byRange = byVariant && !everyPrice;
+      if (byRange) await markRange(filters.min, filters.max, filters.onlyAvailable);
+      const facet = allowed || !byRange ? await facetsOf(candidates) : () => 0;
+      return candidates.filter((product) => {
+        if (allowed && allowed[facet(product) >>> 2] !== 1) return false;
+        if (byRange) return marked(product);
+        return !byVariant || (facet(product) & need) !== 0;
+      });
     },
-    matching(query) {
-      const { allowed, min, max, onlyAvailable, byVariant, inCategory } = readFilters(query);
-      const { start, end } = range(min, max);
-      if (!byVariant || (end - start) * RANDOM_READS > order.length) {
-        // No price, or a range so wide that walking it in price order (a scattered read per
-        // variant) would cost more than one pass over the variants in catalog order.
-        const found = new Uint32Array(count);
-        let size = 0;
-        for (let product = 0; product < count; product += 1) {
-          if (!inCategory(product) || (byVariant && !hasOffer(product, min, max, onlyAvailable))) continue;
-          found[size] = product;
+    async matching(query) {
+      const filters = readFilters(query);
+      const { allowed, byVariant, everyPrice, need } = filters;
+      if (filters.none) return new Uint32Array();
+      if (byVariant && !everyPrice) {
+        await markRange(filters.min, filters.max, filters.onlyAvailable);
+        const found = markedProducts();
+        if (!allowed) return found;
+        const facet = await facetsOf(found);
+        return found.filter((product) => allowed[facet(product) >>> 2] === 1);
+      }
+      const found = new Uint32Array(count);
+      if (!allowed && !byVariant) {
+        for (let product = 0; product < count; product += 1) found[product] = product;
+        return found;
+      }
+      // Every product's facets, block by block in catalog order.
+      const blocks = await Promise.all(
+        Array.from({ length: Math.ceil(count / root.facets_block) }, (_, block) => store.facets(block)),
+      );
+      let size = 0;
+      blocks.forEach((facets, block) => {
+        for (let at = 0; at < facets.length; at += 1) {
+          const facet = facets[at] as number;
+          if (allowed && allowed[facet >>> 2] !== 1) continue;
+          if (byVariant && (facet & need) === 0) continue;
+          found[size] = block * root.facets_block + at;
           size += 1;
         }
-        return found.subarray(0, size);
-      }
-      const found = new Uint32Array(Math.min(count, end - start));
-      const { size, pass } = mark(min, max, onlyAvailable, found);
-      let products = found.subarray(0, size);
-      if (size > count >>> 4) {
-        // Much of the catalog: reading the marks in catalog order beats sorting them.
-        let at = 0;
-        for (let product = 0; product < count; product += 1) {
-          if (stamp[product] !== pass) continue;
-          found[at] = product;
-          at += 1;
-        }
-      } else products.sort();
-      if (allowed) products = products.filter(inCategory);
-      return products;
+      });
+      return found.subarray(0, size);
     },
   };
+}
+
+/** How many bits of a 32-bit word are set. */
+function popCount(word: number): number {
+  let rest = word - ((word >>> 1) & 0x55555555);
+  rest = (rest & 0x33333333) + ((rest >>> 2) & 0x33333333);
+  return (Math.imul((rest + (rest >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }

@@ -10,8 +10,8 @@
  * the tie-breaking rank.
  */
 import type { ProductRecord } from '../record/product-record.js';
-import { bytesToBase64 } from './base64-bytes.js';
-import { buildColumnsFile, type ColumnsFile } from './search-columns-file.js';
+import { ByteWriter } from './byte-writer.js';
+import { buildColumnsFile, type ColumnsFile, type ColumnsRow } from './search-columns-file.js';
 import { tokenise } from './search-tokens.js';
 import { toUcpProduct } from './ucp-product.js';
 
@@ -31,22 +31,15 @@ export interface SearchIndexFile extends ColumnsFile {
   impacts: string;
 }
 
-/** Field boosts: a word in the name says more about the product than one in its description. */
-const FIELDS: readonly { boost: number; text: (record: ProductRecord) => string }[] = [
-  { boost: 4, text: (record) => record.name },
-  { boost: 2, text: (record) => record.brand ?? '' },
-  { boost: 2, text: (record) => record.category ?? '' },
-  { boost: 1, text: (record) => record.description ?? '' },
-  {
-    boost: 1,
-    text: (record) =>
-      [
-        ...record.options.flatMap((option) => [option.name, ...option.values]),
-        ...record.variants.map((variant) => variant.title),
-      ].join(' '),
-  },
-  { boost: 1.5, text: (record) => record.tags.join(' ') },
-];
+/** One product as the index sees it: its id, its six fields' text and its filter row. */
+export interface SearchRow extends ColumnsRow {
+  id: string;
+  /** Name, brand, category, description, options (names, values, variant titles), tags. */
+  fields: readonly [string, string, string, string, string, string];
+}
+
+/** Field boosts, in the order of `SearchRow.fields`: a word in the name says more than one in the description. */
+const BOOSTS = [4, 2, 2, 1, 1, 1.5] as const;
 
 /** BM25's usual constants: term-frequency saturation and length normalisation. */
 const K1 = 1.2;
@@ -57,19 +50,60 @@ interface Posting {
   weights: number[];
 }
 
+/** The search row of a product record: the text of its fields and its offers. */
+export function searchRowOf(record: ProductRecord): SearchRow {
+  return {
+    id: record.id,
+    fields: [
+      record.name,
+      record.brand ?? '',
+      record.category ?? '',
+      record.description ?? '',
+      [
+        ...record.options.flatMap((option) => [option.name, ...option.values]),
+        ...record.variants.map((variant) => variant.title),
+      ].join(' '),
+      record.tags.join(' '),
+    ],
+    category: record.category ?? undefined,
+    offers: toUcpProduct(record).variants.map((variant) => ({
+      amount: variant.price.amount,
+      available: variant.availability.available,
+    })),
+  };
+}
+
 /** The index of these records, in catalog order. */
 export function buildSearchIndex(records: readonly ProductRecord[]): SearchIndexFile {
-  const fieldTokens = records.map((record) => FIELDS.map((field) => tokenise(field.text(record))));
-  const averages = FIELDS.map(
-    (_, field) =>
-      fieldTokens.reduce((sum, fields) => sum + (fields[field]?.length ?? 0), 0) /
-        Math.max(1, records.length) || 1,
-  );
+  return buildSearchIndexOfRows(records.length, (product) => searchRowOf(records[product] as ProductRecord));
+}
+
+/**
+ * The index of `count` rows in catalog order, read through `rowAt` twice (field lengths
+ * first, then weights), so a caller with a million synthetic rows need not hold them all.
+ */
+export function buildSearchIndexOfRows(
+  count: number,
+  rowAt: (product: number) => SearchRow,
+): SearchIndexFile {
+  const totals = BOOSTS.map(() => 0);
+  for (let product = 0; product < count; product += 1) {
+    rowAt(product).fields.forEach((text, field) => {
+      totals[field] = (totals[field] ?? 0) + tokenise(text).length;
+    });
+  }
+  const averages = totals.map((total) => total / Math.max(1, count) || 1);
   const byTerm = new Map<string, Posting>();
-  fieldTokens.forEach((fields, product) => {
+  const ids: string[] = [];
+  const rows: ColumnsRow[] = [];
+  for (let product = 0; product < count; product += 1) {
+    const row = rowAt(product);
+    ids.push(row.id);
+    rows.push({ category: row.category, offers: row.offers });
     const weights = new Map<string, number>();
-    fields.forEach((tokens, field) => {
-      const { boost } = FIELDS[field] ?? { boost: 1 };
+    row.fields.forEach((text, field) => {
+      const tokens = tokenise(text);
+      const boost = BOOSTS[field] ?? 1;
       const norm = 1 - B + (B * tokens.length) / (averages[field] ?? 1);
       for (const token of tokens) weights.set(token, (weights.get(token) ?? 0) + boost / norm);
     });
@@ -79,11 +113,11 @@ export function buildSearchIndex(records: readonly ProductRecord[]): SearchIndex
       posting.products.push(product);
       posting.weights.push(weight);
     }
-  });
+  }
   const terms = [...byTerm.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const impactOf = (term: string, weight: number): number => {
     const frequency = byTerm.get(term)?.products.length ?? 0;
-    const idf = Math.log(1 + (records.length - frequency + 0.5) / (frequency + 0.5));
+    const idf = Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
     return (idf * weight * (K1 + 1)) / (weight + K1);
   };
   let highest = 0;
@@ -107,49 +141,12 @@ export function buildSearchIndex(records: readonly ProductRecord[]): SearchIndex
   }
   return {
     format: 3,
-    ids: records.map((record) => record.id),
-    ...buildColumnsFile(
-      records.map((record) => ({
-        category: record.category ?? undefined,
-        offers: toUcpProduct(record).variants.map((variant) => ({
-          amount: variant.price.amount,
-          available: variant.availability.available,
-        })),
-      })),
-    ),
+    ids,
+    ...buildColumnsFile(rows),
     terms,
     counts: terms.map((term) => byTerm.get(term)?.products.length ?? 0),
     lengths,
     postings: postingBytes.base64(),
     impacts: impactBytes.base64(),
   };
-}
-
-/** A growable byte buffer with base64 output that needs no Node API. */
-class ByteWriter {
-  private bytes = new Uint8Array(1024);
-  length = 0;
-
-  byte(value: number): void {
-    if (this.length === this.bytes.length) {
-      const grown = new Uint8Array(this.bytes.length * 2);
-      grown.set(this.bytes);
-      this.bytes = grown;
-    }
-    this.bytes[this.length] = value;
-    this.length += 1;
-  }
-
-  varint(value: number): void {
-    let rest = value;
-    while (rest >= 0x80) {
-      this.byte((rest & 0x7f) | 0x80);
-      rest = Math.floor(rest / 0x80);
-    }
-    this.byte(rest);
-  }
-
-  base64(): string {
-    return bytesToBase64(this.bytes.subarray(0, this.length));
-  }
 }

@@ -1,6 +1,7 @@
 /**
  * The catalog's search at the edge, over the index the generator wrote
- * (search-index-file.ts): every word must match, spelled as given; failing that, every word
+ * (search-index-file.ts, cut into partitions by search-partitions-file.ts) and read a
+ * partition at a time (search-partitions.ts): every word must match, spelled as given; failing that, every word
  * as a prefix (3 letters or more) or with one typo (5 letters or more); failing that, the
  * best partial matches, which are still worth an answer ("ginger shot under 5 dollars" has
  * words no product carries). Scores are sums of the precomputed impacts over the candidates
@@ -9,35 +10,35 @@
  * without words is its filters alone (a price range is a binary search). Postings
  * are decoded from bytes on first use and kept as typed arrays: no object per product.
  */
-import { loadColumns, type SearchQuery } from './search-columns.js';
-import type { SearchIndexFile } from './search-index-file.js';
-import { type Expansion, loadPostings, lowerBound } from './search-postings.js';
+import { partitionedColumns, type SearchQuery } from './search-columns.js';
+import type { PartitionStore } from './search-partitions.js';
+import { type Expansion, lowerBound, partitionedPostings } from './search-postings.js';
 import { tokenise } from './search-tokens.js';
 
 export type { SearchQuery } from './search-columns.js';
 export { buildSearchIndex, type SearchIndexFile } from './search-index-file.js';
 
 export interface LoadedSearchIndex {
-  /** The product id at a position of a search answer. */
-  productId(position: number): string | undefined;
+  /** How many products the catalog has. */
+  readonly products: number;
+  /** The product ids at these positions of a search answer (positions past the catalog are left out). */
+  productIds(positions: ArrayLike<number>): Promise<string[]>;
   /** Positions of the matches, best first, in a stable order. */
-  search(query: SearchQuery): Uint32Array;
+  search(query: SearchQuery): Promise<Uint32Array>;
 }
 
 /** More words than this in one query are dropped: each costs a pass over its postings. */
 const MAX_QUERY_WORDS = 32;
 /** Above this ratio of postings to candidates, a binary search per candidate beats a pass over the postings. */
 const SEARCH_STEPS = 20;
-/** At 100,000 products a kept answer is at most 400 KB; 16 of them stay well inside a Worker's memory. */
+/** Answers kept for their next pages: at most this many, and at most this many bytes (a whole 1,000,000-product answer is 4 MB). */
 const RECENT_QUERIES = 16;
+const RECENT_BYTES = 8 * 1024 * 1024;
 
-export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
-  if (file.format !== 3) throw new TypeError(`search index format ${String(file.format)} is not 3`);
-  // The closures keep the ids, not the file: its text (postings, columns) is left for collection.
-  const { ids } = file;
-  const count = ids.length;
-  const columns = loadColumns(file);
-  const postings = loadPostings(file);
+export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
+  const count = store.root.products;
+  const columns = partitionedColumns(store);
+  const postings = partitionedPostings(store);
   // Per product: which pass of the current query reached it (`stamp`) and its score so far.
   // Stamps grow across queries, so nothing is cleared between them.
   const stamp = new Uint32Array(count);
@@ -55,13 +56,11 @@ export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
   /** Products any spelling of any word reaches, ascending; each scored by the spellings it has. */
   const matchAny = (words: readonly Expansion[][]): Uint32Array => {
     const base = nextEpoch();
-    const lists = words.flatMap((expansions) => expansions.map(({ term }) => postings.products(term)));
+    const lists = words.flatMap((expansions) => expansions.map(({ products }) => products));
     const found = new Uint32Array(lists.reduce((sum, list) => sum + list.length, 0));
     let size = 0;
     for (const expansions of words) {
-      for (const { term, weight } of expansions) {
-        const products = postings.products(term);
-        const impacts = postings.impacts(term);
+      for (const { products, impacts, weight } of expansions) {
         for (let index = 0; index < products.length; index += 1) {
           const product = products[index] as number;
           const impact = (impacts[index] as number) * weight;
@@ -87,15 +86,13 @@ export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
    */
   const matchAll = (words: readonly Expansion[][]): Uint32Array => {
     const sizeOf = (expansions: readonly Expansion[]): number =>
-      expansions.reduce((sum, { term }) => sum + postings.size(term), 0);
+      expansions.reduce((sum, { products }) => sum + products.length, 0);
     const [first = [], ...rest] = [...words].sort((a, b) => sizeOf(a) - sizeOf(b));
     let candidates = matchAny([first]);
     let mark = epoch;
     for (const expansions of rest) {
       if (candidates.length === 0) break;
-      for (const { term, weight } of expansions) {
-        const products = postings.products(term);
-        const impacts = postings.impacts(term);
+      for (const { products, impacts, weight } of expansions) {
         const confirm = (product: number, index: number): void => {
           if (stamp[product] !== mark) return;
           stamp[product] = mark + 1;
@@ -117,21 +114,20 @@ export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
     return candidates;
   };
 
-  const runSearch = (query: SearchQuery): Uint32Array => {
+  // The scores live in `score` from a match until `byScore` reads them, across the reads of
+  // the filter's partitions: another search must not run in between.
+  const runSearch = async (query: SearchQuery): Promise<Uint32Array> => {
     const words = [...new Set(tokenise(query.text ?? ''))].slice(0, MAX_QUERY_WORDS);
     if (words.length === 0) return columns.matching(query);
-    const exact = words.map((word) => postings.exact(word));
-    const kept = (found: Uint32Array): Uint32Array => {
-      const keep = columns.filter(query, found.length);
-      return keep ? found.filter(keep) : found;
-    };
+    const exact = await Promise.all(words.map((word) => postings.exact(word)));
+    const kept = (found: Uint32Array): Promise<Uint32Array> => columns.keep(query, found);
     let found = exact.every((expansions) => expansions.length > 0)
-      ? kept(matchAll(exact))
+      ? await kept(matchAll(exact))
       : new Uint32Array();
     if (found.length === 0) {
-      const loose = words.map((word) => postings.loose(word));
-      if (loose.every((expansions) => expansions.length > 0)) found = kept(matchAll(loose));
-      if (found.length === 0) found = kept(matchAny(loose));
+      const loose = await Promise.all(words.map((word) => postings.loose(word)));
+      if (loose.every((expansions) => expansions.length > 0)) found = await kept(matchAll(loose));
+      if (found.length === 0) found = await kept(matchAny(loose));
     }
     return byScore(found, score);
   };
@@ -139,8 +135,27 @@ export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
   // An agent paging through one query asks it again per page: the matches are kept, so
   // page n costs a slice rather than a search over the whole catalog.
   const recent = new Map<string, Uint32Array>();
+  let recentBytes = 0;
+  const remember = (key: string, found: Uint32Array): void => {
+    if (found.byteLength > RECENT_BYTES) return;
+    while (recent.size >= RECENT_QUERIES || recentBytes + found.byteLength > RECENT_BYTES) {
+      const oldest = recent.keys().next().value ?? '';
+      recentBytes -= recent.get(oldest)?.byteLength ?? 0;
+      recent.delete(oldest);
+    }
+    recent.set(key, found);
+    recentBytes += found.byteLength;
+  };
+  // One search at a time per isolate: each waits for the one before it.
+  let queue: Promise<unknown> = Promise.resolve();
+  const idsBlock = store.root.ids_block;
   return {
-    productId: (position) => ids[position],
+    products: count,
+    async productIds(positions) {
+      const wanted = Array.from(positions).filter((position) => position >= 0 && position < count);
+      const blocks = await Promise.all(wanted.map((position) => store.ids(Math.floor(position / idsBlock))));
+      return wanted.flatMap((position, at) => blocks[at]?.[position % idsBlock] ?? []);
+    },
     search(query) {
       const key = JSON.stringify([
         query.text?.trim() ?? '',
@@ -149,11 +164,16 @@ export function loadSearchIndex(file: SearchIndexFile): LoadedSearchIndex {
         query.available,
       ]);
       const cached = recent.get(key);
-      if (cached) return cached;
-      const found = runSearch(query);
-      if (recent.size >= RECENT_QUERIES) recent.delete(recent.keys().next().value ?? '');
-      recent.set(key, found);
-      return found;
+      if (cached) return Promise.resolve(cached);
+      const answer = queue.then(async () => {
+        const again = recent.get(key);
+        if (again) return again;
+        const found = await runSearch(query);
+        remember(key, found);
+        return found;
+      });
+      queue = answer.catch(() => undefined);
+      return answer;
     },
   };
 }

@@ -1,11 +1,11 @@
 /**
- * The inverted index's postings at the edge: the vocabulary, each term's product numbers
- * (decoded from packed LEB128 gaps on first use and kept as a typed array) and impact
- * bytes, and the spellings a query word may match: itself, the terms it is a prefix of,
- * and those one typo away.
+ * The spellings a query word may match, with their postings, read from the index's term
+ * partitions (search-partitions.ts): the word itself, the terms it is a prefix of, and
+ * those one typo away. Only the partitions holding those terms are read: the root's
+ * first terms say which, and the one-typo match reads the words of the three lengths a
+ * word one edit away can have.
  */
-import { base64ToBytes } from './base64-bytes.js';
-import type { SearchIndexFile } from './search-index-file.js';
+import { type PartitionStore, SearchIndexError } from './search-partitions.js';
 
 /** A prefix or typo expands to at most this many vocabulary terms, the first in sorted order. */
 const MAX_EXPANSIONS = 64;
@@ -13,96 +13,105 @@ const MAX_EXPANSIONS = 64;
 const EXACT = 2;
 const LOOSE = 1;
 
-/** One spelling of a query word: a vocabulary term and the weight its impacts get. */
+/** One spelling of a query word: a vocabulary term, the weight its impacts get, its postings. */
 export interface Expansion {
-  term: number;
+  term: string;
   weight: number;
+  products: Uint32Array;
+  impacts: Uint8Array;
 }
 
 export interface Postings {
-  /** How many products carry the term. */
-  size(term: number): number;
-  products(term: number): Uint32Array;
-  impacts(term: number): Uint8Array;
   /** The term itself, or nothing when the vocabulary lacks it. */
-  exact(word: string): Expansion[];
+  exact(word: string): Promise<Expansion[]>;
   /** The term, the terms it is a prefix of (3 letters or more), and those one typo away (5 or more). */
-  loose(word: string): Expansion[];
+  loose(word: string): Promise<Expansion[]>;
 }
 
-export function loadPostings(file: SearchIndexFile): Postings {
-  // Only what the closures below need is kept: the file's text is left for collection.
-  const { terms } = file;
-  const counts = Uint32Array.from(file.counts);
-  const bytes = base64ToBytes(file.postings);
-  const impactBytes = base64ToBytes(file.impacts);
-  const byteStarts = new Uint32Array(terms.length + 1);
-  const impactStarts = new Uint32Array(terms.length + 1);
-  for (let term = 0; term < terms.length; term += 1) {
-    byteStarts[term + 1] = (byteStarts[term] as number) + (file.lengths[term] ?? 0);
-    impactStarts[term + 1] = (impactStarts[term] as number) + (counts[term] ?? 0);
-  }
-  const decoded = new Map<number, Uint32Array>();
-  const products = (term: number): Uint32Array => {
-    const kept = decoded.get(term);
-    if (kept) return kept;
-    const list = new Uint32Array(counts[term] ?? 0);
-    let at = byteStarts[term] as number;
-    let previous = 0;
-    for (let index = 0; index < list.length; index += 1) {
-      let value = 0;
-      let shift = 1;
-      let byte: number;
-      do {
-        byte = bytes[at] as number;
-        at += 1;
-        value += (byte & 0x7f) * shift;
-        shift *= 0x80;
-      } while (byte >= 0x80);
-      previous += value;
-      list[index] = previous;
-    }
-    decoded.set(term, list);
-    return list;
+export function partitionedPostings(store: PartitionStore): Postings {
+  const firsts = store.root.terms;
+  /** The partition that would hold `word`: the last whose first term is not after it. */
+  const partitionOf = (word: string): number => upperBound(firsts, word) - 1;
+  const lookup = async (word: string, weight: number): Promise<Expansion | undefined> => {
+    const partition = partitionOf(word);
+    if (partition < 0) return undefined;
+    const { terms, products, impacts } = await store.terms(partition);
+    const at = lowerBound(terms, word);
+    if (terms[at] !== word) return undefined;
+    return { term: word, weight, products: products[at] as Uint32Array, impacts: impacts[at] as Uint8Array };
   };
-  const find = (word: string): number => lowerBound(terms, word);
-  const exact = (word: string): Expansion[] => {
-    const at = find(word);
-    return terms[at] === word ? [{ term: at, weight: EXACT }] : [];
+  const exact = async (word: string): Promise<Expansion[]> => {
+    const found = await lookup(word, EXACT);
+    return found ? [found] : [];
   };
-  const loose = (word: string): Expansion[] => {
-    const expansions = exact(word);
-    if (word.length >= 3) {
-      for (let at = find(word); at < terms.length && expansions.length < MAX_EXPANSIONS; at += 1) {
+  /** The terms `word` is a prefix of, after `expansions`, in sorted order, across partitions. */
+  const prefixed = async (word: string, expansions: Expansion[]): Promise<void> => {
+    let partition = Math.max(0, partitionOf(word));
+    let first = true;
+    for (; partition < firsts.length && expansions.length < MAX_EXPANSIONS; partition += 1) {
+      const { terms, products, impacts } = await store.terms(partition);
+      for (let at = first ? lowerBound(terms, word) : 0; at < terms.length; at += 1) {
+        if (expansions.length >= MAX_EXPANSIONS) return;
         const term = terms[at] as string;
-        if (!term.startsWith(word)) break;
-        if (term !== word) expansions.push({ term: at, weight: LOOSE });
+        if (!term.startsWith(word)) return;
+        if (term !== word) {
+          expansions.push({
+            term,
+            weight: LOOSE,
+            products: products[at] as Uint32Array,
+            impacts: impacts[at] as Uint8Array,
+          });
+        }
       }
+      first = false;
     }
-    if (word.length >= 5) {
-      for (let at = 0; at < terms.length && expansions.length < MAX_EXPANSIONS; at += 1) {
-        const term = terms[at] as string;
-        if (!term.startsWith(word) && oneEditApart(word, term)) expansions.push({ term: at, weight: LOOSE });
-      }
-    }
-    return expansions;
+  };
+  /** The terms one typo away (not prefixed by `word`), after `expansions`, in sorted order. */
+  const typos = async (word: string, expansions: Expansion[]): Promise<void> => {
+    if (expansions.length >= MAX_EXPANSIONS) return;
+    const lists = await Promise.all(
+      [word.length - 1, word.length, word.length + 1].map((n) => store.words(n)),
+    );
+    const near = mergeSorted(
+      lists.map((list) => list.filter((term) => !term.startsWith(word) && oneEditApart(word, term))),
+    ).slice(0, MAX_EXPANSIONS - expansions.length);
+    const found = await Promise.all(near.map((term) => lookup(term, LOOSE)));
+    found.forEach((expansion, at) => {
+      if (!expansion)
+        throw new SearchIndexError(`the search index's words have "${near[at]}", its terms do not`);
+      expansions.push(expansion);
+    });
   };
   return {
-    size: (term) => counts[term] ?? 0,
-    products,
-    impacts: (term) => impactBytes.subarray(impactStarts[term], impactStarts[term + 1]),
     exact,
-    loose,
+    async loose(word) {
+      const expansions = await exact(word);
+      if (word.length >= 3) await prefixed(word, expansions);
+      if (word.length >= 5) await typos(word, expansions);
+      return expansions;
+    },
   };
 }
 
-/** True when one insertion, deletion or substitution turns `a` into `b` (not when equal). */
+/** Ascending lists merged into one ascending list (they share no item). */
+function mergeSorted(lists: readonly string[][]): string[] {
+  return lists.flat().sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** True when one insertion, deletion or substitution turns `a` into `b` (not when equal); no string is made. */
 export function oneEditApart(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
+  const shorter = a.length <= b.length ? a : b;
+  const longer = a.length <= b.length ? b : a;
+  if (longer.length - shorter.length > 1 || a === b) return false;
   let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i += 1;
-  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+  while (i < shorter.length && shorter.charCodeAt(i) === longer.charCodeAt(i)) i += 1;
+  // Past the first difference the rest must agree: a substitution skips one unit of each,
+  // an insertion one unit of the longer.
+  const shift = longer.length > shorter.length ? 1 : 0;
+  for (let j = shift === 1 ? i : i + 1; j < shorter.length; j += 1) {
+    if (shorter.charCodeAt(j) !== longer.charCodeAt(j + shift)) return false;
+  }
+  return true;
 }
 
 /** The first index of `list` (ascending) holding a value ≥ `value`. */
@@ -112,6 +121,18 @@ export function lowerBound<T extends number | string>(list: ArrayLike<T>, value:
   while (low < high) {
     const middle = (low + high) >>> 1;
     if ((list[middle] as T) < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The first index of `list` (ascending) holding a value > `value`. */
+export function upperBound<T extends number | string>(list: ArrayLike<T>, value: T): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((list[middle] as T) <= value) low = middle + 1;
     else high = middle;
   }
   return low;

@@ -5,7 +5,6 @@
  * variant ids, and UCP's error envelope for an unknown product.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { splitText } from '../../live/live-files.js';
 import { type LiveBundle, liveFetch } from './live-bundle.js';
 import { syntheticLiveBundle } from './synthetic-bundle.js';
 import { type UcpDefinition, ucpErrors } from './ucp-schemas.js';
@@ -313,18 +312,14 @@ describe('fields a door does not read', () => {
   });
 });
 
-describe('the index cut into parts', () => {
-  it('is spread over several files that join back into one index', () => {
+describe('the index cut into partitions', () => {
+  it('is spread over a root and partition files of each kind, as many as the manifest says', async () => {
     const parts = bundle.artifacts.filter((artifact) => artifact.path.startsWith('_live/index/'));
-    expect(parts.length).toBeGreaterThan(3);
-    expect(parts.every((part) => part.body.length <= 5000)).toBe(true);
-  });
-
-  it('never cuts a surrogate pair in two', () => {
-    const text = `${'a'.repeat(4)}😀${'b'.repeat(3)}`;
-    const parts = splitText(text, 5);
-    expect(parts.join('')).toBe(text);
-    for (const part of parts) expect(part).not.toMatch(/[\uD800-\uDBFF]$|^[\uDC00-\uDFFF]/);
+    const manifest = JSON.parse((await bundle.context.readAsset('_live/manifest.json')) ?? '{}');
+    expect(parts).toHaveLength(manifest.index_parts);
+    const folders = new Set(parts.map((part) => part.path.split('/')[2]));
+    expect([...folders].sort()).toEqual(['facets', 'ids', 'prices', 'root.json', 'terms', 'words']);
+    expect(parts.length).toBeGreaterThan(20);
   });
 });
 

@@ -2,16 +2,14 @@
  * The filter columns' price order: written as variant numbers by price and then number
  * (so a range is one run and ties keep catalog order), read back the same on any
  * platform, and an index whose order is cut short, or that predates it, is a broken
- * bundle (the core's 503, no details), never a crash or a wrong answer. And the loaded
- * index keeps typed arrays, not the file's text: at 1,000,000 products that text is tens of
- * megabytes an isolate cannot spare.
+ * bundle (the core's 503, no details), never a crash or a wrong answer; so is a partition
+ * file missing or cut short, found only when a query reads it.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { base64ToBytes } from '../../live/base64-bytes.js';
 import { buildColumnsFile, readUint32LittleEndian } from '../../live/search-columns-file.js';
-import { buildSearchIndex, loadSearchIndex } from '../../live/search-index.js';
+import { buildSearchIndex } from '../../live/search-index.js';
+import { buildSearchPartitions } from '../../live/search-partitions-file.js';
 import { liveFetch } from './live-bundle.js';
 import { syntheticLiveBundle } from './synthetic-bundle.js';
 import { makeVariedRecords } from './varied-catalog.js';
@@ -49,29 +47,24 @@ describe('the price order', () => {
     expect(() => readUint32LittleEndian(new Uint8Array(6))).toThrow(/cut short/);
   });
 
-  it('refuses an index whose price order does not cover every variant', () => {
+  it('is refused by the partition writer when it does not cover every variant', () => {
     const file = JSON.parse(JSON.stringify(buildSearchIndex(makeVariedRecords(20))));
     file.price_order = file.price_order.slice(0, 16);
-    expect(() => loadSearchIndex(file)).toThrow(/price order/);
+    expect(() => buildSearchPartitions(file)).toThrow(/price order/);
   });
 });
 
 describe('a broken index in a bundle', () => {
-  const broken = async (change: (index: Record<string, unknown>) => void) => {
+  const broken = async (change: (files: Map<string, string>) => void) => {
     const bundle = await syntheticLiveBundle(40);
-    const manifest = JSON.parse((await bundle.context.readAsset('_live/manifest.json')) ?? '{}');
-    const parts = await Promise.all(
-      Array.from({ length: manifest.index_parts }, (_, part) =>
-        bundle.context.readAsset(`_live/index/${part}.part`),
+    const files = new Map(
+      bundle.artifacts.flatMap((artifact) =>
+        artifact.path.startsWith('_live/index/') ? [[artifact.path, artifact.body] as const] : [],
       ),
     );
-    const index = JSON.parse(parts.join(''));
-    change(index);
-    const readAsset = async (path: string): Promise<string | undefined> => {
-      if (path === '_live/manifest.json') return JSON.stringify({ ...manifest, index_parts: 1 });
-      if (path === '_live/index/0.part') return JSON.stringify(index);
-      return bundle.context.readAsset(path);
-    };
+    change(files);
+    const readAsset = async (path: string): Promise<string | undefined> =>
+      path.startsWith('_live/index/') ? files.get(path) : bundle.context.readAsset(path);
     const settings = { ...bundle.context.settings, generated: `broken ${Math.random()}` };
     const response = await liveFetch({ ...bundle, context: { settings, readAsset } })(
       `${bundle.baseUrl}/ucp/catalog/search`,
@@ -84,40 +77,31 @@ describe('a broken index in a bundle', () => {
     return { status: response.status, text: await response.text() };
   };
 
-  it('answers 503 without details when the price order is cut short', async () => {
-    const answer = await broken((index) => {
-      index.price_order = String(index.price_order).slice(0, 12);
+  it('answers 503 without details when a price partition is cut short', async () => {
+    const answer = await broken((files) => {
+      for (const [path, body] of files) {
+        if (!path.startsWith('_live/index/prices/')) continue;
+        const partition = JSON.parse(body);
+        partition.entries = String(partition.entries).slice(0, 6);
+        files.set(path, JSON.stringify(partition));
+      }
     });
     expect(answer.status).toBe(503);
     expect(answer.text).not.toMatch(/price|_live|\.ts:|\.js:/);
   });
 
-  it('answers 503 for an index written in the format before the price order', async () => {
-    const answer = await broken((index) => {
-      index.format = 2;
-      delete index.price_order;
+  it('answers 503 when a partition is missing', async () => {
+    const answer = await broken((files) => {
+      for (const path of files.keys()) if (path.startsWith('_live/index/prices/')) files.delete(path);
     });
     expect(answer.status).toBe(503);
   });
-});
 
-describe('what the loaded index keeps', () => {
-  it('lets the file it was loaded from be collected, and still answers', async () => {
-    setFlagsFromString('--expose-gc');
-    const collect = runInNewContext('gc') as () => void;
-    const load = () => {
-      const file = JSON.parse(JSON.stringify(buildSearchIndex(makeVariedRecords(200))));
-      return { index: loadSearchIndex(file), file: new WeakRef(file) };
-    };
-    const { index, file } = load();
-    const before = Array.from(index.search({ text: 'juice', price: { max: 800 } }));
-    // A WeakRef's target lives at least until the current job ends: collect after it.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    collect();
-    expect(file.deref()).toBeUndefined();
-    expect(before.length).toBeGreaterThan(0);
-    expect(Array.from(index.search({ text: 'juice', price: { max: 801 } }))).toEqual(
-      Array.from(index.search({ text: 'juice', price: { max: 800 } })),
-    );
+  it('answers 503 for an index written in the format before the partitions', async () => {
+    const answer = await broken((files) => {
+      const root = JSON.parse(files.get('_live/index/root.json') ?? '{}');
+      files.set('_live/index/root.json', JSON.stringify({ ...root, format: 3 }));
+    });
+    expect(answer.status).toBe(503);
   });
 });

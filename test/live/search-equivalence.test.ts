@@ -1,6 +1,7 @@
 /**
  * The shipped search against the one it replaced (test/live/search-oracle/, main before the
- * price order), over the same index of a varied 3,000-product catalog: every query's
+ * price order, over the whole index in one file), the shipped one reading the same index
+ * cut into hundreds of small partitions, for a varied 3,000-product catalog: every query's
  * answer, item for item and in order (which fixes every cursor page, since a cursor is an
  * offset into that order), for names, words, prefixes, typos, partial matches, price
  * ranges wide and narrow with and without text, categories and availability. Then the
@@ -8,17 +9,20 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildLiveFiles } from '../../live/live-files.js';
-import { buildSearchIndex, loadSearchIndex, type SearchQuery } from '../../live/search-index.js';
+import { buildSearchIndex, type SearchQuery } from '../../live/search-index.js';
 import { liveBundleOf, liveFetch } from './live-bundle.js';
+import { openIndexOf, SMALL_PARTITIONS, idsOf as shippedIdsOf } from './partitioned-index.js';
 import { loadSearchIndex as loadOldSearchIndex } from './search-oracle/old-search-index.js';
 import { makeVariedRecords, seeded } from './varied-catalog.js';
 
 const records = makeVariedRecords(3_000);
 const file = JSON.parse(JSON.stringify(buildSearchIndex(records)));
-const shipped = loadSearchIndex(file);
+// A small cache too, so partitions are dropped and read again while the queries run.
+const opened = await openIndexOf(file, SMALL_PARTITIONS, 64 * 1024);
+const shipped = opened.index;
 const oracle = loadOldSearchIndex(file);
-const idsOf = (index: typeof shipped, query: SearchQuery): string[] =>
-  Array.from(index.search(query), (position) => index.productId(position) ?? '?');
+const oracleIdsOf = (query: SearchQuery): string[] =>
+  Array.from(oracle.search(query), (position) => oracle.productId(position) ?? '?');
 
 function makeQueries(): SearchQuery[] {
   const random = seeded(4);
@@ -83,11 +87,15 @@ function makeQueries(): SearchQuery[] {
 describe('the search is the one it replaced, item for item', () => {
   const queries = makeQueries();
 
-  it('answers every query with the same products in the same order', () => {
+  it('reads a partitioned index: many files, each query only some of them', () => {
+    expect(opened.files.size).toBeGreaterThan(300);
+  });
+
+  it('answers every query with the same products in the same order', async () => {
     let nonEmpty = 0;
     for (const query of queries) {
-      const expected = idsOf(oracle, query);
-      expect({ query, ids: idsOf(shipped, query) }).toEqual({ query, ids: expected });
+      const expected = oracleIdsOf(query);
+      expect({ query, ids: await shippedIdsOf(shipped, query) }).toEqual({ query, ids: expected });
       if (expected.length > 0) nonEmpty += 1;
     }
     // The comparison means something only if most questions have answers.
@@ -95,12 +103,12 @@ describe('the search is the one it replaced, item for item', () => {
     expect(nonEmpty).toBeGreaterThan(queries.length / 2);
   });
 
-  it('finds every product by its name, first among equals as before', () => {
+  it('finds every product by its name, first among equals as before', async () => {
     for (const record of records) {
       const query = { text: record.name };
-      const ids = idsOf(shipped, query);
+      const ids = await shippedIdsOf(shipped, query);
       expect(ids).toContain(record.id);
-      expect(ids).toEqual(idsOf(oracle, query));
+      expect(ids).toEqual(oracleIdsOf(query));
     }
   });
 
@@ -117,7 +125,7 @@ describe('the search is the one it replaced, item for item', () => {
         server: { name: 'juice-catalog', title: 'Juice catalog', version: '1' },
         instructions: 'Test catalog.',
       },
-      { indexPartChars: 50_000 },
+      { indexSizes: SMALL_PARTITIONS },
     );
     const bundle = await liveBundleOf(
       files.map((one) => ({ ...one, mediaType: 'application/json' })),
@@ -149,7 +157,7 @@ describe('the search is the one it replaced, item for item', () => {
         cursor = answer.pagination.cursor;
         if (!cursor) break;
       }
-      const expected = idsOf(oracle, {
+      const expected = oracleIdsOf({
         text: request.query,
         price: request.filters.price,
         categories: request.filters.categories,

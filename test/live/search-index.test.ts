@@ -6,11 +6,12 @@
  * survives the index's trip through JSON, so an offset is a page boundary.
  */
 import { describe, expect, it } from 'vitest';
-import { buildSearchIndex, loadSearchIndex, type SearchQuery } from '../../live/search-index.js';
+import type { SearchQuery } from '../../live/search-index.js';
 import { tokenise } from '../../live/search-tokens.js';
 import { buildProductRecord } from '../../record/build-record.js';
 import type { ProductRecord } from '../../record/product-record.js';
 import { liveFetch } from './live-bundle.js';
+import { idsOf, openIndexOf } from './partitioned-index.js';
 import { syntheticLiveBundle } from './synthetic-bundle.js';
 
 interface Made {
@@ -54,10 +55,10 @@ function records(made: readonly Made[]): ProductRecord[] {
   });
 }
 
-/** Ids of the matches, best first, from an index that went through JSON like the bundle's. */
-function searcher(made: readonly Made[]): (query: SearchQuery) => string[] {
-  const index = loadSearchIndex(JSON.parse(JSON.stringify(buildSearchIndex(records(made)))));
-  return (query) => Array.from(index.search(query), (position) => index.productId(position) ?? '?');
+/** Ids of the matches, best first, from an index cut into many partition files like the bundle's. */
+function searcher(made: readonly Made[]): (query: SearchQuery) => Promise<string[]> {
+  const opened = openIndexOf(records(made));
+  return async (query) => idsOf((await opened).index, query);
 }
 
 describe('words', () => {
@@ -73,9 +74,9 @@ describe('words', () => {
     ]);
   });
 
-  it('matches a product however the query spells the same word', () => {
+  it('matches a product however the query spells the same word', async () => {
     const search = searcher([{ name: 'Açaí bowl' }, { name: 'Mango bowl' }]);
-    expect(search({ text: 'ACAI BOWLS' })).toEqual(['p0']);
+    expect(await search({ text: 'ACAI BOWLS' })).toEqual(['p0']);
   });
 });
 
@@ -87,44 +88,44 @@ describe('every word first', () => {
     { name: 'Gingerbread latte' },
   ]);
 
-  it('keeps only the products that carry every word', () => {
-    expect(search({ text: 'ginger lemon' })).toEqual(['p1']);
+  it('keeps only the products that carry every word', async () => {
+    expect(await search({ text: 'ginger lemon' })).toEqual(['p1']);
   });
 
-  it('takes a word as spelled before reading it as a prefix', () => {
-    expect(search({ text: 'ginger' }).sort()).toEqual(['p0', 'p1']);
+  it('takes a word as spelled before reading it as a prefix', async () => {
+    expect((await search({ text: 'ginger' })).sort()).toEqual(['p0', 'p1']);
     // "gingerb" is a prefix of one word and a typo of another: the longer match ranks first.
-    expect(search({ text: 'gingerb' })[0]).toBe('p3');
+    expect((await search({ text: 'gingerb' }))[0]).toBe('p3');
   });
 
-  it('reads words as prefixes or with one typo when nothing matches them as spelled', () => {
-    expect(search({ text: 'lem tonic' })).toEqual(['p1']);
-    expect(search({ text: 'lemmon wate' })).toEqual(['p2']);
+  it('reads words as prefixes or with one typo when nothing matches them as spelled', async () => {
+    expect(await search({ text: 'lem tonic' })).toEqual(['p1']);
+    expect(await search({ text: 'lemmon wate' })).toEqual(['p2']);
   });
 
-  it('falls back to the best partial matches when no product carries every word', () => {
-    const found = search({ text: 'lemon ginger under five dollars' });
+  it('falls back to the best partial matches when no product carries every word', async () => {
+    const found = await search({ text: 'lemon ginger under five dollars' });
     expect(found[0]).toBe('p1');
     expect(found.slice(1).sort()).toEqual(['p0', 'p2', 'p3']);
   });
 
-  it('finds nothing for words no product carries', () => {
-    expect(search({ text: 'zzz qqq' })).toEqual([]);
+  it('finds nothing for words no product carries', async () => {
+    expect(await search({ text: 'zzz qqq' })).toEqual([]);
   });
 });
 
 describe('ranking', () => {
-  it('ranks a word in the name above the same word in the description', () => {
+  it('ranks a word in the name above the same word in the description', async () => {
     const search = searcher([
       { name: 'Green juice', description: 'With kale from the farm.' },
       { name: 'Kale juice', description: 'Green and fresh.' },
     ]);
-    expect(search({ text: 'kale' })).toEqual(['p1', 'p0']);
+    expect(await search({ text: 'kale' })).toEqual(['p1', 'p0']);
   });
 
-  it('breaks ties by catalog order', () => {
+  it('breaks ties by catalog order', async () => {
     // Forty products with the same name: the same score each, so catalog order alone decides.
-    const ids = searcher(Array.from({ length: 40 }, () => ({ name: 'Beet tonic' })))({ text: 'beet' });
+    const ids = await searcher(Array.from({ length: 40 }, () => ({ name: 'Beet tonic' })))({ text: 'beet' });
     expect(ids).toEqual(Array.from({ length: 40 }, (_, index) => `p${index}`));
   });
 });
@@ -142,20 +143,20 @@ describe('filters', () => {
     { name: 'Dear', variants: [['12.00', true]] },
   ]);
 
-  it('keeps a product when one variant is within the price range', () => {
-    expect(search({ price: { max: 400 } })).toEqual(['p0', 'p1']);
-    expect(search({ price: { min: 500, max: 1000 } })).toEqual(['p0']);
+  it('keeps a product when one variant is within the price range', async () => {
+    expect(await search({ price: { max: 400 } })).toEqual(['p0', 'p1']);
+    expect(await search({ price: { min: 500, max: 1000 } })).toEqual(['p0']);
   });
 
-  it('asks availability and price of the same variant', () => {
-    expect(search({ price: { max: 400 }, available: true })).toEqual(['p1']);
-    expect(search({ available: true })).toEqual(['p0', 'p1', 'p2']);
+  it('asks availability and price of the same variant', async () => {
+    expect(await search({ price: { max: 400 }, available: true })).toEqual(['p1']);
+    expect(await search({ available: true })).toEqual(['p0', 'p1', 'p2']);
   });
 
-  it('matches any of the categories, case-insensitively, with the text', () => {
-    expect(search({ categories: [' shots '] })).toEqual(['p1']);
-    expect(search({ text: 'cheap', categories: ['juice', 'SHOTS'] }).sort()).toEqual(['p0', 'p1']);
-    expect(search({ text: 'cheap', categories: ['juice'] })).toEqual(['p0']);
+  it('matches any of the categories, case-insensitively, with the text', async () => {
+    expect(await search({ categories: [' shots '] })).toEqual(['p1']);
+    expect((await search({ text: 'cheap', categories: ['juice', 'SHOTS'] })).sort()).toEqual(['p0', 'p1']);
+    expect(await search({ text: 'cheap', categories: ['juice'] })).toEqual(['p0']);
   });
 });
 

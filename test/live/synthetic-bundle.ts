@@ -7,6 +7,7 @@ import { buildLiveFiles } from '../../live/live-files.js';
 import { buildProductRecord } from '../../record/build-record.js';
 import type { ProductRecord } from '../../record/product-record.js';
 import { type LiveBundle, liveBundleOf } from './live-bundle.js';
+import { SMALL_PARTITIONS } from './partitioned-index.js';
 
 const FLAVOURS = ['ginger', 'lemon', 'beet', 'kale', 'mango', 'almond', 'matcha'];
 
@@ -75,8 +76,8 @@ export async function syntheticLiveBundle(
       server: { name: 'juice-catalog', title: 'Juice catalog', version: '1' },
       instructions: 'Test catalog.',
     },
-    // Small parts, so every test here also reads an index cut into many files.
-    { indexPartChars: 2000 },
+    // Small partitions, so every test here also reads an index cut into many files.
+    { indexSizes: SMALL_PARTITIONS },
   );
   const artifacts = files.map((file) => ({ ...file, mediaType: 'application/json' }));
   return liveBundleOf(artifacts, records, { site_url: siteUrl, base_url: baseUrl.replace(/\/+$/, '') });

@@ -75,7 +75,7 @@ describe('the UCP business profile', () => {
       (artifact) => artifact.path === '_headers' || artifact.path === '_redirects',
     );
     expect(rules.map((rule) => rule.body).join('\n')).not.toContain('_live');
-    expect(artifacts.some((artifact) => artifact.path === '_live/index/0.part')).toBe(true);
+    expect(artifacts.some((artifact) => artifact.path === '_live/index/root.json')).toBe(true);
   });
 });
 

@@ -6,9 +6,9 @@
  */
 import type { SearchQuery } from '../../../live/search-columns.js';
 import type { SearchIndexFile } from '../../../live/search-index-file.js';
-import { type Expansion, loadPostings, lowerBound } from '../../../live/search-postings.js';
 import { tokenise } from '../../../live/search-tokens.js';
 import { loadColumns } from './old-search-columns.js';
+import { type Expansion, loadPostings, lowerBound } from './old-search-postings.js';
 
 export interface LoadedSearchIndex {
   /** The product id at a position of a search answer. */

@@ -1,0 +1,83 @@
+/**
+ * The live search index as partition files (format 4), the layout Pagefind uses: a small
+ * root that says which file holds what, and files the handler reads only when a query
+ * needs them (docs/live.md). Names here are relative to the index's folder; live-files.ts
+ * owns where that folder sits in the bundle.
+ *
+ * - `root.json`: the product count, the categories, the price span, the first term of
+ *   each term partition, the first price of each price partition, the word lengths.
+ * - `terms/<name>.json`: a run of the sorted vocabulary with each term's postings (product
+ *   numbers as LEB128 gaps) and impact bytes, cut where a term's hash says so and named
+ *   by the hash of its first term, so a changed product moves few boundaries and renames
+ *   no other file.
+ * - `words/<length>-<part>.json`: the vocabulary by word length, for the one-typo match
+ *   (a word one edit away is at most one letter longer or shorter).
+ * - `prices/<name>.json`: every variant in (price, variant number) order, as the product
+ *   number and availability, with the prices as gaps; cut and named by content like the
+ *   terms.
+ * - `facets/<n>.json`: per product, its category and whether it has any variant and any
+ *   variant that can be bought now, for a block of products in catalog order.
+ * - `ids/<n>.json`: the product ids of a block of products in catalog order.
+ */
+
+export const SEARCH_INDEX_FORMAT = 4;
+export const ROOT_FILE = 'root.json';
+
+export interface SearchRoot {
+  format: typeof SEARCH_INDEX_FORMAT;
+  products: number;
+  /** Products per `ids/<n>.json`. */
+  ids_block: number;
+  /** Products per `facets/<n>.json`. */
+  facets_block: number;
+  /** Distinct categories, lower-cased ("" for none); a facet names one by position. */
+  categories: string[];
+  /** The lowest and highest variant price in minor units; null when no product has a variant. */
+  price_span: [number, number] | null;
+  /** The first term of each term partition, ascending. */
+  terms: string[];
+  /** Each term partition's name: `terms/<name>.json`. */
+  term_files: string[];
+  /** `[length, parts]` for each word length the vocabulary has. */
+  words: [number, number][];
+  /** The first price of each price partition, ascending. */
+  prices: number[];
+  /** Each price partition's name: `prices/<name>.json`. */
+  price_files: string[];
+}
+
+export interface TermPartitionFile {
+  terms: string[];
+  /** Per term, how many products carry it. */
+  counts: number[];
+  /** Per term, the byte length of its postings. */
+  lengths: number[];
+  /** Base64: per term, its product numbers ascending as unsigned LEB128 gaps. */
+  postings: string;
+  /** Base64: one byte per posting, the term's BM25F impact for that product, 1–255. */
+  impacts: string;
+}
+
+export interface PricePartitionFile {
+  /** The price of the first entry. */
+  first: number;
+  /** Base64: per entry, its price less the previous entry's (0 for the first) as unsigned LEB128. */
+  steps: string;
+  /** Base64: per entry, `product number × 2 + (1 when the variant can be bought now)`, 32-bit little-endian. */
+  entries: string;
+}
+
+export interface FacetsFile {
+  /** Base64: per product, `category × 4 + 2 × (has a variant) + (has one that can be bought now)`, 32-bit little-endian. */
+  facets: string;
+}
+
+/** A product's facet bits. */
+export const HAS_VARIANT = 2;
+export const HAS_AVAILABLE = 1;
+
+export const termFile = (name: string): string => `terms/${name}.json`;
+export const wordsFile = (length: number, part: number): string => `words/${length}-${part}.json`;
+export const priceFile = (name: string): string => `prices/${name}.json`;
+export const facetsFile = (block: number): string => `facets/${block}.json`;
+export const idsFile = (block: number): string => `ids/${block}.json`;

@@ -1,0 +1,270 @@
+/**
+ * Cuts the whole search index (search-index-file.ts) into the partition files the handler
+ * reads one at a time (search-partition-format.ts). Pure: it returns names and bodies;
+ * live-files.ts places them under the bundle's `_live/index/`. Term and price partitions
+ * end where an item's hash says so, not every n items, so a changed product moves its own
+ * items between partitions and leaves the other boundaries (and files) as they were.
+ */
+import { base64ToBytes, bytesToBase64 } from './base64-bytes.js';
+import { ByteWriter } from './byte-writer.js';
+import { fnv1a } from './fnv1a.js';
+import { littleEndianBytes, readUint32LittleEndian } from './search-columns-file.js';
+import type { SearchIndexFile } from './search-index-file.js';
+import {
+  facetsFile,
+  HAS_AVAILABLE,
+  HAS_VARIANT,
+  idsFile,
+  type PricePartitionFile,
+  priceFile,
+  ROOT_FILE,
+  SEARCH_INDEX_FORMAT,
+  type SearchRoot,
+  type TermPartitionFile,
+  termFile,
+  wordsFile,
+} from './search-partition-format.js';
+
+export interface PartitionSizes {
+  /** Postings and impact bytes a term partition aims at. */
+  termBytes: number;
+  /** Variants a price partition aims at. */
+  priceEntries: number;
+  /** Products per ids file: a page of results reads up to one per result, so they stay small. */
+  idsBlock: number;
+  /** Products per facets file (4 bytes each). */
+  facetsBlock: number;
+  /** Words per words file at most. */
+  wordsPerFile: number;
+}
+
+/**
+ * At 1,000,000 products: about 350 term files of 64 KiB of postings, 100 price files of
+ * 32,768 variants (about 220 KB of text), 977 ids files, 16 facets files (docs/live.md).
+ */
+export const DEFAULT_PARTITION_SIZES: PartitionSizes = {
+  termBytes: 64 * 1024,
+  priceEntries: 32_768,
+  idsBlock: 1024,
+  facetsBlock: 65_536,
+  wordsPerFile: 50_000,
+};
+
+/** A file of the index: its name inside the index folder and its JSON text. */
+export interface IndexFile {
+  name: string;
+  body: string;
+}
+
+export function buildSearchPartitions(
+  index: SearchIndexFile,
+  sizes: PartitionSizes = DEFAULT_PARTITION_SIZES,
+): IndexFile[] {
+  const count = index.ids.length;
+  const files: IndexFile[] = [];
+  const terms = termPartitions(index, sizes.termBytes);
+  files.push(...terms.files);
+  const words = wordFiles(index.terms, sizes.wordsPerFile);
+  files.push(...words.files);
+  const prices = pricePartitions(index, sizes.priceEntries);
+  files.push(...prices.files);
+  files.push(...facetFiles(index, sizes.facetsBlock));
+  for (let block = 0; block * sizes.idsBlock < count; block += 1) {
+    const ids = index.ids.slice(block * sizes.idsBlock, (block + 1) * sizes.idsBlock);
+    files.push({ name: idsFile(block), body: JSON.stringify(ids) });
+  }
+  const root: SearchRoot = {
+    format: SEARCH_INDEX_FORMAT,
+    products: count,
+    ids_block: sizes.idsBlock,
+    facets_block: sizes.facetsBlock,
+    categories: index.categories,
+    price_span: prices.span,
+    terms: terms.firsts,
+    term_files: terms.names,
+    words: words.lengths,
+    prices: prices.firsts,
+    price_files: prices.names,
+  };
+  return [{ name: ROOT_FILE, body: JSON.stringify(root) }, ...files];
+}
+
+/**
+ * The first item of each partition: a partition starts before an item whose hash is a
+ * multiple of the stride (so the boundary depends on that item alone), or where the
+ * partition would pass four times its target. The stride makes the mean size the target.
+ */
+export function contentCuts(
+  count: number,
+  hashAt: (item: number) => number,
+  sizeAt: (item: number) => number,
+  target: number,
+): number[] {
+  if (count === 0) return [];
+  let total = 0;
+  for (let item = 0; item < count; item += 1) total += sizeAt(item);
+  const mean = Math.max(total / count, 1e-9);
+  const stride = 2 ** Math.min(30, Math.max(0, Math.round(Math.log2(target / mean))));
+  const starts = [0];
+  let size = 0;
+  for (let item = 0; item < count; item += 1) {
+    const itemSize = sizeAt(item);
+    if (item > 0 && (hashAt(item) % stride === 0 || size + itemSize > 4 * target)) {
+      starts.push(item);
+      size = 0;
+    }
+    size += itemSize;
+  }
+  return starts;
+}
+
+/**
+ * A partition's name: the hash of its first item's key in base 36, with a suffix should two
+ * hash alike, so it stays the same while that item starts the partition.
+ */
+function contentNames(keys: readonly string[]): string[] {
+  const taken = new Set<string>();
+  return keys.map((key) => {
+    const base = fnv1a(key).toString(36);
+    let name = base;
+    for (let suffix = 1; taken.has(name); suffix += 1) name = `${base}-${suffix}`;
+    taken.add(name);
+    return name;
+  });
+}
+
+function termPartitions(
+  index: SearchIndexFile,
+  target: number,
+): { files: IndexFile[]; firsts: string[]; names: string[] } {
+  const postings = base64ToBytes(index.postings);
+  const impacts = base64ToBytes(index.impacts);
+  const byteStarts = [0];
+  const impactStarts = [0];
+  index.terms.forEach((_, term) => {
+    byteStarts.push((byteStarts[term] as number) + (index.lengths[term] ?? 0));
+    impactStarts.push((impactStarts[term] as number) + (index.counts[term] ?? 0));
+  });
+  const starts = contentCuts(
+    index.terms.length,
+    (term) => fnv1a(index.terms[term] as string),
+    (term) => (index.lengths[term] ?? 0) + (index.counts[term] ?? 0),
+    target,
+  );
+  const firsts = starts.map((start) => index.terms[start] as string);
+  const names = contentNames(firsts);
+  const files = starts.map((start, partition): IndexFile => {
+    const end = starts[partition + 1] ?? index.terms.length;
+    const file: TermPartitionFile = {
+      terms: index.terms.slice(start, end),
+      counts: index.counts.slice(start, end),
+      lengths: index.lengths.slice(start, end),
+      postings: bytesToBase64(postings.subarray(byteStarts[start], byteStarts[end])),
+      impacts: bytesToBase64(impacts.subarray(impactStarts[start], impactStarts[end])),
+    };
+    return { name: termFile(names[partition] as string), body: JSON.stringify(file) };
+  });
+  return { files, firsts, names };
+}
+
+function wordFiles(
+  terms: readonly string[],
+  perFile: number,
+): { files: IndexFile[]; lengths: [number, number][] } {
+  const byLength = new Map<number, string[]>();
+  for (const term of terms) {
+    const list = byLength.get(term.length) ?? [];
+    byLength.set(term.length, list);
+    list.push(term);
+  }
+  const files: IndexFile[] = [];
+  const lengths: [number, number][] = [];
+  for (const length of [...byLength.keys()].sort((a, b) => a - b)) {
+    const list = byLength.get(length) ?? [];
+    const parts = Math.ceil(list.length / perFile);
+    lengths.push([length, parts]);
+    for (let part = 0; part < parts; part += 1) {
+      files.push({
+        name: wordsFile(length, part),
+        body: JSON.stringify(list.slice(part * perFile, (part + 1) * perFile)),
+      });
+    }
+  }
+  return { files, lengths };
+}
+
+function pricePartitions(
+  index: SearchIndexFile,
+  target: number,
+): { files: IndexFile[]; firsts: number[]; names: string[]; span: [number, number] | null } {
+  const { prices } = index;
+  const order = readUint32LittleEndian(base64ToBytes(index.price_order));
+  const productOf = new Uint32Array(prices.length);
+  const firstVariant = new Uint32Array(index.ids.length + 1);
+  index.ids.forEach((_, product) => {
+    firstVariant[product + 1] = (firstVariant[product] as number) + (index.variants[product] ?? 0);
+    productOf.fill(product, firstVariant[product], firstVariant[product + 1]);
+  });
+  if (order.length !== prices.length || index.ids.length >= 2 ** 31) {
+    throw new TypeError(`search index: ${order.length} variants in price order for ${prices.length} prices`);
+  }
+  for (const price of prices) {
+    if (!Number.isSafeInteger(price))
+      throw new TypeError(`search index: price ${price} is not an integer of minor units`);
+  }
+  const priceAt = (at: number): number => prices[order[at] as number] as number;
+  /** An entry's key: its price, its product's id and its place among the product's variants. */
+  const keyAt = (at: number): string => {
+    const variant = order[at] as number;
+    const product = productOf[variant] as number;
+    return `${priceAt(at)} ${index.ids[product]} ${variant - (firstVariant[product] as number)}`;
+  };
+  const starts = contentCuts(
+    order.length,
+    (at) => fnv1a(keyAt(at)),
+    () => 1,
+    target,
+  );
+  const names = contentNames(starts.map(keyAt));
+  const files = starts.map((start, partition): IndexFile => {
+    const end = starts[partition + 1] ?? order.length;
+    const steps = new ByteWriter();
+    const entries = new Uint32Array(end - start);
+    for (let at = start; at < end; at += 1) {
+      steps.varint(at === start ? 0 : priceAt(at) - priceAt(at - 1));
+      const variant = order[at] as number;
+      entries[at - start] = (productOf[variant] as number) * 2 + (index.available[variant] === '1' ? 1 : 0);
+    }
+    const file: PricePartitionFile = {
+      first: priceAt(start),
+      steps: steps.base64(),
+      entries: bytesToBase64(littleEndianBytes(entries)),
+    };
+    return { name: priceFile(names[partition] as string), body: JSON.stringify(file) };
+  });
+  const span: [number, number] | null = order.length > 0 ? [priceAt(0), priceAt(order.length - 1)] : null;
+  return { files, firsts: starts.map(priceAt), names, span };
+}
+
+function facetFiles(index: SearchIndexFile, block: number): IndexFile[] {
+  const files: IndexFile[] = [];
+  let variant = 0;
+  for (let start = 0; start < index.ids.length; start += block) {
+    const end = Math.min(index.ids.length, start + block);
+    const facets = new Uint32Array(end - start);
+    for (let product = start; product < end; product += 1) {
+      const variants = index.variants[product] ?? 0;
+      let available = 0;
+      for (let at = variant; at < variant + variants; at += 1)
+        if (index.available[at] === '1') available = HAS_AVAILABLE;
+      variant += variants;
+      facets[product - start] =
+        (index.category[product] ?? 0) * 4 + (variants > 0 ? HAS_VARIANT : 0) + available;
+    }
+    files.push({
+      name: facetsFile(start / block),
+      body: JSON.stringify({ facets: bytesToBase64(littleEndianBytes(facets)) }),
+    });
+  }
+  return files;
+}

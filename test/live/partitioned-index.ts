@@ -1,0 +1,47 @@
+/**
+ * The search index of some records as the handler reads it: written by the generator's
+ * writer into partition files (in memory), opened through a file reader that counts what
+ * it reads. Small partitions by default, so a test catalog spreads over many files.
+ */
+
+import { type LoadedSearchIndex, openSearchIndex, type SearchQuery } from '../../live/search-index.js';
+import { buildSearchIndex, type SearchIndexFile } from '../../live/search-index-file.js';
+import { openPartitionStore } from '../../live/search-partitions.js';
+import { buildSearchPartitions, type PartitionSizes } from '../../live/search-partitions-file.js';
+import type { ProductRecord } from '../../record/product-record.js';
+
+/** Partitions a few products or postings each: a 3,000-product catalog spans hundreds of files. */
+export const SMALL_PARTITIONS: PartitionSizes = {
+  termBytes: 256,
+  priceEntries: 64,
+  idsBlock: 50,
+  facetsBlock: 128,
+  wordsPerFile: 40,
+};
+
+export interface OpenedIndex {
+  index: LoadedSearchIndex;
+  /** The files read so far, by name inside the index folder, in order. */
+  reads: string[];
+  files: Map<string, string>;
+}
+
+export async function openIndexOf(
+  records: readonly ProductRecord[] | SearchIndexFile,
+  sizes: PartitionSizes = SMALL_PARTITIONS,
+  cacheBytes?: number,
+): Promise<OpenedIndex> {
+  const whole = Array.isArray(records) ? buildSearchIndex(records) : (records as SearchIndexFile);
+  const files = new Map(buildSearchPartitions(whole, sizes).map((file) => [file.name, file.body]));
+  const reads: string[] = [];
+  const store = await openPartitionStore(async (name) => {
+    reads.push(name);
+    return files.get(name);
+  }, cacheBytes);
+  return { index: openSearchIndex(store), reads, files };
+}
+
+/** The ids of a query's matches, best first. */
+export async function idsOf(index: LoadedSearchIndex, query: SearchQuery): Promise<string[]> {
+  return index.productIds(await index.search(query));
+}

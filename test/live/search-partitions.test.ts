@@ -1,0 +1,138 @@
+/**
+ * The partitioned index's reads and writes: a query reads the root once and then only the
+ * partitions its words and filters touch (counted through the file reader, against the
+ * files' own contents), the cache keeps what fits its byte budget and reads again what it
+ * dropped, and one changed product rewrites few of the hundreds of files.
+ */
+import { describe, expect, it } from 'vitest';
+import { ByteLru } from '../../live/byte-lru.js';
+import { buildSearchIndex } from '../../live/search-index-file.js';
+import { buildSearchPartitions } from '../../live/search-partitions-file.js';
+import type { ProductRecord } from '../../record/product-record.js';
+import { idsOf, openIndexOf, SMALL_PARTITIONS } from './partitioned-index.js';
+import { makeVariedRecords } from './varied-catalog.js';
+
+const records = makeVariedRecords(2_000);
+const kinds = (reads: readonly string[]): Set<string> =>
+  new Set(reads.map((name) => name.split('/')[0] ?? ''));
+
+describe('what a query reads', () => {
+  it('reads the root alone to open', async () => {
+    const { reads } = await openIndexOf(records);
+    expect(reads).toEqual(['root.json']);
+  });
+
+  it('reads, for a word, the one term partition that holds it and the ids of its page', async () => {
+    const { index, reads, files } = await openIndexOf(records);
+    const holding = [...files].filter(
+      ([name, body]) => name.startsWith('terms/') && (JSON.parse(body).terms as string[]).includes('matcha'),
+    );
+    expect(holding).toHaveLength(1);
+    const found = await index.search({ text: 'matcha' });
+    expect(found.length).toBeGreaterThan(10);
+    const termReads = reads.filter((name) => name.startsWith('terms/'));
+    expect(termReads).toEqual([holding[0]?.[0]]);
+    expect(kinds(reads)).toEqual(new Set(['root.json', 'terms']));
+    await index.productIds(found.subarray(0, 3));
+    expect(kinds(reads)).toEqual(new Set(['root.json', 'terms', 'ids']));
+    const termFiles = [...files.keys()].filter((name) => name.startsWith('terms/'));
+    expect(termFiles.length).toBeGreaterThan(50);
+  });
+
+  it('reads, for a narrow price range, only the price partitions around it', async () => {
+    const { index, reads, files } = await openIndexOf(records);
+    const priceFiles = [...files].filter(([name]) => name.startsWith('prices/'));
+    const cents = (partition: { first: number }) => partition.first;
+    // The partitions whose first price lies within the range, and one before it at most.
+    const min = 700;
+    const max = 705;
+    const within = priceFiles.filter(
+      ([, body]) => cents(JSON.parse(body)) >= min && cents(JSON.parse(body)) <= max,
+    );
+    const found = await index.search({ price: { min, max } });
+    expect(found.length).toBeGreaterThan(0);
+    const priceReads = reads.filter((name) => name.startsWith('prices/'));
+    expect(priceReads.length).toBeLessThanOrEqual(within.length + 1);
+    expect(priceReads.length).toBeGreaterThan(0);
+    expect(priceFiles.length).toBeGreaterThan(50);
+    expect(kinds(reads)).toEqual(new Set(['root.json', 'prices']));
+  });
+
+  it('reads the facets for a category, not the price or term partitions', async () => {
+    const { index, reads } = await openIndexOf(records);
+    expect((await index.search({ categories: ['shots'] })).length).toBeGreaterThan(0);
+    expect(kinds(reads)).toEqual(new Set(['root.json', 'facets']));
+  });
+
+  it('reads the words of three lengths for a typo, then the partitions of the terms it found', async () => {
+    const { index, reads } = await openIndexOf(records);
+    expect(await idsOf(index, { text: 'pinapple' })).not.toHaveLength(0);
+    const words = reads.filter((name) => name.startsWith('words/'));
+    expect(new Set(words.map((name) => name.split('/')[1]?.split('-')[0]))).toEqual(new Set(['7', '8', '9']));
+  });
+});
+
+describe('the cache', () => {
+  it('keeps partitions within its budget, reading again what it dropped', async () => {
+    const questions = ['ginger', 'lemon', 'kale', 'mango', 'ginger', 'lemon', 'kale', 'mango'];
+    const count = async (cacheBytes: number) => {
+      const { index, reads } = await openIndexOf(records, SMALL_PARTITIONS, cacheBytes);
+      // A different filter each time, so no kept answer short-cuts the search.
+      for (const [at, text] of questions.entries()) await index.search({ text, price: { min: at } });
+      return reads.filter((name) => name.startsWith('terms/')).length;
+    };
+    const roomy = await count(64 * 1024 * 1024);
+    const tight = await count(1);
+    expect(roomy).toBe(4);
+    expect(tight).toBe(8);
+  });
+
+  it('evicts the least recently used value first', async () => {
+    const cache = new ByteLru<string>(10);
+    const load = (value: string, bytes: number) => () => Promise.resolve({ value, bytes });
+    await cache.get('a', load('a', 4));
+    await cache.get('b', load('b', 4));
+    await cache.get('a', load('never read', 4));
+    await cache.get('c', load('c', 4));
+    expect(cache.bytes).toBe(8);
+    expect(await cache.get('a', load('read again', 4))).toBe('a');
+    expect(await cache.get('b', load('read again', 4))).toBe('read again');
+  });
+});
+
+describe('one changed product', () => {
+  const filesOf = (list: readonly ProductRecord[]) =>
+    new Map(
+      buildSearchPartitions(buildSearchIndex(list), SMALL_PARTITIONS).map((file) => [file.name, file.body]),
+    );
+  const changed = (before: Map<string, string>, after: Map<string, string>): string[] =>
+    [...new Set([...before.keys(), ...after.keys()])].filter((name) => before.get(name) !== after.get(name));
+  const before = filesOf(records);
+
+  it('changes a few price files when its price changes', () => {
+    const at = 1_234;
+    const record = records[at] as ProductRecord;
+    const repriced = records.map((one, index) =>
+      index === at
+        ? { ...record, variants: record.variants.map((variant) => ({ ...variant, price: '7.77' })) }
+        : one,
+    );
+    const changes = changed(before, filesOf(repriced));
+    expect(before.size).toBeGreaterThan(300);
+    expect(changes.length).toBeGreaterThan(0);
+    expect(changes.length).toBeLessThanOrEqual(2 * record.variants.length + 2);
+    expect(changes.every((name) => name.startsWith('prices/') || name === 'root.json')).toBe(true);
+  });
+
+  it('changes a few term files when its description changes', () => {
+    const at = 777;
+    const record = records[at] as ProductRecord;
+    const described = records.map((one, index) =>
+      index === at ? { ...record, description: `${record.description ?? ''} zucchini` } : one,
+    );
+    const changes = changed(before, filesOf(described));
+    expect(changes.length).toBeGreaterThan(0);
+    // Its own words' partitions, the new word's, its length's words file, the root at most.
+    expect(changes.length).toBeLessThanOrEqual(12);
+  });
+});
