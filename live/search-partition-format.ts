@@ -10,8 +10,10 @@
  *   numbers as LEB128 gaps) and impact bytes, cut where a term's hash says so and named
  *   by the hash of its first term, so a changed product moves few boundaries and renames
  *   no other file.
- * - `words/<length>-<part>.json`: the vocabulary by word length, for the one-typo match
- *   (a word one edit away is at most one letter longer or shorter).
+ * - `vocab/<name>.json` and `rvocab/<name>.json`: the vocabulary alone, sorted, and each
+ *   term spelled backwards, sorted, for the one-typo match: a term one edit away from a
+ *   word starts with the word's first half or ends with the rest, so its candidates are
+ *   two runs of these lists, not the whole vocabulary.
  * - `prices/<name>.json`: every variant in (price, variant number) order, as the product
  *   number and availability, with the prices as gaps; cut and named by content like the
  *   terms.
@@ -38,8 +40,12 @@ export interface SearchRoot {
   terms: string[];
   /** Each term partition's name: `terms/<name>.json`. */
   term_files: string[];
-  /** `[length, parts]` for each word length the vocabulary has. */
-  words: [number, number][];
+  /** The first term of each `vocab/<name>.json`, ascending, and their names. */
+  vocab: string[];
+  vocab_files: string[];
+  /** The first reversed term of each `rvocab/<name>.json`, ascending, and their names. */
+  rvocab: string[];
+  rvocab_files: string[];
   /** The first price of each price partition, ascending. */
   prices: number[];
   /** Each price partition's name: `prices/<name>.json`. */
@@ -77,7 +83,15 @@ export const HAS_VARIANT = 2;
 export const HAS_AVAILABLE = 1;
 
 export const termFile = (name: string): string => `terms/${name}.json`;
-export const wordsFile = (length: number, part: number): string => `words/${length}-${part}.json`;
+export const vocabFile = (name: string): string => `vocab/${name}.json`;
+export const reversedVocabFile = (name: string): string => `rvocab/${name}.json`;
+
+/** A string's UTF-16 code units in reverse order: the same on both sides, so it sorts and matches consistently. */
+export function reversed(text: string): string {
+  let backwards = '';
+  for (let index = text.length - 1; index >= 0; index -= 1) backwards += text[index];
+  return backwards;
+}
 export const priceFile = (name: string): string => `prices/${name}.json`;
 export const facetsFile = (block: number): string => `facets/${block}.json`;
 export const idsFile = (block: number): string => `ids/${block}.json`;

@@ -18,15 +18,17 @@ import {
   type PricePartitionFile,
   priceFile,
   ROOT_FILE,
+  reversed,
+  reversedVocabFile,
   SEARCH_INDEX_FORMAT,
   type SearchRoot,
   type TermPartitionFile,
   termFile,
-  wordsFile,
+  vocabFile,
 } from './search-partition-format.js';
 
 export interface PartitionSizes {
-  /** Postings and impact bytes a term partition aims at. */
+  /** Bytes of text a term partition aims at (postings, impacts, terms). */
   termBytes: number;
   /** Variants a price partition aims at. */
   priceEntries: number;
@@ -34,20 +36,22 @@ export interface PartitionSizes {
   idsBlock: number;
   /** Products per facets file (4 bytes each). */
   facetsBlock: number;
-  /** Words per words file at most. */
-  wordsPerFile: number;
+  /** Terms a vocabulary file aims at (forward and reversed). */
+  vocabTerms: number;
 }
 
 /**
- * At 1,000,000 products: about 350 term files of 64 KiB of postings, 100 price files of
- * 32,768 variants (about 220 KB of text), 977 ids files, 16 facets files (docs/live.md).
+ * Under 2,000 files at 1,000,000 products (docs/live.md has the counts): term files of
+ * about 128 KiB of postings, price files of about 65,536 variants (450 KB of text: a
+ * range reads few of them), ids in blocks of 1,024 (a page reads up to one per result, so
+ * they stay small), facets in blocks of 65,536.
  */
 export const DEFAULT_PARTITION_SIZES: PartitionSizes = {
-  termBytes: 64 * 1024,
-  priceEntries: 32_768,
+  termBytes: 128 * 1024,
+  priceEntries: 65_536,
   idsBlock: 1024,
   facetsBlock: 65_536,
-  wordsPerFile: 50_000,
+  vocabTerms: 8_192,
 };
 
 /** A file of the index: its name inside the index folder and its JSON text. */
@@ -64,8 +68,13 @@ export function buildSearchPartitions(
   const files: IndexFile[] = [];
   const terms = termPartitions(index, sizes.termBytes);
   files.push(...terms.files);
-  const words = wordFiles(index.terms, sizes.wordsPerFile);
-  files.push(...words.files);
+  const vocab = vocabFiles(index.terms, sizes.vocabTerms, vocabFile);
+  const backwards = vocabFiles(
+    index.terms.map(reversed).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+    sizes.vocabTerms,
+    reversedVocabFile,
+  );
+  files.push(...vocab.files, ...backwards.files);
   const prices = pricePartitions(index, sizes.priceEntries);
   files.push(...prices.files);
   files.push(...facetFiles(index, sizes.facetsBlock));
@@ -82,7 +91,10 @@ export function buildSearchPartitions(
     price_span: prices.span,
     terms: terms.firsts,
     term_files: terms.names,
-    words: words.lengths,
+    vocab: vocab.firsts,
+    vocab_files: vocab.names,
+    rvocab: backwards.firsts,
+    rvocab_files: backwards.names,
     prices: prices.firsts,
     price_files: prices.names,
   };
@@ -148,7 +160,11 @@ function termPartitions(
   const starts = contentCuts(
     index.terms.length,
     (term) => fnv1a(index.terms[term] as string),
-    (term) => (index.lengths[term] ?? 0) + (index.counts[term] ?? 0),
+    // Its bytes as text: postings and impacts in base64, the term and its two numbers.
+    (term) =>
+      ((index.lengths[term] ?? 0) + (index.counts[term] ?? 0)) * (4 / 3) +
+      (index.terms[term]?.length ?? 0) +
+      16,
     target,
   );
   const firsts = starts.map((start) => index.terms[start] as string);
@@ -167,30 +183,25 @@ function termPartitions(
   return { files, firsts, names };
 }
 
-function wordFiles(
-  terms: readonly string[],
-  perFile: number,
-): { files: IndexFile[]; lengths: [number, number][] } {
-  const byLength = new Map<number, string[]>();
-  for (const term of terms) {
-    const list = byLength.get(term.length) ?? [];
-    byLength.set(term.length, list);
-    list.push(term);
-  }
-  const files: IndexFile[] = [];
-  const lengths: [number, number][] = [];
-  for (const length of [...byLength.keys()].sort((a, b) => a - b)) {
-    const list = byLength.get(length) ?? [];
-    const parts = Math.ceil(list.length / perFile);
-    lengths.push([length, parts]);
-    for (let part = 0; part < parts; part += 1) {
-      files.push({
-        name: wordsFile(length, part),
-        body: JSON.stringify(list.slice(part * perFile, (part + 1) * perFile)),
-      });
-    }
-  }
-  return { files, lengths };
+/** A sorted list of terms cut by content into files of about `target` terms. */
+function vocabFiles(
+  list: readonly string[],
+  target: number,
+  fileOf: (name: string) => string,
+): { files: IndexFile[]; firsts: string[]; names: string[] } {
+  const starts = contentCuts(
+    list.length,
+    (at) => fnv1a(list[at] as string),
+    () => 1,
+    target,
+  );
+  const firsts = starts.map((start) => list[start] as string);
+  const names = contentNames(firsts);
+  const files = starts.map((start, partition) => ({
+    name: fileOf(names[partition] as string),
+    body: JSON.stringify(list.slice(start, starts[partition + 1] ?? list.length)),
+  }));
+  return { files, firsts, names };
 }
 
 function pricePartitions(

@@ -14,11 +14,12 @@ import {
   type PricePartitionFile,
   priceFile,
   ROOT_FILE,
+  reversedVocabFile,
   SEARCH_INDEX_FORMAT,
   type SearchRoot,
   type TermPartitionFile,
   termFile,
-  wordsFile,
+  vocabFile,
 } from './search-partition-format.js';
 
 /** Reads a file of the index by its name inside the index folder; undefined when absent. */
@@ -29,17 +30,24 @@ export class SearchIndexError extends Error {
 }
 
 /**
- * What an isolate keeps of the index at most. At 1,000,000 products the price order is
- * about 16 MB decoded, so a wide price range stays cached beside the terms in use, and
- * the whole handler stays inside 64 MB (BENCHMARKS.md).
+ * What an isolate keeps of the index at most: five eighths for the filter columns (price
+ * partitions and facets: at 1,000,000 products the whole price order is about 16 MB
+ * decoded, so a wide price range stays cached), the rest for terms, vocabulary and ids,
+ * so a run of word queries never pushes the price order out. With the search's own
+ * arrays the handler stays inside 64 MB (BENCHMARKS.md).
  */
 export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 
-/** A run of the vocabulary with each term's products (ascending) and impact bytes. */
+/** A term's products (ascending) and its impact byte for each. */
+export interface TermPostings {
+  products: Uint32Array;
+  impacts: Uint8Array;
+}
+
+/** A run of the vocabulary; a term's postings are decoded when first asked for, and kept. */
 export interface TermPartition {
   terms: string[];
-  products: Uint32Array[];
-  impacts: Uint8Array[];
+  postings(at: number): TermPostings;
 }
 
 /** A run of the variants in price order: `entries` is product × 2 + available. */
@@ -53,8 +61,8 @@ export interface PricePartition {
 export interface PartitionStore {
   readonly root: SearchRoot;
   terms(partition: number): Promise<TermPartition>;
-  /** The vocabulary's words of this length, ascending. */
-  words(length: number): Promise<string[]>;
+  /** A file of the sorted vocabulary (`root.vocab`), or of the reversed one (`root.rvocab`). */
+  vocab(partition: number, backwards: boolean): Promise<string[]>;
   prices(partition: number): Promise<PricePartition>;
   facets(block: number): Promise<Uint32Array>;
   ids(block: number): Promise<string[]>;
@@ -77,21 +85,29 @@ export async function openPartitionStore(
   if (root?.format !== SEARCH_INDEX_FORMAT) {
     throw new SearchIndexError(`search index format ${String(root?.format)} is not ${SEARCH_INDEX_FORMAT}`);
   }
-  if (root.term_files?.length !== root.terms?.length || root.price_files?.length !== root.prices?.length) {
+  if (
+    root.term_files?.length !== root.terms?.length ||
+    root.price_files?.length !== root.prices?.length ||
+    root.vocab_files?.length !== root.vocab?.length ||
+    root.rvocab_files?.length !== root.rvocab?.length
+  ) {
     throw new SearchIndexError('the search index root names a different number of partitions than it bounds');
   }
-  const cache = new ByteLru<unknown>(cacheBytes);
+  const columnCache = new ByteLru<unknown>(Math.floor((cacheBytes * 5) / 8));
+  const textCache = new ByteLru<unknown>(cacheBytes - Math.floor((cacheBytes * 5) / 8));
   const cached = <T>(name: string, decode: (json: unknown) => { value: T; bytes: number }): Promise<T> =>
-    cache.get(name, async () => {
-      const json = await readJson(name);
-      try {
-        return decode(json);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new SearchIndexError(`the search index's ${name} cannot be read (${reason})`);
-      }
-    }) as Promise<T>;
-  const wordParts = new Map(root.words);
+    (name.startsWith('prices/') || name.startsWith('facets/') ? columnCache : textCache).get(
+      name,
+      async () => {
+        const json = await readJson(name);
+        try {
+          return decode(json);
+        } catch (error) {
+          const reason = error instanceof Error ? error.message : String(error);
+          throw new SearchIndexError(`the search index's ${name} cannot be read (${reason})`);
+        }
+      },
+    ) as Promise<T>;
   /** How many products a block of this size holds: the last one may hold fewer. */
   const blockLength = (block: number, size: number): number =>
     Math.max(0, Math.min(size, root.products - block * size));
@@ -101,15 +117,13 @@ export async function openPartitionStore(
       cached(termFile(root.term_files[partition] ?? ''), (json) =>
         decodeTerms(json as TermPartitionFile, root.products),
       ),
-    async words(length) {
-      const parts = wordParts.get(length) ?? 0;
-      const lists = await Promise.all(
-        Array.from({ length: parts }, (_, part) =>
-          cached(wordsFile(length, part), (json) => ({ value: stringList(json), bytes: textBytes(json) })),
-        ),
-      );
-      return lists.length === 1 ? (lists[0] as string[]) : lists.flat();
-    },
+    vocab: (partition, backwards) =>
+      cached(
+        backwards
+          ? reversedVocabFile(root.rvocab_files[partition] ?? '')
+          : vocabFile(root.vocab_files[partition] ?? ''),
+        (json) => ({ value: stringList(json), bytes: textBytes(json) }),
+      ),
     prices: (partition) =>
       cached(priceFile(root.price_files[partition] ?? ''), (json) =>
         decodePrices(json as PricePartitionFile, root.products),
@@ -145,42 +159,81 @@ function textBytes(json: unknown): number {
   return Array.isArray(json) ? json.reduce((sum: number, item) => sum + 2 * String(item).length + 40, 0) : 0;
 }
 
+/**
+ * A term partition, its postings left as base64 text: a query needs one or two of its
+ * terms, so only their slices are decoded (base64 decodes in groups of 4 characters, 3
+ * bytes), each checked then: its bytes hold exactly its count of gaps, every product in
+ * the catalog. The bytes counted are the text and every term decoded, as if all were.
+ */
 function decodeTerms(file: TermPartitionFile, count: number): { value: TermPartition; bytes: number } {
-  const { terms, counts, lengths } = file;
+  const { terms, counts, lengths, postings, impacts } = file;
   if (!Array.isArray(terms) || counts?.length !== terms.length || lengths?.length !== terms.length) {
     throw new TypeError('terms, counts and lengths differ in length');
   }
-  const bytes = base64ToBytes(file.postings);
-  const impactBytes = base64ToBytes(file.impacts);
-  const total = counts.reduce((sum, size) => sum + size, 0);
-  if (impactBytes.length !== total)
-    throw new TypeError(`${impactBytes.length} impacts for ${total} postings`);
-  const all = new Uint32Array(total);
-  const products: Uint32Array[] = [];
-  const impacts: Uint8Array[] = [];
-  const reader = new Leb128Reader(bytes);
-  let posting = 0;
-  let end = 0;
+  const byteStarts = new Float64Array(terms.length + 1);
+  const postingStarts = new Float64Array(terms.length + 1);
   for (let term = 0; term < terms.length; term += 1) {
-    const start = posting;
-    end += lengths[term] as number;
-    let previous = 0;
-    for (let index = 0; index < (counts[term] as number); index += 1) {
-      previous += reader.next();
-      if (reader.at > end) throw new TypeError(`the postings of "${terms[term]}" are cut short`);
-      if (previous >= count) throw new TypeError(`"${terms[term]}" names product ${previous} of ${count}`);
-      all[posting] = previous;
-      posting += 1;
-    }
-    if (reader.at !== end)
-      throw new TypeError(`the postings of "${terms[term]}" are not ${lengths[term]} bytes`);
-    products.push(all.subarray(start, posting));
-    impacts.push(impactBytes.subarray(start, posting));
+    byteStarts[term + 1] = (byteStarts[term] as number) + (lengths[term] as number);
+    postingStarts[term + 1] = (postingStarts[term] as number) + (counts[term] as number);
   }
-  return {
-    value: { terms, products, impacts },
-    bytes: all.byteLength + impactBytes.byteLength + textBytes(terms) + 64 * terms.length,
+  expectLength(base64Length(postings), byteStarts[terms.length] as number, 'postings bytes');
+  expectLength(base64Length(impacts), postingStarts[terms.length] as number, 'impacts');
+  const decoded = new Map<number, TermPostings>();
+  const decode = (at: number): TermPostings => {
+    const size = counts[at] as number;
+    const bytes = base64Slice(postings, byteStarts[at] as number, byteStarts[at + 1] as number);
+    const products = new Uint32Array(size);
+    const reader = new Leb128Reader(bytes);
+    let previous = 0;
+    for (let index = 0; index < size; index += 1) {
+      previous += reader.next();
+      if (previous >= count) throw new TypeError(`"${terms[at]}" names product ${previous} of ${count}`);
+      products[index] = previous;
+    }
+    if (reader.at !== bytes.length)
+      throw new TypeError(`the postings of "${terms[at]}" are not ${bytes.length} bytes`);
+    return {
+      products,
+      impacts: base64Slice(impacts, postingStarts[at] as number, postingStarts[at + 1] as number),
+    };
   };
+  return {
+    value: {
+      terms,
+      postings(at) {
+        let kept = decoded.get(at);
+        if (!kept) {
+          try {
+            kept = decode(at);
+          } catch (error) {
+            const reason = error instanceof Error ? error.message : String(error);
+            throw new SearchIndexError(`the search index's postings cannot be read (${reason})`);
+          }
+          decoded.set(at, kept);
+        }
+        return kept;
+      },
+    },
+    bytes:
+      2 * (postings.length + impacts.length) +
+      5 * (postingStarts[terms.length] as number) +
+      textBytes(terms) +
+      16 * terms.length,
+  };
+}
+
+/** How many bytes a base64 text holds. */
+function base64Length(text: unknown): number {
+  if (typeof text !== 'string' || text.length % 4 !== 0) return -1;
+  return (text.length / 4) * 3 - (text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0);
+}
+
+/** Bytes [start, end) of a base64 text, decoding only the groups of 4 characters that hold them. */
+function base64Slice(text: string, start: number, end: number): Uint8Array {
+  if (end <= start) return new Uint8Array();
+  const first = Math.floor(start / 3);
+  const bytes = base64ToBytes(text.slice(first * 4, Math.ceil(end / 3) * 4));
+  return bytes.subarray(start - first * 3, end - first * 3);
 }
 
 function decodePrices(file: PricePartitionFile, count: number): { value: PricePartition; bytes: number } {

@@ -5,6 +5,7 @@
  * first terms say which, and the one-typo match reads the words of the three lengths a
  * word one edit away can have.
  */
+import { reversed } from './search-partition-format.js';
 import { type PartitionStore, SearchIndexError } from './search-partitions.js';
 
 /** A prefix or typo expands to at most this many vocabulary terms, the first in sorted order. */
@@ -35,10 +36,10 @@ export function partitionedPostings(store: PartitionStore): Postings {
   const lookup = async (word: string, weight: number): Promise<Expansion | undefined> => {
     const partition = partitionOf(word);
     if (partition < 0) return undefined;
-    const { terms, products, impacts } = await store.terms(partition);
+    const { terms, postings } = await store.terms(partition);
     const at = lowerBound(terms, word);
     if (terms[at] !== word) return undefined;
-    return { term: word, weight, products: products[at] as Uint32Array, impacts: impacts[at] as Uint8Array };
+    return { term: word, weight, ...postings(at) };
   };
   const exact = async (word: string): Promise<Expansion[]> => {
     const found = await lookup(word, EXACT);
@@ -49,36 +50,52 @@ export function partitionedPostings(store: PartitionStore): Postings {
     let partition = Math.max(0, partitionOf(word));
     let first = true;
     for (; partition < firsts.length && expansions.length < MAX_EXPANSIONS; partition += 1) {
-      const { terms, products, impacts } = await store.terms(partition);
+      const { terms, postings } = await store.terms(partition);
       for (let at = first ? lowerBound(terms, word) : 0; at < terms.length; at += 1) {
         if (expansions.length >= MAX_EXPANSIONS) return;
         const term = terms[at] as string;
         if (!term.startsWith(word)) return;
         if (term !== word) {
-          expansions.push({
-            term,
-            weight: LOOSE,
-            products: products[at] as Uint32Array,
-            impacts: impacts[at] as Uint8Array,
-          });
+          expansions.push({ term, weight: LOOSE, ...postings(at) });
         }
       }
       first = false;
     }
   };
+  /** The terms of the vocabulary (or the reversed one) that start with `prefix`, ascending. */
+  const startingWith = async (prefix: string, backwards: boolean): Promise<string[]> => {
+    const heads = backwards ? store.root.rvocab : store.root.vocab;
+    const found: string[] = [];
+    for (
+      let partition = Math.max(0, upperBound(heads, prefix) - 1);
+      partition < heads.length;
+      partition += 1
+    ) {
+      const list = await store.vocab(partition, backwards);
+      for (let at = lowerBound(list, prefix); at < list.length; at += 1) {
+        const term = list[at] as string;
+        if (!term.startsWith(prefix)) return found;
+        found.push(term);
+      }
+    }
+    return found;
+  };
   /** The terms one typo away (not prefixed by `word`), after `expansions`, in sorted order. */
   const typos = async (word: string, expansions: Expansion[]): Promise<void> => {
     if (expansions.length >= MAX_EXPANSIONS) return;
-    const lists = await Promise.all(
-      [word.length - 1, word.length, word.length + 1].map((n) => store.words(n)),
-    );
-    const near = mergeSorted(
-      lists.map((list) => list.filter((term) => !term.startsWith(word) && oneEditApart(word, term))),
-    ).slice(0, MAX_EXPANSIONS - expansions.length);
+    const half = Math.floor(word.length / 2);
+    const [heads, tails] = await Promise.all([
+      startingWith(word.slice(0, half), false),
+      startingWith(reversed(word.slice(half)), true),
+    ]);
+    const near = [...new Set([...heads, ...tails.map(reversed)])]
+      .filter((term) => !term.startsWith(word) && oneEditApart(word, term))
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      .slice(0, MAX_EXPANSIONS - expansions.length);
     const found = await Promise.all(near.map((term) => lookup(term, LOOSE)));
     found.forEach((expansion, at) => {
       if (!expansion)
-        throw new SearchIndexError(`the search index's words have "${near[at]}", its terms do not`);
+        throw new SearchIndexError(`the search index's vocabulary has "${near[at]}", its terms do not`);
       expansions.push(expansion);
     });
   };
@@ -91,11 +108,6 @@ export function partitionedPostings(store: PartitionStore): Postings {
       return expansions;
     },
   };
-}
-
-/** Ascending lists merged into one ascending list (they share no item). */
-function mergeSorted(lists: readonly string[][]): string[] {
-  return lists.flat().sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** True when one insertion, deletion or substitution turns `a` into `b` (not when equal); no string is made. */

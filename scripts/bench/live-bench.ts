@@ -114,18 +114,21 @@ async function searchStep(
     ...(query.query === undefined ? {} : { text: query.query }),
     ...(query.filters ? { price: query.filters.price } : {}),
   });
-  const timed = (run: (query: Query) => unknown): number[] =>
-    queries.map((query) => {
+  const timed = async (run: (query: Query) => unknown): Promise<number[]> => {
+    const times: number[] = [];
+    for (const query of queries) {
       const started = performance.now();
-      run(query);
-      return performance.now() - started;
-    });
+      await run(query);
+      times.push(performance.now() - started);
+    }
+    return times;
+  };
   for (const query of queries) {
-    index.search(asIndexQuery(query));
+    await index.search(asIndexQuery(query));
     scanMatches(scan, query);
   }
-  const indexTimes = timed((query) => index.search(asIndexQuery(query)));
-  const scanTimes = timed((query) => scanMatches(scan, query));
+  const indexTimes = await timed((query) => index.search(asIndexQuery(query)));
+  const scanTimes = await timed((query) => scanMatches(scan, query));
   return { index: latencyOf(indexTimes), scan: latencyOf(scanTimes) };
 }
 

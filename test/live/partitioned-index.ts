@@ -16,7 +16,7 @@ export const SMALL_PARTITIONS: PartitionSizes = {
   priceEntries: 64,
   idsBlock: 50,
   facetsBlock: 128,
-  wordsPerFile: 40,
+  vocabTerms: 40,
 };
 
 export interface OpenedIndex {

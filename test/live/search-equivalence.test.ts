@@ -36,6 +36,13 @@ function makeQueries(): SearchQuery[] {
     ...Array.from({ length: 20 }, () => `${word()} ${word()}`),
     ...Array.from({ length: 15 }, () => word().slice(0, 3)),
     ...Array.from({ length: 15 }, () => `${word()}x`),
+    // Typos in a word's first half: only its second half finds the terms one edit away.
+    ...Array.from({ length: 15 }, () => word().slice(1)),
+    ...Array.from({ length: 15 }, () => `q${word()}`),
+    ...Array.from({ length: 15 }, () => {
+      const spelled = word();
+      return `${spelled.slice(0, 1)}z${spelled.slice(2)}`;
+    }),
     'ginger shot under 5 dollars',
     'GINGER Shots',
     'nothing-matches-this',
