@@ -8,8 +8,8 @@
  * A range holding every price asks the facets instead.
  */
 
-import { HAS_AVAILABLE, HAS_VARIANT } from './search-partition-format.js';
-import type { PartitionStore } from './search-partitions.js';
+import { HAS_AVAILABLE, HAS_VARIANT, type SpanColumn } from './search-partition-format.js';
+import type { PartitionStore, PricePartition } from './search-partitions.js';
 import { lowerBound, upperBound } from './search-postings.js';
 
 export interface SearchQuery {
@@ -50,10 +50,27 @@ export function partitionedColumns(store: PartitionStore): Columns {
     const byVariant = query.price !== undefined || onlyAvailable;
     // No variant at all, or an empty range: no product has an offer within it.
     const none = byVariant && (span === null || min > max);
+    // No price below the range's start, or none above its end: that end asks nothing.
+    const lowOpen = span !== null && min <= span[0];
+    const highOpen = span !== null && max >= span[1];
     // Every price within the range: having a variant (one bought now, if asked) is enough.
-    const everyPrice = span !== null && min <= span[0] && max >= span[1];
+    const everyPrice = lowOpen && highOpen;
     const need = onlyAvailable ? HAS_AVAILABLE : HAS_VARIANT;
-    return { allowed, min, max, onlyAvailable, byVariant, none, everyPrice, need };
+    // Open at one end and holding much of the catalog: each product's highest (or lowest)
+    // price decides, one comparison a product instead of a pass over the variants within.
+    let spanColumn: SpanColumn | undefined;
+    if (byVariant && !none && !everyPrice && (lowOpen || highOpen) && rangeEntries(min, max) * 4 > count) {
+      spanColumn = `${highOpen ? 'max' : 'min'}${onlyAvailable ? '-available' : ''}`;
+    }
+    const passes = (price: number): boolean => (highOpen ? price >= min : price <= max);
+    return { allowed, min, max, onlyAvailable, byVariant, none, everyPrice, need, spanColumn, passes };
+  };
+
+  /** About how many variants the price partitions a range touches hold. */
+  const rangeEntries = (min: number, max: number): number => {
+    const from = Math.max(0, lowerBound(firsts, min) - 1);
+    const to = upperBound(firsts, max) - 1;
+    return (Math.max(0, to - from + 1) * root.variants) / Math.max(1, firsts.length);
   };
 
   /** Sets the bit of each product with a variant in [min, max] (bought now, if asked), clearing the rest. */
@@ -64,7 +81,8 @@ export function partitionedColumns(store: PartitionStore): Columns {
     const partitions = await Promise.all(
       Array.from({ length: Math.max(0, to - from + 1) }, (_, at) => store.prices(from + at)),
     );
-    partitions.forEach((partition, at) => {
+    for (let at = 0; at < partitions.length; at += 1) {
+      const partition = partitions[at] as PricePartition;
       const index = from + at;
       const { entries } = partition;
       let start = 0;
@@ -75,34 +93,34 @@ export function partitionedColumns(store: PartitionStore): Columns {
         start = lowerBound(prices, min);
         end = Math.max(start, upperBound(prices, max));
       }
-      for (let entry = start; entry < end; entry += 1) {
-        const value = entries[entry] as number;
-        if (onlyAvailable && (value & 1) === 0) continue;
-        const product = value >>> 1;
-        bits[product >>> 5] = (bits[product >>> 5] as number) | (1 << (product & 31));
-      }
-    });
+      markEntries(bits, entries, start, end, onlyAvailable);
+    }
   };
 
   const marked = (product: number): boolean =>
     ((bits[product >>> 5] as number) & (1 << (product & 31))) !== 0;
 
-  /** The facets of these products (ascending), by product number: each block read once. */
-  const facetsOf = async (products: ArrayLike<number>): Promise<(product: number) => number> => {
+  /** A column of these products (ascending), by product number: each block read once. */
+  const columnOf = async (
+    products: ArrayLike<number>,
+    load: (block: number) => Promise<ArrayLike<number>>,
+  ): Promise<(product: number) => number> => {
     const size = root.facets_block;
     const blocks: number[] = [];
     for (let at = 0; at < products.length; at += 1) {
       const block = Math.floor((products[at] as number) / size);
       if (blocks[blocks.length - 1] !== block) blocks.push(block);
     }
-    const loaded: Uint32Array[] = [];
+    const loaded: ArrayLike<number>[] = [];
     await Promise.all(
       blocks.map(async (block) => {
-        loaded[block] = await store.facets(block);
+        loaded[block] = await load(block);
       }),
     );
     return (product) => (loaded[Math.floor(product / size)]?.[product % size] as number) ?? 0;
   };
+
+  const facetsOf = (products: ArrayLike<number>) => columnOf(products, (block) => store.facets(block));
 
   /** Every product whose bit is set, ascending. */
   const markedProducts = (): Uint32Array => {
@@ -128,12 +146,17 @@ export function partitionedColumns(store: PartitionStore): Columns {
       const { allowed, byVariant, everyPrice, need } = filters;
       if (!allowed && !byVariant) return candidates;
       if (filters.none) return new Uint32Array();
-      const byRange = byVariant && !everyPrice;
+      const { spanColumn, passes } = filters;
+      const byRange = byVariant && !everyPrice && !spanColumn;
       if (byRange) await markRange(filters.min, filters.max, filters.onlyAvailable);
       const facet = allowed || !byRange ? await facetsOf(candidates) : () => 0;
+      const spanOf = spanColumn
+        ? await columnOf(candidates, (block) => store.spans(spanColumn, block))
+        : () => 0;
       return candidates.filter((product) => {
         if (allowed && allowed[facet(product) >>> 2] !== 1) return false;
         if (byRange) return marked(product);
+        if (spanColumn) return passes(spanOf(product));
         return !byVariant || (facet(product) & need) !== 0;
       });
     },
@@ -141,6 +164,26 @@ export function partitionedColumns(store: PartitionStore): Columns {
       const filters = readFilters(query);
       const { allowed, byVariant, everyPrice, need } = filters;
       if (filters.none) return new Uint32Array();
+      const { spanColumn, passes } = filters;
+      if (spanColumn) {
+        const blocks = Math.ceil(count / root.facets_block);
+        const [spans, facets] = await Promise.all([
+          Promise.all(Array.from({ length: blocks }, (_, block) => store.spans(spanColumn, block))),
+          allowed ? Promise.all(Array.from({ length: blocks }, (_, block) => store.facets(block))) : [],
+        ]);
+        const found = new Uint32Array(count);
+        let size = 0;
+        spans.forEach((values, block) => {
+          const categories = facets[block];
+          for (let at = 0; at < values.length; at += 1) {
+            if (!passes(values[at] as number)) continue;
+            if (allowed && allowed[((categories?.[at] as number) ?? 0) >>> 2] !== 1) continue;
+            found[size] = block * root.facets_block + at;
+            size += 1;
+          }
+        });
+        return found.subarray(0, size);
+      }
       if (byVariant && !everyPrice) {
         await markRange(filters.min, filters.max, filters.onlyAvailable);
         const found = markedProducts();
@@ -170,6 +213,23 @@ export function partitionedColumns(store: PartitionStore): Columns {
       return found.subarray(0, size);
     },
   };
+}
+
+/** Sets the bit of the product of each entry in [start, end) (only entries bought now, if asked). */
+function markEntries(
+  bits: Uint32Array,
+  entries: Uint32Array,
+  start: number,
+  end: number,
+  onlyAvailable: boolean,
+): void {
+  const skip = onlyAvailable ? 1 : 0;
+  for (let entry = start; entry < end; entry += 1) {
+    const value = entries[entry] as number;
+    if ((value & skip) !== skip) continue;
+    const product = value >>> 1;
+    bits[product >>> 5] = (bits[product >>> 5] as number) | (1 << (product & 31));
+  }
 }
 
 /** How many bits of a 32-bit word are set. */

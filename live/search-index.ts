@@ -31,9 +31,9 @@ export interface LoadedSearchIndex {
 const MAX_QUERY_WORDS = 32;
 /** Above this ratio of postings to candidates, a binary search per candidate beats a pass over the postings. */
 const SEARCH_STEPS = 20;
-/** Answers kept for their next pages: at most this many, and at most this many bytes (a whole 1,000,000-product answer is 4 MB). */
+/** Answers kept for their next pages: at most this many, and at most this many bytes (an answer of 1,000,000 products is 4 MB: not kept). */
 const RECENT_QUERIES = 16;
-const RECENT_BYTES = 8 * 1024 * 1024;
+const RECENT_BYTES = 4 * 1024 * 1024;
 
 export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
   const count = store.root.products;

@@ -19,6 +19,10 @@
  *   terms.
  * - `facets/<n>.json`: per product, its category and whether it has any variant and any
  *   variant that can be bought now, for a block of products in catalog order.
+ * - `spans/<column>-<n>.json`: per product, its highest or lowest variant price (of all
+ *   its variants, or of those that can be bought now), for the same blocks: a range open
+ *   at one end ("from $x", "under $y") is one comparison per product, not a pass over
+ *   the variants within it.
  * - `ids/<n>.json`: the product ids of a block of products in catalog order.
  */
 
@@ -28,6 +32,8 @@ export const ROOT_FILE = 'root.json';
 export interface SearchRoot {
   format: typeof SEARCH_INDEX_FORMAT;
   products: number;
+  /** How many variants the price partitions hold between them. */
+  variants: number;
   /** Products per `ids/<n>.json`. */
   ids_block: number;
   /** Products per `facets/<n>.json`. */
@@ -95,3 +101,13 @@ export function reversed(text: string): string {
 export const priceFile = (name: string): string => `prices/${name}.json`;
 export const facetsFile = (block: number): string => `facets/${block}.json`;
 export const idsFile = (block: number): string => `ids/${block}.json`;
+
+/** The span columns: a product's highest or lowest price, of all its variants or of those bought now. */
+export type SpanColumn = 'max' | 'max-available' | 'min' | 'min-available';
+export const SPAN_COLUMNS: readonly SpanColumn[] = ['max', 'max-available', 'min', 'min-available'];
+export const spanFile = (column: SpanColumn, block: number): string => `spans/${column}-${block}.json`;
+
+export interface SpanFile {
+  /** Base64: per product, the price as a 64-bit little-endian float (-Infinity or Infinity for none). */
+  values: string;
+}

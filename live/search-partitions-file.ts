@@ -22,6 +22,9 @@ import {
   reversedVocabFile,
   SEARCH_INDEX_FORMAT,
   type SearchRoot,
+  SPAN_COLUMNS,
+  type SpanColumn,
+  spanFile,
   type TermPartitionFile,
   termFile,
   vocabFile,
@@ -43,13 +46,13 @@ export interface PartitionSizes {
 /**
  * Under 2,000 files at 1,000,000 products (docs/live.md has the counts): term files of
  * about 128 KiB of postings, price files of about 65,536 variants (450 KB of text: a
- * range reads few of them), ids in blocks of 1,024 (a page reads up to one per result, so
+ * range reads few of them), ids in blocks of 2,048 (a page reads up to one per result, so
  * they stay small), facets in blocks of 65,536.
  */
 export const DEFAULT_PARTITION_SIZES: PartitionSizes = {
   termBytes: 128 * 1024,
   priceEntries: 65_536,
-  idsBlock: 1024,
+  idsBlock: 2048,
   facetsBlock: 65_536,
   vocabTerms: 8_192,
 };
@@ -77,7 +80,7 @@ export function buildSearchPartitions(
   files.push(...vocab.files, ...backwards.files);
   const prices = pricePartitions(index, sizes.priceEntries);
   files.push(...prices.files);
-  files.push(...facetFiles(index, sizes.facetsBlock));
+  files.push(...facetFiles(index, sizes.facetsBlock), ...spanFiles(index, sizes.facetsBlock));
   for (let block = 0; block * sizes.idsBlock < count; block += 1) {
     const ids = index.ids.slice(block * sizes.idsBlock, (block + 1) * sizes.idsBlock);
     files.push({ name: idsFile(block), body: JSON.stringify(ids) });
@@ -85,6 +88,7 @@ export function buildSearchPartitions(
   const root: SearchRoot = {
     format: SEARCH_INDEX_FORMAT,
     products: count,
+    variants: index.prices.length,
     ids_block: sizes.idsBlock,
     facets_block: sizes.facetsBlock,
     categories: index.categories,
@@ -276,6 +280,44 @@ function facetFiles(index: SearchIndexFile, block: number): IndexFile[] {
       name: facetsFile(start / block),
       body: JSON.stringify({ facets: bytesToBase64(littleEndianBytes(facets)) }),
     });
+  }
+  return files;
+}
+
+/** Per product and column, its highest or lowest price (of all its variants, or those bought now). */
+function spanFiles(index: SearchIndexFile, block: number): IndexFile[] {
+  const count = index.ids.length;
+  const columns = new Map<SpanColumn, Float64Array>(
+    SPAN_COLUMNS.map((column) => [column, new Float64Array(count)]),
+  );
+  let variant = 0;
+  for (let product = 0; product < count; product += 1) {
+    const spans = { max: -Infinity, 'max-available': -Infinity, min: Infinity, 'min-available': Infinity };
+    const end = variant + (index.variants[product] ?? 0);
+    for (; variant < end; variant += 1) {
+      const price = index.prices[variant] as number;
+      spans.max = Math.max(spans.max, price);
+      spans.min = Math.min(spans.min, price);
+      if (index.available[variant] === '1') {
+        spans['max-available'] = Math.max(spans['max-available'], price);
+        spans['min-available'] = Math.min(spans['min-available'], price);
+      }
+    }
+    for (const column of SPAN_COLUMNS) (columns.get(column) as Float64Array)[product] = spans[column];
+  }
+  const files: IndexFile[] = [];
+  for (const column of SPAN_COLUMNS) {
+    const values = columns.get(column) as Float64Array;
+    for (let start = 0; start < count; start += block) {
+      const slice = values.slice(start, Math.min(count, start + block));
+      const bytes = new Uint8Array(slice.length * 8);
+      const view = new DataView(bytes.buffer);
+      slice.forEach((value, at) => view.setFloat64(at * 8, value, true));
+      files.push({
+        name: spanFile(column, start / block),
+        body: JSON.stringify({ values: bytesToBase64(bytes) }),
+      });
+    }
   }
   return files;
 }

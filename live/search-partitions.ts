@@ -17,6 +17,9 @@ import {
   reversedVocabFile,
   SEARCH_INDEX_FORMAT,
   type SearchRoot,
+  type SpanColumn,
+  type SpanFile,
+  spanFile,
   type TermPartitionFile,
   termFile,
   vocabFile,
@@ -30,13 +33,14 @@ export class SearchIndexError extends Error {
 }
 
 /**
- * What an isolate keeps of the index at most: five eighths for the filter columns (price
- * partitions and facets: at 1,000,000 products the whole price order is about 16 MB
- * decoded, so a wide price range stays cached), the rest for terms, vocabulary and ids,
- * so a run of word queries never pushes the price order out. With the search's own
- * arrays the handler stays inside 64 MB (BENCHMARKS.md).
+ * What an isolate keeps of the index at most: five eighths (25 MB) for the filter columns
+ * (price partitions, facets and spans: at 1,000,000 products the whole price order is
+ * about 16 MB decoded and a span column 8 MB), the rest (15 MB) for terms, vocabulary and
+ * ids, so a run of word queries never pushes the filters out. With the search's own
+ * arrays (8 MB at 1,000,000 products) and its kept answers (4 MB) the handler stays
+ * inside 64 MB (BENCHMARKS.md).
  */
-export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_CACHE_BYTES = 40 * 1024 * 1024;
 
 /** A term's products (ascending) and its impact byte for each. */
 export interface TermPostings {
@@ -65,6 +69,7 @@ export interface PartitionStore {
   vocab(partition: number, backwards: boolean): Promise<string[]>;
   prices(partition: number): Promise<PricePartition>;
   facets(block: number): Promise<Uint32Array>;
+  spans(column: SpanColumn, block: number): Promise<Float64Array>;
   ids(block: number): Promise<string[]>;
 }
 
@@ -96,18 +101,15 @@ export async function openPartitionStore(
   const columnCache = new ByteLru<unknown>(Math.floor((cacheBytes * 5) / 8));
   const textCache = new ByteLru<unknown>(cacheBytes - Math.floor((cacheBytes * 5) / 8));
   const cached = <T>(name: string, decode: (json: unknown) => { value: T; bytes: number }): Promise<T> =>
-    (name.startsWith('prices/') || name.startsWith('facets/') ? columnCache : textCache).get(
-      name,
-      async () => {
-        const json = await readJson(name);
-        try {
-          return decode(json);
-        } catch (error) {
-          const reason = error instanceof Error ? error.message : String(error);
-          throw new SearchIndexError(`the search index's ${name} cannot be read (${reason})`);
-        }
-      },
-    ) as Promise<T>;
+    (/^(prices|facets|spans)\//.test(name) ? columnCache : textCache).get(name, async () => {
+      const json = await readJson(name);
+      try {
+        return decode(json);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new SearchIndexError(`the search index's ${name} cannot be read (${reason})`);
+      }
+    }) as Promise<T>;
   /** How many products a block of this size holds: the last one may hold fewer. */
   const blockLength = (block: number, size: number): number =>
     Math.max(0, Math.min(size, root.products - block * size));
@@ -134,6 +136,12 @@ export async function openPartitionStore(
         expectLength(facets.length, blockLength(block, root.facets_block), 'facets');
         return { value: facets, bytes: facets.byteLength };
       }),
+    spans: (column, block) =>
+      cached(spanFile(column, block), (json) => {
+        const values = readFloat64LittleEndian(base64ToBytes((json as SpanFile).values));
+        expectLength(values.length, blockLength(block, root.facets_block), 'spans');
+        return { value: values, bytes: values.byteLength };
+      }),
     ids: (block) =>
       cached(idsFile(block), (json) => {
         const ids = stringList(json);
@@ -141,6 +149,15 @@ export async function openPartitionStore(
         return { value: ids, bytes: textBytes(json) };
       }),
   };
+}
+
+/** 64-bit little-endian floats, whatever the platform's order. */
+function readFloat64LittleEndian(bytes: Uint8Array): Float64Array {
+  if (bytes.length % 8 !== 0) throw new TypeError(`a column of ${bytes.length} bytes is cut short`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const values = new Float64Array(bytes.length / 8);
+  for (let index = 0; index < values.length; index += 1) values[index] = view.getFloat64(index * 8, true);
+  return values;
 }
 
 function expectLength(actual: number, expected: number, what: string): void {

@@ -318,7 +318,16 @@ describe('the index cut into partitions', () => {
     const manifest = JSON.parse((await bundle.context.readAsset('_live/manifest.json')) ?? '{}');
     expect(parts).toHaveLength(manifest.index_parts);
     const folders = new Set(parts.map((part) => part.path.split('/')[2]));
-    expect([...folders].sort()).toEqual(['facets', 'ids', 'prices', 'root.json', 'rvocab', 'terms', 'vocab']);
+    expect([...folders].sort()).toEqual([
+      'facets',
+      'ids',
+      'prices',
+      'root.json',
+      'rvocab',
+      'spans',
+      'terms',
+      'vocab',
+    ]);
     expect(parts.length).toBeGreaterThan(20);
   });
 });

@@ -55,7 +55,10 @@ describe('the price order', () => {
 });
 
 describe('a broken index in a bundle', () => {
-  const broken = async (change: (files: Map<string, string>) => void) => {
+  const broken = async (
+    change: (files: Map<string, string>) => void,
+    body: unknown = { filters: { price: { min: 500, max: 700 } } },
+  ) => {
     const bundle = await syntheticLiveBundle(40);
     const files = new Map(
       bundle.artifacts.flatMap((artifact) =>
@@ -71,7 +74,7 @@ describe('a broken index in a bundle', () => {
       {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ filters: { price: { max: 500 } } }),
+        body: JSON.stringify(body),
       },
     );
     return { status: response.status, text: await response.text() };
@@ -88,6 +91,22 @@ describe('a broken index in a bundle', () => {
     });
     expect(answer.status).toBe(503);
     expect(answer.text).not.toMatch(/price|_live|\.ts:|\.js:/);
+  });
+
+  it('answers 503 when the postings of a term are cut short', async () => {
+    const answer = await broken(
+      (files) => {
+        for (const [path, body] of files) {
+          if (!path.startsWith('_live/index/terms/')) continue;
+          const partition = JSON.parse(body);
+          partition.postings = String(partition.postings).slice(0, 8);
+          files.set(path, JSON.stringify(partition));
+        }
+      },
+      { query: 'ginger' },
+    );
+    expect(answer.status).toBe(503);
+    expect(answer.text).not.toMatch(/ginger|_live|\.ts:|\.js:/);
   });
 
   it('answers 503 when a partition is missing', async () => {

@@ -58,6 +58,15 @@ describe('what a query reads', () => {
     expect(kinds(reads)).toEqual(new Set(['root.json', 'prices']));
   });
 
+  it('reads a column of spans for a range open at one end that holds much of the catalog', async () => {
+    const { index, reads } = await openIndexOf(records);
+    expect((await index.search({ price: { min: 700 } })).length).toBeGreaterThan(100);
+    expect(kinds(reads)).toEqual(new Set(['root.json', 'spans']));
+    expect(
+      new Set(reads.filter((name) => name.startsWith('spans/')).map((name) => name.split('-')[0])),
+    ).toEqual(new Set(['spans/max']));
+  });
+
   it('reads the facets for a category, not the price or term partitions', async () => {
     const { index, reads } = await openIndexOf(records);
     expect((await index.search({ categories: ['shots'] })).length).toBeGreaterThan(0);
@@ -119,7 +128,7 @@ describe('one changed product', () => {
     [...new Set([...before.keys(), ...after.keys()])].filter((name) => before.get(name) !== after.get(name));
   const before = filesOf(records);
 
-  it('changes a few price files when its price changes', () => {
+  it('changes a few price and span files when its price changes', () => {
     const at = 1_234;
     const record = records[at] as ProductRecord;
     const repriced = records.map((one, index) =>
@@ -130,8 +139,9 @@ describe('one changed product', () => {
     const changes = changed(before, filesOf(repriced));
     expect(before.size).toBeGreaterThan(300);
     expect(changes.length).toBeGreaterThan(0);
-    expect(changes.length).toBeLessThanOrEqual(2 * record.variants.length + 2);
-    expect(changes.every((name) => name.startsWith('prices/') || name === 'root.json')).toBe(true);
+    // The partitions its variants leave and join, its block of each span column, the root.
+    expect(changes.length).toBeLessThanOrEqual(2 * record.variants.length + 4 + 1);
+    expect(changes.every((name) => /^(prices|spans)\//.test(name) || name === 'root.json')).toBe(true);
   });
 
   it('changes a few term files when its description changes', () => {
