@@ -23,7 +23,8 @@
  *   its variants, or of those that can be bought now), for the same blocks: a range open
  *   at one end ("from $x", "under $y") is one comparison per product, not a pass over
  *   the variants within it.
- * - `ids/<n>.json`: the product ids of a block of products in catalog order.
+ * - `ids/<n>.json`: the product ids of a block of products in catalog order, their common
+ *   prefix written once.
  */
 
 export const SEARCH_INDEX_FORMAT = 4;
@@ -101,6 +102,13 @@ export function reversed(text: string): string {
 export const priceFile = (name: string): string => `prices/${name}.json`;
 export const facetsFile = (block: number): string => `facets/${block}.json`;
 export const idsFile = (block: number): string => `ids/${block}.json`;
+
+export interface IdsFile {
+  /** What every id of the block starts with. */
+  prefix: string;
+  /** Each id without the prefix, in catalog order. */
+  ids: string[];
+}
 
 /** The span columns: a product's highest or lowest price, of all its variants or of those bought now. */
 export type SpanColumn = 'max' | 'max-available' | 'min' | 'min-available';

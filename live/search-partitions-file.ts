@@ -14,6 +14,7 @@ import {
   facetsFile,
   HAS_AVAILABLE,
   HAS_VARIANT,
+  type IdsFile,
   idsFile,
   type PricePartitionFile,
   priceFile,
@@ -83,7 +84,9 @@ export function buildSearchPartitions(
   files.push(...facetFiles(index, sizes.facetsBlock), ...spanFiles(index, sizes.facetsBlock));
   for (let block = 0; block * sizes.idsBlock < count; block += 1) {
     const ids = index.ids.slice(block * sizes.idsBlock, (block + 1) * sizes.idsBlock);
-    files.push({ name: idsFile(block), body: JSON.stringify(ids) });
+    const prefix = commonPrefix(ids);
+    const file: IdsFile = { prefix, ids: ids.map((id) => id.slice(prefix.length)) };
+    files.push({ name: idsFile(block), body: JSON.stringify(file) });
   }
   const root: SearchRoot = {
     format: SEARCH_INDEX_FORMAT,
@@ -108,7 +111,9 @@ export function buildSearchPartitions(
 /**
  * The first item of each partition: a partition starts before an item whose hash is a
  * multiple of the stride (so the boundary depends on that item alone), or where the
- * partition would pass four times its target. The stride makes the mean size the target.
+ * partition would pass twice its target. An item larger than the target (a word most
+ * products carry) is a partition of its own, so a query for a rare word never reads a
+ * common one's postings. The stride makes the mean size of the other partitions the target.
  */
 export function contentCuts(
   count: number,
@@ -118,20 +123,41 @@ export function contentCuts(
 ): number[] {
   if (count === 0) return [];
   let total = 0;
-  for (let item = 0; item < count; item += 1) total += sizeAt(item);
-  const mean = Math.max(total / count, 1e-9);
+  let small = 0;
+  for (let item = 0; item < count; item += 1) {
+    const itemSize = sizeAt(item);
+    if (itemSize > target) continue;
+    total += itemSize;
+    small += 1;
+  }
+  const mean = Math.max(total / Math.max(1, small), 1e-9);
   const stride = 2 ** Math.min(30, Math.max(0, Math.round(Math.log2(target / mean))));
   const starts = [0];
   let size = 0;
+  let previousAlone = false;
   for (let item = 0; item < count; item += 1) {
     const itemSize = sizeAt(item);
-    if (item > 0 && (hashAt(item) % stride === 0 || size + itemSize > 4 * target)) {
+    const alone = itemSize > target;
+    if (item > 0 && (alone || previousAlone || hashAt(item) % stride === 0 || size + itemSize > 2 * target)) {
       starts.push(item);
       size = 0;
     }
     size += itemSize;
+    previousAlone = alone;
   }
   return starts;
+}
+
+/** The longest prefix every id shares ("gid://shopify/Product/80…"), never splitting a surrogate pair. */
+function commonPrefix(ids: readonly string[]): string {
+  let prefix = ids[0] ?? '';
+  for (const id of ids) {
+    let length = 0;
+    while (length < prefix.length && length < id.length && prefix[length] === id[length]) length += 1;
+    prefix = prefix.slice(0, length);
+  }
+  const last = prefix.charCodeAt(prefix.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? prefix.slice(0, -1) : prefix;
 }
 
 /**

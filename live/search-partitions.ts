@@ -10,6 +10,7 @@ import { Leb128Reader } from './leb128-reader.js';
 import { readUint32LittleEndian } from './search-columns-file.js';
 import {
   facetsFile,
+  type IdsFile,
   idsFile,
   type PricePartitionFile,
   priceFile,
@@ -144,9 +145,12 @@ export async function openPartitionStore(
       }),
     ids: (block) =>
       cached(idsFile(block), (json) => {
-        const ids = stringList(json);
-        expectLength(ids.length, blockLength(block, root.ids_block), 'ids');
-        return { value: ids, bytes: textBytes(json) };
+        const { prefix, ids } = json as IdsFile;
+        if (typeof prefix !== 'string') throw new TypeError('no prefix');
+        const suffixes = stringList(ids);
+        expectLength(suffixes.length, blockLength(block, root.ids_block), 'ids');
+        const value = suffixes.map((suffix) => prefix + suffix);
+        return { value, bytes: textBytes(value) };
       }),
   };
 }

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ByteLru } from '../../live/byte-lru.js';
 import { buildSearchIndex } from '../../live/search-index-file.js';
-import { buildSearchPartitions } from '../../live/search-partitions-file.js';
+import { buildSearchPartitions, contentCuts } from '../../live/search-partitions-file.js';
 import type { ProductRecord } from '../../record/product-record.js';
 import { idsOf, openIndexOf, SMALL_PARTITIONS } from './partitioned-index.js';
 import { makeVariedRecords } from './varied-catalog.js';
@@ -116,6 +116,26 @@ describe('the cache', () => {
     expect(cache.bytes).toBe(8);
     expect(await cache.get('a', load('read again', 4))).toBe('a');
     expect(await cache.get('b', load('read again', 4))).toBe('read again');
+  });
+});
+
+describe('where partitions end', () => {
+  it('puts an item larger than the target alone, and keeps the others within twice the target', () => {
+    const sizes = Array.from({ length: 400 }, (_, item) => (item === 150 ? 5_000 : 10));
+    const starts = contentCuts(
+      sizes.length,
+      (item) => (item * 2654435761) >>> 0,
+      (item) => sizes[item] ?? 0,
+      100,
+    );
+    expect(starts).toContain(150);
+    expect(starts).toContain(151);
+    const ends = [...starts.slice(1), sizes.length];
+    starts.forEach((start, at) => {
+      const size = sizes.slice(start, ends[at]).reduce((sum, one) => sum + one, 0);
+      if (start !== 150) expect(size).toBeLessThanOrEqual(200);
+    });
+    expect(starts.length).toBeGreaterThan(20);
   });
 });
 
