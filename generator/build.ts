@@ -221,7 +221,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         config,
         // Each product dated by the cache: the sitemap's lastmod when the store gives none.
         products: await cache.dateProducts(merged.products, now),
-        ...(cache.fragments !== undefined ? { fragments: cache.fragments } : {}),
+        ...(cache.fragments !== undefined ? { fragments: cache.fragments, trust: cache } : {}),
         articles: content.articles,
         now,
         allowEmpty: options.allowEmpty === true,

@@ -16,6 +16,7 @@ import type { ResolvedConfig } from './config.js';
 import { emitCatalog } from './emit/catalog.js';
 import { type ArtifactSink, DOCUMENT_EMITTERS, emitBundle } from './emit/index.js';
 import { CatalogError } from './errors.js';
+import { validateChanged } from './incremental-gate.js';
 import type { Logger } from './logger.js';
 import { type BuildStage, planBuild } from './pipeline.js';
 import type { Article, BuildPlan, PlannedProduct, ProductFragments } from './plan.js';
@@ -37,6 +38,14 @@ export interface EmitInput {
   allowEmpty: boolean;
   /** The build cache's fragments of unchanged products, when the build writes. */
   fragments?: ProductFragments;
+  /** Which products an earlier gate passed, and where to say this one passed (the build cache). */
+  trust?: GateTrust;
+}
+
+/** What the gate may take as checked, and whom it tells when it passed (the build cache). */
+export interface GateTrust {
+  validatedProducts(products: readonly PlannedProduct[]): ReadonlySet<string> | undefined;
+  gatePassed(): void;
 }
 
 export interface Emitted {
@@ -55,8 +64,16 @@ export interface EmitTarget {
   logger: Logger;
 }
 
-function assertValid(artifacts: readonly Artifact[]): void {
-  const problems = validateArtifacts(artifacts);
+/**
+ * The gate: every document checked, or, when an earlier gate passed most products with
+ * the digests they have now, the changed products in full and the bundle around them.
+ */
+function assertValid(plan: BuildPlan, artifacts: readonly Artifact[], trust: GateTrust | undefined): void {
+  const validated = trust?.validatedProducts(plan.products);
+  const problems =
+    validated === undefined || validated.size === 0
+      ? validateArtifacts(artifacts)
+      : validateChanged(plan, artifacts, validated);
   if (problems.length === 0) return;
   const documents = [...new Set(problems.map((problem) => problem.path))].sort();
   throw new CatalogError(
@@ -148,7 +165,8 @@ export async function emitAgainst(
   }
   onStage('validate');
   try {
-    assertValid(result.artifacts);
+    assertValid(result.plan, result.artifacts, input.trust);
+    input.trust?.gatePassed();
   } catch (error) {
     await result.sink?.discard();
     throw error;

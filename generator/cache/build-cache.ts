@@ -43,6 +43,13 @@ export interface BuildCache {
    * product did not change (a written build), or rendered (`build({ write: false })`).
    */
   fragments?: ProductFragments;
+  /**
+   * The products this build's gate need not check again (every fragment copied from a row a
+   * published build's gate passed), when the cache is trusted; undefined otherwise.
+   */
+  validatedProducts(products: readonly PlannedProduct[]): ReadonlySet<string> | undefined;
+  /** This build's gate passed: the fragments it wrote need no checking again. */
+  gatePassed(): void;
   /** Writes what `dateProducts` found, when the build published or the cache was not trusted. */
   save(published: boolean): Promise<void>;
   /** Lets go of the fragment file; a build that failed keeps what it rendered (never wrong, only unused). */
@@ -77,10 +84,10 @@ export async function openBuildCache(
   const digests = new WeakMap<PlannedProduct, string>();
   const fragments = store === undefined ? undefined : cachedFragments(store, digests);
   let closed = false;
-  const closeStore = (keep?: ReadonlySet<string>) => {
+  const closeStore = (prune?: { removedSlugs: readonly string[] }) => {
     if (closed || store === undefined) return;
     closed = true;
-    store.close(keep);
+    store.close(prune);
   };
   // The summary says it (`cache` in --json, one line for people); the log names the file.
   if (reading.state === 'rebuilt') logger.debug(`the build cache at ${file} is rebuilt: ${reading.reason}`);
@@ -92,6 +99,17 @@ export async function openBuildCache(
     report,
     ...(fragments !== undefined ? { fragments } : {}),
     close: () => closeStore(),
+    validatedProducts: (products) =>
+      report.state === 'used' ? fragments?.validatedProducts(products) : undefined,
+    gatePassed() {
+      try {
+        if (!closed) store?.markValidated();
+      } catch (error) {
+        logger.warn(
+          `the build cache's fragment file could not be written (${String(error)}); the next build checks every product`,
+        );
+      }
+    },
     async dateProducts(products, now) {
       created = now;
       const seeds =
@@ -120,7 +138,8 @@ export async function openBuildCache(
     async save(published) {
       try {
         // Published: the fragments of products no longer in the catalog go.
-        closeStore(published ? new Set([...rows.values()].map((row) => row.digest)) : undefined);
+        const removedSlugs = cached === undefined ? [] : [...cached.keys()].filter((slug) => !rows.has(slug));
+        closeStore(published ? { removedSlugs } : undefined);
       } catch (error) {
         logger.warn(
           `the build cache's fragment file could not be written (${String(error)}); the next build renders every product`,
