@@ -216,11 +216,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       options.logger.warn(notice.message);
     }
     const now = (options.now ?? (() => new Date()))();
+    // Each product dated by the cache: the sitemap's lastmod when the store gives none.
+    const products = await cache.dateProducts(merged.products, now);
+    const productsChanged = cache.productsChanged();
     const emitted = await emitAgainst(
       {
         config,
-        // Each product dated by the cache: the sitemap's lastmod when the store gives none.
-        products: await cache.dateProducts(merged.products, now),
+        products,
+        ...(productsChanged !== undefined ? { productsChanged } : {}),
         ...(cache.fragments !== undefined ? { fragments: cache.fragments, trust: cache } : {}),
         articles: content.articles,
         now,

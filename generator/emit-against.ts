@@ -40,6 +40,11 @@ export interface EmitInput {
   fragments?: ProductFragments;
   /** Which products an earlier gate passed, and where to say this one passed (the build cache). */
   trust?: GateTrust;
+  /**
+   * True when the build cache knows a product changed since the last published build: the
+   * catalog then differs, so the pass that looks for "nothing changed" is skipped.
+   */
+  productsChanged?: boolean;
 }
 
 /** What the gate may take as checked, and whom it tells when it passed (the build cache). */
@@ -152,7 +157,7 @@ export async function emitAgainst(
 ): Promise<Emitted> {
   onStage('plan');
   let result: Emitted | undefined;
-  if (previous?.generated !== undefined) {
+  if (previous?.generated !== undefined && input.productsChanged !== true) {
     const plan = planBuild({ ...input, generated: previous.generated });
     onStage('emit');
     const artifacts = emitUnchanged(plan, previous, target);

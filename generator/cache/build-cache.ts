@@ -50,6 +50,12 @@ export interface BuildCache {
   validatedProducts(products: readonly PlannedProduct[]): ReadonlySet<string> | undefined;
   /** This build's gate passed: the fragments it wrote need no checking again. */
   gatePassed(): void;
+  /**
+   * True when a product was added, removed or changed since the last published build, as
+   * the trusted cache knows it (then the catalog changes, and the bundle with it); undefined
+   * when the cache is not trusted. Call after `dateProducts`.
+   */
+  productsChanged(): boolean | undefined;
   /** Writes what `dateProducts` found, when the build published or the cache was not trusted. */
   save(published: boolean): Promise<void>;
   /** Lets go of the fragment file; a build that failed keeps what it rendered (never wrong, only unused). */
@@ -101,6 +107,12 @@ export async function openBuildCache(
     close: () => closeStore(),
     validatedProducts: (products) =>
       report.state === 'used' ? fragments?.validatedProducts(products) : undefined,
+    productsChanged() {
+      if (cached === undefined) return undefined;
+      if (rows.size !== cached.size) return true;
+      for (const [slug, row] of rows) if (cached.get(slug)?.digest !== row.digest) return true;
+      return false;
+    },
     gatePassed() {
       try {
         if (!closed) store?.markValidated();
