@@ -8,7 +8,7 @@ import { emitBundle } from '../../../generator/emit/index.js';
 import { validateChanged } from '../../../generator/incremental-gate.js';
 import { silentLogger } from '../../../generator/logger.js';
 import { makeSamplePlan, makeSamplePlanWithFirstProduct } from '../../helpers/sample-plan.js';
-import { FIXED_NOW, hashTree, makeWorkspace } from '../pipeline/helpers.js';
+import { FIXED_NOW, hashTree, makeWorkspace, setUpstreamPrice } from '../pipeline/helpers.js';
 
 const AN_HOUR_LATER = new Date(FIXED_NOW.getTime() + 3_600_000);
 
@@ -32,18 +32,7 @@ function options(out: string, now: Date): BuildOptions {
 }
 
 async function setPrice(handle: string, price: string): Promise<void> {
-  const file = join(dir, 'upstream/products.json');
-  const data = JSON.parse(await readFile(file, 'utf8')) as {
-    products: { handle: string; variants: { price: string }[] }[];
-  };
-  let found = false;
-  for (const product of data.products) {
-    if (product.handle !== handle) continue;
-    found = true;
-    for (const variant of product.variants) variant.price = price;
-  }
-  if (!found) throw new Error(`the sample has no product ${handle}`);
-  await writeFile(file, JSON.stringify(data));
+  await setUpstreamPrice(dir, handle, price);
 }
 
 function fragmentFile(out = 'dist'): string {
