@@ -16,9 +16,10 @@ import type { ResolvedConfig } from './config.js';
 import { emitCatalog } from './emit/catalog.js';
 import { type ArtifactSink, DOCUMENT_EMITTERS, emitBundle } from './emit/index.js';
 import { CatalogError } from './errors.js';
+import { validateChanged } from './incremental-gate.js';
 import type { Logger } from './logger.js';
 import { type BuildStage, planBuild } from './pipeline.js';
-import type { Article, BuildPlan, PlannedProduct } from './plan.js';
+import type { Article, BuildPlan, PlannedProduct, ProductFragments } from './plan.js';
 import {
   type BundleDigests,
   digestArtifact,
@@ -35,6 +36,21 @@ export interface EmitInput {
   articles: Article[];
   now: Date;
   allowEmpty: boolean;
+  /** The build cache's fragments of unchanged products, when the build writes. */
+  fragments?: ProductFragments;
+  /** Which products an earlier gate passed, and where to say this one passed (the build cache). */
+  trust?: GateTrust;
+  /**
+   * True when the build cache knows a product changed since the last published build: the
+   * catalog then differs, so the pass that looks for "nothing changed" is skipped.
+   */
+  productsChanged?: boolean;
+}
+
+/** What the gate may take as checked, and whom it tells when it passed (the build cache). */
+export interface GateTrust {
+  validatedProducts(products: readonly PlannedProduct[]): ReadonlySet<string> | undefined;
+  gatePassed(): void;
 }
 
 export interface Emitted {
@@ -53,8 +69,16 @@ export interface EmitTarget {
   logger: Logger;
 }
 
-function assertValid(artifacts: readonly Artifact[]): void {
-  const problems = validateArtifacts(artifacts);
+/**
+ * The gate: every document checked, or, when an earlier gate passed most products with
+ * the digests they have now, the changed products in full and the bundle around them.
+ */
+function assertValid(plan: BuildPlan, artifacts: readonly Artifact[], trust: GateTrust | undefined): void {
+  const validated = trust?.validatedProducts(plan.products);
+  const problems =
+    validated === undefined || validated.size === 0
+      ? validateArtifacts(artifacts)
+      : validateChanged(plan, artifacts, validated);
   if (problems.length === 0) return;
   const documents = [...new Set(problems.map((problem) => problem.path))].sort();
   throw new CatalogError(
@@ -133,7 +157,7 @@ export async function emitAgainst(
 ): Promise<Emitted> {
   onStage('plan');
   let result: Emitted | undefined;
-  if (previous?.generated !== undefined) {
+  if (previous?.generated !== undefined && input.productsChanged !== true) {
     const plan = planBuild({ ...input, generated: previous.generated });
     onStage('emit');
     const artifacts = emitUnchanged(plan, previous, target);
@@ -146,7 +170,8 @@ export async function emitAgainst(
   }
   onStage('validate');
   try {
-    assertValid(result.artifacts);
+    assertValid(result.plan, result.artifacts, input.trust);
+    input.trust?.gatePassed();
   } catch (error) {
     await result.sink?.discard();
     throw error;

@@ -5,8 +5,9 @@
  * every other document agree by construction.
  */
 import type { ResolvedConfig } from './config.js';
+import { renderEveryFragment } from './emit/fragments.js';
 import type { Catalog, Health } from './model.js';
-import type { Article, BuildPlan, PlannedProduct } from './plan.js';
+import type { Article, BuildPlan, PlannedProduct, ProductFragments } from './plan.js';
 import type { fetchUpstream } from './sources/index.js';
 
 export const BUILD_STAGES = [
@@ -33,6 +34,8 @@ export interface PlanInput {
   generated: string;
   /** The build was told `--allow-empty`; an empty catalog then says so in its health document. */
   allowEmpty?: boolean;
+  /** Rendered every time unless the build's cache offers the unchanged products' fragments. */
+  fragments?: ProductFragments;
 }
 
 export function planBuild(input: PlanInput): BuildPlan {
@@ -60,5 +63,6 @@ export function planBuild(input: PlanInput): BuildPlan {
     cached: true,
     ...(input.allowEmpty === true && products.length === 0 ? { allow_empty: true as const } : {}),
   };
-  return { config, generated, products, articles, catalog, health };
+  const fragments = input.fragments ?? renderEveryFragment;
+  return { config, generated, products, articles, catalog, health, fragments };
 }

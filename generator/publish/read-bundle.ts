@@ -7,7 +7,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CatalogError } from '../errors.js';
-import { type BundleDigests, digestFile } from './file-digest.js';
+import { type BundleDigests, digestInto } from './file-digest.js';
 
 const MAX_DEPTH = 16;
 const MAX_FILES = 200_000;
@@ -22,9 +22,7 @@ type Visit = (path: string, file: string) => Promise<void>;
 export async function readBundleDigests(dir: string): Promise<BundleDigests | undefined> {
   const digests: BundleDigests = new Map();
   try {
-    await walk(dir, '', 0, async (path, file) => {
-      digests.set(path, await digestFile(file));
-    });
+    await walk(dir, '', 0, (path, file) => digestInto(digests, path, file));
   } catch (error) {
     if (isMissing(error) && digests.size === 0) return undefined;
     throw error;

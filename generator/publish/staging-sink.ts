@@ -11,7 +11,7 @@
  * held from `openStagingSink` until commit or discard, so two builds never share a target.
  */
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir, open, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -20,7 +20,14 @@ import { encodeArtifact } from '../bundle-file-encoding.js';
 import { spillArtifact } from '../compact-artifact.js';
 import { CatalogError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { type BundleDigests, digestBytes, digestFile } from './file-digest.js';
+import {
+  type BundleDigests,
+  digestBytes,
+  digestFile,
+  type FileStamp,
+  sameStamp,
+  stampOfDigest,
+} from './file-digest.js';
 import { acquirePublishLock, lockPathFor } from './lock.js';
 import { listBundleFiles } from './read-bundle.js';
 import {
@@ -43,14 +50,21 @@ export interface StagingSink {
   discard(): Promise<void>;
 }
 
-function linkUnchangedSync(current: string, file: string, digest: string): boolean {
+function linkUnchangedSync(
+  current: string,
+  file: string,
+  digest: string,
+  stamp: FileStamp | undefined,
+): boolean {
   try {
     linkSync(current, file);
   } catch {
     return false;
   }
   // The current bundle's file must still hold what its digest says (another writer, a
-  // hand edit): read it once through SHA-256, and write the file anew when it does not.
+  // hand edit). The same inode, size and time as when the digest was read: the same bytes.
+  // Otherwise read it once through SHA-256, and write the file anew when it does not.
+  if (sameStamp(stamp, statSync(file))) return true;
   if (digestBytes(readFileSync(file)) === digest) return true;
   unlinkSync(file);
   return false;
@@ -104,10 +118,14 @@ export async function openStagingSink(options: {
     const file = join(dir, artifact.path);
     const bytes = encodeArtifact(artifact);
     const digest = digestBytes(bytes);
-    mkdirSync(dirname(file), { recursive: true });
-    for (let folder = dirname(file); folder.startsWith(dir); folder = dirname(folder)) folders.add(folder);
+    // One mkdir per new folder, not one per file: 100,000 product pages share one folder.
+    if (!folders.has(dirname(file))) {
+      mkdirSync(dirname(file), { recursive: true });
+      for (let folder = dirname(file); folder.startsWith(dir); folder = dirname(folder)) folders.add(folder);
+    }
     const before = options.previous?.get(artifact.path);
-    if (before === digest && linkUnchangedSync(join(layout.target, artifact.path), file, digest))
+    const stamp = options.previous === undefined ? undefined : stampOfDigest(options.previous, artifact.path);
+    if (before === digest && linkUnchangedSync(join(layout.target, artifact.path), file, digest, stamp))
       unchanged += 1;
     else {
       writeFileSync(file, bytes, { flag: 'wx' });

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { median, runMeasured } from './child-process.js';
 import { benchStartup, failure } from './generator-startup.js';
 import { writeShopifyFixture } from './make-shopify-products.js';
+import { measureOneChange, type OneChangeFigures, oneChangeRow } from './one-change.js';
 import type { BenchOptions } from './options.js';
 import { benchScript, CATALOG_CLI, makeScratchDir, REPO_ROOT } from './paths.js';
 import { type BenchRow, judge } from './results.js';
@@ -26,6 +27,8 @@ interface SizeFigures {
   buildRssMB: number | null;
   /** Bytes of the build's output folder. */
   outputBytes: number;
+  /** The rebuild after one price changed, against a cold build with the cache. */
+  oneChange: OneChangeFigures;
 }
 
 const TIME_LIMIT = 2.5;
@@ -125,8 +128,11 @@ async function measureSize(
       outputBytes = await folderBytes(out);
       await rm(out, { recursive: true, force: true });
     }
+    log(`generator: N=${size}, one price changed`);
+    const oneChange = await measureOneChange(size, dir, config, fixture);
     return {
       size,
+      oneChange,
       baselineMs: median(baseline.map((r) => r.ms)),
       buildMs: median(build.map((r) => r.ms)),
       baselineCpuMs: medianOrNull(baseline.map((r) => r.cpu)),
@@ -232,7 +238,7 @@ export async function benchGenerator(
     try {
       const figures = await measureSize(size, options, log);
       all.push(figures);
-      rows.push(sizeRow(figures));
+      rows.push(sizeRow(figures), oneChangeRow(figures.oneChange));
     } catch (error) {
       const note = (error instanceof Error ? error.message : String(error)).slice(0, 400);
       rows.push({

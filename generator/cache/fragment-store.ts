@@ -1,0 +1,219 @@
+/**
+ * The rendered fragments of each product (its catalog record as JSON, its feed items, its
+ * knowledge-base section…), kept in one SQLite file beside the build cache
+ * (`fragments.sqlite`), so a rebuild renders only the products that changed and copies the
+ * rest. A row holds one kind of fragment of one product (by slug) with the product's digest
+ * (product-digest.ts) it was rendered from, and is used only for a product of that digest:
+ * the same product under the same settings and version always renders the same bytes. That
+ * makes the file safe to write while the build runs: a build killed half way leaves rows
+ * that are right for the digest they name (SQLite commits atomically).
+ *
+ * The emitters ask for a kind's fragments in slug order (the plan's order), so each kind is
+ * read with one forward scan of the table's own order, not one lookup per product, on a
+ * reading connection of its own; new rows go through a second, writing connection. (SQLite
+ * orders slugs by their UTF-8 bytes and the plan by UTF-16 units; where the two disagree, a
+ * slug beyond U+FFFF, the lookup misses and the fragment is rendered again: slower, never wrong.)
+ *
+ * The file is trusted only under the settings digest it was written with: another digest
+ * (another config, version or format), a corrupt file or an unknown layout, and it is
+ * deleted and started again empty, never read.
+ */
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+
+/** Bumped whenever the table or what a kind renders changes: an older file is then emptied. */
+export const FRAGMENT_FORMAT = 3;
+
+export const FRAGMENT_FILE_NAME = 'fragments.sqlite';
+
+/** Rows written in one transaction: each commit is one sync, not one per row. */
+const ROWS_PER_COMMIT = 5_000;
+
+export interface FragmentStore {
+  /** Whether the file was reused, or emptied and why. */
+  readonly state: 'used' | 'created' | 'rebuilt';
+  readonly reason?: string;
+  /**
+   * The fragment of `kind` for the product `slug` at `digest`, if the file has it, and
+   * whether a published build's gate passed it; fastest in slug order.
+   */
+  get(kind: string, slug: string, digest: string): { bytes: Buffer; validated: boolean } | undefined;
+  put(kind: string, slug: string, digest: string, bytes: Buffer): void;
+  /** The gate passed the bundle every row written so far is in: they need no checking again. */
+  markValidated(): void;
+  /**
+   * Commits and closes the file; with `prune` (a published build), first deletes the rows
+   * of the products that left the catalog and of the kinds this build did not ask for.
+   */
+  close(prune?: { removedSlugs: readonly string[] }): void;
+}
+
+const TABLES = 'fragments,meta';
+
+type Opening = { db: Database.Database } | { reason: string } | undefined;
+
+/** The file when it can be trusted under `settings`; why not otherwise; undefined when there is none. */
+function openTrusted(file: string, settings: string): Opening {
+  if (!existsSync(file)) return undefined;
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { fileMustExist: true });
+    if (db.pragma('quick_check', { simple: true }) !== 'ok') throw new Error('the file is corrupt');
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .pluck()
+      .all()
+      .join(',');
+    if (tables !== TABLES) throw new Error(`the file has tables ${tables || 'none'}`);
+    const meta = db.prepare('SELECT format, settings FROM meta').all() as {
+      format: unknown;
+      settings: unknown;
+    }[];
+    if (meta.length !== 1 || meta[0]?.format !== FRAGMENT_FORMAT || meta[0]?.settings !== settings) {
+      throw new Error('it was written by other settings, another version or another format');
+    }
+    return { db };
+  } catch (error) {
+    db?.close();
+    return { reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function removeFile(file: string): void {
+  for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+}
+
+function createFile(file: string, settings: string): Database.Database {
+  removeFile(file);
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.exec(`
+    CREATE TABLE meta (format INTEGER NOT NULL, settings TEXT NOT NULL);
+    CREATE TABLE fragments (kind TEXT NOT NULL, slug TEXT NOT NULL, digest TEXT NOT NULL,
+      bytes BLOB NOT NULL, validated INTEGER NOT NULL, PRIMARY KEY (kind, slug)) WITHOUT ROWID;
+  `);
+  db.prepare('INSERT INTO meta (format, settings) VALUES (?, ?)').run(FRAGMENT_FORMAT, settings);
+  return db;
+}
+
+interface Row {
+  slug: string;
+  digest: string;
+  bytes: Buffer;
+  validated: number;
+}
+
+/**
+ * Reads one kind's rows in slug order, one at a time, for lookups that come in slug order;
+ * a lookup behind the cursor starts the scan again.
+ */
+function forwardReader(db: Database.Database) {
+  const scan = db.prepare(
+    'SELECT slug, digest, bytes, validated FROM fragments WHERE kind = ? AND slug >= ? ORDER BY slug',
+  );
+  let kind: string | undefined;
+  let rows: IterableIterator<unknown> | undefined;
+  let current: Row | undefined;
+  let last = '';
+  const stop = () => {
+    rows?.return?.();
+    rows = undefined;
+    current = undefined;
+  };
+  const start = (nextKind: string, from: string) => {
+    stop();
+    kind = nextKind;
+    rows = scan.iterate(nextKind, from);
+    current = advance();
+  };
+  const advance = (): Row | undefined => {
+    const next = rows?.next();
+    return next === undefined || next.done === true ? undefined : (next.value as Row);
+  };
+  return {
+    stop,
+    get(wanted: string, slug: string): Row | undefined {
+      if (wanted !== kind || slug < last) start(wanted, slug);
+      last = slug;
+      while (current !== undefined && current.slug < slug) current = advance();
+      return current?.slug === slug ? current : undefined;
+    },
+  };
+}
+
+/**
+ * Opens (or starts again) the fragment file in the cache folder `dir`, trusted under
+ * `settings`; `fresh` starts it again whatever it holds (the rest of the cache was not trusted).
+ */
+export function openFragmentStore(dir: string, settings: string, fresh = false): FragmentStore {
+  const file = join(dir, FRAGMENT_FILE_NAME);
+  const trusted: Opening =
+    fresh && existsSync(file)
+      ? { reason: 'the rest of the build cache was not trusted' }
+      : openTrusted(file, settings);
+  const writer = trusted !== undefined && 'db' in trusted ? trusted.db : createFile(file, settings);
+  // The file is a cache: a crash may lose the last commits (never corrupt the file), which
+  // the next build renders again. WAL lets the reading connection scan while rows are written.
+  writer.pragma('journal_mode = WAL');
+  writer.pragma('synchronous = NORMAL');
+  const reader = new Database(file, { readonly: true, fileMustExist: true });
+  const rows = forwardReader(reader);
+  const insert = writer.prepare(
+    'INSERT OR REPLACE INTO fragments (kind, slug, digest, bytes, validated) VALUES (?, ?, ?, ?, 0)',
+  );
+  const kinds = new Set<string>();
+  let pending = 0;
+  const commit = () => {
+    if (writer.inTransaction) writer.exec('COMMIT');
+    pending = 0;
+  };
+  return {
+    ...(trusted === undefined
+      ? { state: 'created' as const }
+      : 'db' in trusted
+        ? { state: 'used' as const }
+        : { state: 'rebuilt' as const, reason: trusted.reason }),
+    get(kind, slug, digest) {
+      kinds.add(kind);
+      const row = rows.get(kind, slug);
+      return row !== undefined && row.digest === digest
+        ? { bytes: row.bytes, validated: row.validated === 1 }
+        : undefined;
+    },
+    put(kind, slug, digest, bytes) {
+      kinds.add(kind);
+      if (!writer.inTransaction) writer.exec('BEGIN');
+      insert.run(kind, slug, digest, bytes);
+      pending += 1;
+      if (pending >= ROWS_PER_COMMIT) commit();
+    },
+    markValidated() {
+      commit();
+      writer.exec('UPDATE fragments SET validated = 1 WHERE validated = 0');
+    },
+    close(prune) {
+      try {
+        rows.stop();
+        reader.close();
+        commit();
+        if (prune !== undefined) removeRows(writer, prune.removedSlugs, kinds);
+      } finally {
+        writer.close();
+      }
+    },
+  };
+}
+
+/** Deletes the rows of products no longer in the catalog and of kinds no longer rendered. */
+function removeRows(db: Database.Database, slugs: readonly string[], kinds: ReadonlySet<string>): void {
+  const stored = db.prepare('SELECT DISTINCT kind FROM fragments').pluck().all() as string[];
+  const removeKind = db.prepare('DELETE FROM fragments WHERE kind = ?');
+  const removeSlug = db.prepare('DELETE FROM fragments WHERE kind = ? AND slug = ?');
+  db.transaction(() => {
+    for (const kind of stored) {
+      if (!kinds.has(kind)) removeKind.run(kind);
+      else for (const slug of slugs) removeSlug.run(kind, slug);
+    }
+  })();
+}
