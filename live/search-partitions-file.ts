@@ -338,7 +338,9 @@ function spanFiles(index: SearchIndexFile, block: number): IndexFile[] {
       const slice = values.slice(start, Math.min(count, start + block));
       const bytes = new Uint8Array(slice.length * 8);
       const view = new DataView(bytes.buffer);
-      slice.forEach((value, at) => view.setFloat64(at * 8, value, true));
+      slice.forEach((value, at) => {
+        view.setFloat64(at * 8, value, true);
+      });
       files.push({
         name: spanFile(column, start / block),
         body: JSON.stringify({ values: bytesToBase64(bytes) }),
