@@ -26,8 +26,10 @@ import type { Logger } from './logger.js';
 import { type LeftOutProduct, mergeProducts } from './merge.js';
 import type { BuildStage, UpstreamFetcher } from './pipeline.js';
 import type { BuildPlan } from './plan.js';
+import { knownFilesOf } from './publish/file-digest.js';
 import { type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
 import { type PublishReport, recoverBundle } from './publish/publish-bundle.js';
+import { stampBundle } from './publish/read-bundle.js';
 import { describeShipping } from './shipping/policy.js';
 import { fetchUpstreamWithDeadline } from './sources/deadline.js';
 import type { UpstreamResult } from './sources/index.js';
@@ -191,9 +193,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const warnings = leftOutWarnings([...upstream.rejected, ...merged.leftOut], options.strict === true);
   // A killed build may have left the last good bundle in its backup folder: put it back first.
   if (options.write) await recoverBundle(out, options.logger);
-  const previous = await readPreviousBundle(out, config, options.logger, warnings);
   const cache = await openBuildCache(out, config, options.logger, options.write);
   try {
+    // Files whose inode, size and time are those the cache knows are not read again.
+    const previous = await readPreviousBundle(out, config, options.logger, warnings, cache.knownFiles());
     for (const warning of warnings) options.logger.warn(warning.message);
     guardEmpty(
       merged.products.length,
@@ -256,7 +259,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     options.logger.info(
       `  ${artifacts.length} documents: ${files.written} written, ${files.unchanged} unchanged, ${files.removed} removed`,
     );
-    if (options.write) await cache.save(published);
+    if (options.write) {
+      // What the next build may trust without reading: the bundle now in `out`, stamped.
+      const inOut =
+        sink !== undefined ? await stampBundle(out, sink.digests, sink.sources) : previous?.digests;
+      await cache.save(published, inOut === undefined ? new Map() : knownFilesOf(inOut));
+    }
     return {
       plan,
       artifacts,

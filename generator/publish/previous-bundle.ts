@@ -12,7 +12,7 @@ import { catalogPaths } from '../emit/catalog.js';
 import { CatalogError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { productFactsOf } from '../summary/diff.js';
-import type { BundleDigests } from './file-digest.js';
+import type { BundleDigests, KnownFile } from './file-digest.js';
 import { readBundleDigests } from './read-bundle.js';
 
 export interface PreviousBundle {
@@ -58,8 +58,9 @@ export async function readPreviousBundle(
   config: ResolvedConfig,
   logger: Logger,
   warnings: { push(warning: PreviousWarning): unknown },
+  known?: ReadonlyMap<string, KnownFile>,
 ): Promise<PreviousBundle | undefined> {
-  const digests = await readBundleDigests(out);
+  const digests = await readBundleDigests(out, known);
   if (digests === undefined || digests.size === 0) return undefined;
   const catalogPath = findCatalogPath(digests, config);
   if (catalogPath === undefined) {

@@ -128,6 +128,28 @@ describe('a rebuild from the fragments the last build kept', () => {
   });
 });
 
+describe('the last bundle as the cache knows it', () => {
+  it('when a build published then the cache holds every bundle file with its digest', async () => {
+    await build(options('dist', FIXED_NOW));
+    const rows = withFragments((db) => db.prepare('SELECT path, digest FROM files').all()) as {
+      path: string;
+      digest: string;
+    }[];
+    const tree = await hashTree(join(dir, 'dist'));
+    expect(Object.fromEntries(rows.map((row) => [row.path, row.digest]))).toEqual(tree);
+  });
+
+  it('when a bundle file was edited by hand then the next build notices and writes it anew', async () => {
+    await build(options('dist', FIXED_NOW));
+    const before = await hashTree(join(dir, 'dist'));
+    const robots = join(dir, 'dist/robots.txt');
+    await writeFile(robots, `${await readFile(robots, 'utf8')}# edited\n`);
+    const again = await build(options('dist', AN_HOUR_LATER));
+    expect(again.files.written).toBeGreaterThan(0);
+    expect((await hashTree(join(dir, 'dist')))['robots.txt']).toBe(before['robots.txt']);
+  });
+});
+
 describe('the gate of a rebuild', () => {
   it('when a changed product renders invalid documents then the gate names it', () => {
     const plan = makeSamplePlanWithFirstProduct((product) => ({
