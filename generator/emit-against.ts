@@ -11,12 +11,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { Artifact } from './artifact.js';
-import { spillArtifact } from './compact-artifact.js';
+import { compactArtifact, spillArtifact } from './compact-artifact.js';
 import type { ResolvedConfig } from './config.js';
 import { emitCatalog } from './emit/catalog.js';
+import { storeDocument, wholeDocuments } from './emit/document-storage.js';
 import { type ArtifactSink, DOCUMENT_EMITTERS, emitBundle } from './emit/index.js';
 import { CatalogError } from './errors.js';
 import type { Logger } from './logger.js';
+import type { PartSizes } from './parts/cut-parts.js';
 import { type BuildStage, planBuild } from './pipeline.js';
 import type { Article, BuildPlan, PlannedProduct } from './plan.js';
 import {
@@ -35,6 +37,7 @@ export interface EmitInput {
   articles: Article[];
   now: Date;
   allowEmpty: boolean;
+  partSizes?: PartSizes;
 }
 
 export interface Emitted {
@@ -86,7 +89,10 @@ function emitUnchanged(
 ): Artifact[] | undefined {
   // A changed bundle nearly always has a changed catalog: comparing that one document
   // first spares emitting the whole bundle twice on every build that changes something.
-  if (!holdsArtifacts(previous.digests, emitCatalog(plan))) return undefined;
+  const catalogFiles = emitCatalog(plan).flatMap(
+    (artifact) => storeDocument(plan, compactArtifact(artifact), (file) => file).files,
+  );
+  if (!holdsArtifacts(previous.digests, catalogFiles)) return undefined;
   if (!target.write) {
     const artifacts = emitBundle(plan);
     return matchesArtifacts(previous.digests, artifacts) ? artifacts : undefined;
@@ -146,13 +152,14 @@ export async function emitAgainst(
   }
   onStage('validate');
   try {
-    assertValid(result.artifacts);
+    // The gate reads each document whole, a parted one joined from its parts.
+    assertValid(wholeDocuments(result.artifacts));
   } catch (error) {
     await result.sink?.discard();
     throw error;
   }
   // Validated: the values the documents were serialised from (the feed's and sitemap's
   // trees) have done their work, so they do not stay beside the bodies while publishing.
-  for (const artifact of result.artifacts) delete artifact.serialisedFrom;
+  for (const artifact of wholeDocuments(result.artifacts)) delete artifact.serialisedFrom;
   return result;
 }

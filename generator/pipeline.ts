@@ -6,6 +6,7 @@
  */
 import type { ResolvedConfig } from './config.js';
 import type { Catalog, Health } from './model.js';
+import type { PartSizes } from './parts/cut-parts.js';
 import type { Article, BuildPlan, PlannedProduct } from './plan.js';
 import type { fetchUpstream } from './sources/index.js';
 
@@ -33,6 +34,8 @@ export interface PlanInput {
   generated: string;
   /** The build was told `--allow-empty`; an empty catalog then says so in its health document. */
   allowEmpty?: boolean;
+  /** Part sizes of parted documents; tests lower them so a small catalog has several parts. */
+  partSizes?: PartSizes;
 }
 
 export function planBuild(input: PlanInput): BuildPlan {
@@ -60,5 +63,6 @@ export function planBuild(input: PlanInput): BuildPlan {
     cached: true,
     ...(input.allowEmpty === true && products.length === 0 ? { allow_empty: true as const } : {}),
   };
-  return { config, generated, products, articles, catalog, health };
+  const partSizes = input.partSizes ? { partSizes: input.partSizes } : {};
+  return { config, generated, products, articles, catalog, health, ...partSizes };
 }
