@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuildResult, build } from '../../../generator/build.js';
 import { readBundleDir } from '../../../generator/check/read-dir.js';
+import { readBundleDirShape } from '../../../generator/hosting/bundle-shape.js';
 import { silentLogger } from '../../../generator/logger.js';
 import { partSizesAround } from '../../../generator/parts/cut-parts.js';
 import { type PreviewServer, startPreviewServer } from '../../../generator/preview/server.js';
@@ -93,6 +94,17 @@ describe('parted documents are stored in parts and served whole', () => {
     for (const part of manifest.parts) expect(part.length).toBeLessThanOrEqual(SMALL.max);
     // No whole copy beside the parts.
     expect(parted.artifacts.some((artifact) => artifact.path === 'feed.xml')).toBe(false);
+    // The host check counts the parts as files, and the most parts of one document as fetches.
+    const shape = await readBundleDirShape(partedDir());
+    const manifests = await Promise.all(
+      [...new Set(Object.values(index.documents))].map(
+        async (path) => JSON.parse(await readFile(join(partedDir(), path), 'utf8')) as PartsManifest,
+      ),
+    );
+    const most = Math.max(...manifests.map((item) => item.parts.length));
+    expect(shape.mostParts.parts).toBe(most);
+    expect(shape.largestStreamed.bytes).toBe(Math.max(...manifests.map((item) => item.length)));
+    expect(shape.files).toBe(parted.artifacts.length);
   });
 
   it('when a parted URL is fetched then it is the whole document with the static headers, and the ETag is its SHA-256', async () => {
