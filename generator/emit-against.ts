@@ -20,7 +20,7 @@ import { CatalogError } from './errors.js';
 import type { Logger } from './logger.js';
 import type { PartSizes } from './parts/cut-parts.js';
 import { type BuildStage, planBuild } from './pipeline.js';
-import type { Article, BuildPlan, PlannedProduct } from './plan.js';
+import type { Article, BuildPlan, PlannedProduct, ProductFragments } from './plan.js';
 import {
   type BundleDigests,
   digestArtifact,
@@ -38,6 +38,8 @@ export interface EmitInput {
   now: Date;
   allowEmpty: boolean;
   partSizes?: PartSizes;
+  /** The build cache's fragments of unchanged products, when the build writes. */
+  fragments?: ProductFragments;
 }
 
 export interface Emitted {

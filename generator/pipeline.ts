@@ -5,9 +5,10 @@
  * every other document agree by construction.
  */
 import type { ResolvedConfig } from './config.js';
+import { renderEveryFragment } from './emit/fragments.js';
 import type { Catalog, Health } from './model.js';
 import type { PartSizes } from './parts/cut-parts.js';
-import type { Article, BuildPlan, PlannedProduct } from './plan.js';
+import type { Article, BuildPlan, PlannedProduct, ProductFragments } from './plan.js';
 import type { fetchUpstream } from './sources/index.js';
 
 export const BUILD_STAGES = [
@@ -36,6 +37,8 @@ export interface PlanInput {
   allowEmpty?: boolean;
   /** Part sizes of parted documents; tests lower them so a small catalog has several parts. */
   partSizes?: PartSizes;
+  /** Rendered every time unless the build's cache offers the unchanged products' fragments. */
+  fragments?: ProductFragments;
 }
 
 export function planBuild(input: PlanInput): BuildPlan {
@@ -63,6 +66,7 @@ export function planBuild(input: PlanInput): BuildPlan {
     cached: true,
     ...(input.allowEmpty === true && products.length === 0 ? { allow_empty: true as const } : {}),
   };
+  const fragments = input.fragments ?? renderEveryFragment;
   const partSizes = input.partSizes ? { partSizes: input.partSizes } : {};
-  return { config, generated, products, articles, catalog, health, ...partSizes };
+  return { config, generated, products, articles, catalog, health, fragments, ...partSizes };
 }

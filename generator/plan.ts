@@ -29,6 +29,14 @@ export interface PlannedProduct {
   changedAt?: string;
 }
 
+/**
+ * Where an emitter gets one product's fragment of a big document (emit/fragments.ts):
+ * `render` is called only when the bytes are not already known for this product.
+ */
+export interface ProductFragments {
+  bytes(kind: string, product: PlannedProduct, render: () => string): Buffer;
+}
+
 /** A merchant article written as Markdown in `content/articles/`. */
 export interface Article {
   slug: string;
@@ -51,4 +59,9 @@ export interface BuildPlan {
   health: Health;
   /** How large a parted document's parts are (`parts/cut-parts.ts`); the default unless a test lowers it. */
   partSizes?: PartSizes;
+  /**
+   * Where each product's fragment of the big documents comes from: rendered, or copied
+   * from the build cache when the product did not change (emit/fragments.ts).
+   */
+  fragments: ProductFragments;
 }
