@@ -24,6 +24,7 @@ import { checkEveryHost, type HostFit } from './hosting/host-fit.js';
 import { judgeHostFit } from './hosting/judge-host-fit.js';
 import type { Logger } from './logger.js';
 import { type LeftOutProduct, mergeProducts } from './merge.js';
+import { type PartSizes, partSizesAround } from './parts/cut-parts.js';
 import type { BuildStage, UpstreamFetcher } from './pipeline.js';
 import type { BuildPlan } from './plan.js';
 import { knownFilesOf } from './publish/file-digest.js';
@@ -56,6 +57,31 @@ export interface BuildOptions {
   onStage?: (stage: BuildStage) => void;
   /** The fetchUpstream stage; the real adapters unless a test passes its own. */
   fetchUpstream?: UpstreamFetcher;
+  /**
+   * The sizes of a parted document's parts; default `DEFAULT_PART_SIZES`, or around
+   * `AGENT_CATALOG_PART_BYTES` bytes when the environment sets it (tests lower it, so a small
+   * catalog is parted; not a config field, since no merchant should need to change it).
+   */
+  partSizes?: PartSizes;
+}
+
+const PART_BYTES_VARIABLE = 'AGENT_CATALOG_PART_BYTES';
+
+function partSizesOf(options: BuildOptions): PartSizes | undefined {
+  if (options.partSizes) return options.partSizes;
+  const text = options.env?.[PART_BYTES_VARIABLE];
+  if (text === undefined || text === '') return undefined;
+  const avg = Number(text);
+  if (!Number.isSafeInteger(avg) || avg < 64) {
+    throw new CatalogError(
+      'CONFIG_INVALID',
+      `${PART_BYTES_VARIABLE} must be a whole number of bytes, 64 or more: ${JSON.stringify(text)}`,
+      {
+        field: PART_BYTES_VARIABLE,
+      },
+    );
+  }
+  return partSizesAround(avg);
 }
 
 export interface BuildWarning {
@@ -222,6 +248,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // Each product dated by the cache: the sitemap's lastmod when the store gives none.
     const products = await cache.dateProducts(merged.products, now);
     const productsChanged = cache.productsChanged();
+    const partSizes = partSizesOf(options);
     const emitted = await emitAgainst(
       {
         config,
@@ -231,6 +258,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         articles: content.articles,
         now,
         allowEmpty: options.allowEmpty === true,
+        ...(partSizes ? { partSizes } : {}),
       },
       previous,
       { write: options.write, out, logger: options.logger },

@@ -11,13 +11,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { Artifact } from './artifact.js';
-import { artifactBytes, spillArtifact } from './compact-artifact.js';
+import { artifactBytes, compactArtifact, spillArtifact } from './compact-artifact.js';
 import type { ResolvedConfig } from './config.js';
 import { emitCatalog } from './emit/catalog.js';
+import { storeDocument, wholeDocuments } from './emit/document-storage.js';
 import { type ArtifactSink, DOCUMENT_EMITTERS, emitBundle } from './emit/index.js';
 import { CatalogError } from './errors.js';
 import { validateChanged } from './incremental-gate.js';
 import type { Logger } from './logger.js';
+import type { PartSizes } from './parts/cut-parts.js';
 import { type BuildStage, planBuild } from './pipeline.js';
 import type { Article, BuildPlan, PlannedProduct, ProductFragments } from './plan.js';
 import {
@@ -38,6 +40,7 @@ export interface EmitInput {
   articles: Article[];
   now: Date;
   allowEmpty: boolean;
+  partSizes?: PartSizes;
   /** The build cache's fragments of unchanged products, when the build writes. */
   fragments?: ProductFragments;
   /** Which products an earlier gate passed, and where to say this one passed (the build cache). */
@@ -118,7 +121,10 @@ function emitUnchanged(
 ): Artifact[] | undefined {
   // A changed bundle nearly always has a changed catalog: comparing that one document
   // first spares emitting the whole bundle twice on every build that changes something.
-  if (!holdsArtifacts(previous.digests, emitCatalog(plan))) return undefined;
+  const catalogFiles = emitCatalog(plan).flatMap(
+    (artifact) => storeDocument(plan, compactArtifact(artifact), (file) => file).files,
+  );
+  if (!holdsArtifacts(previous.digests, catalogFiles)) return undefined;
   if (!target.write) {
     const artifacts = emitBundle(plan);
     return matchesArtifacts(previous.digests, artifacts) ? artifacts : undefined;
@@ -178,7 +184,8 @@ export async function emitAgainst(
   }
   onStage('validate');
   try {
-    assertValid(result.plan, result.artifacts, input.trust);
+    // The gate reads each document whole, a parted one joined from its parts.
+    assertValid(result.plan, wholeDocuments(result.artifacts), input.trust);
     input.trust?.gatePassed();
   } catch (error) {
     await result.sink?.discard();
@@ -186,6 +193,6 @@ export async function emitAgainst(
   }
   // Validated: the values the documents were serialised from (the feed's and sitemap's
   // trees) have done their work, so they do not stay beside the bodies while publishing.
-  for (const artifact of result.artifacts) delete artifact.serialisedFrom;
+  for (const artifact of wholeDocuments(result.artifacts)) delete artifact.serialisedFrom;
   return result;
 }

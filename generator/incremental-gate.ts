@@ -8,6 +8,7 @@
  * which test/generator/cache/incremental-build.test.ts holds to.
  */
 import type { Artifact } from './artifact.js';
+import { wholeDocuments } from './emit/document-storage.js';
 import { checkHostingRules } from './emit/hosting-check.js';
 import { emitBundle } from './emit/index.js';
 import { checkLlms } from './emit/llms.js';
@@ -52,7 +53,7 @@ export function validateChanged(
     generated: plan.generated,
     allowEmpty: true,
   });
-  const problems = validateArtifacts(emitBundle(ofChanged));
+  const problems = validateArtifacts(wholeDocuments(emitBundle(ofChanged)));
   problems.push(...validateBundle(bundleFilesOf(artifacts), WHOLE_BUNDLE_CHECKERS));
   return problems;
 }

@@ -7,6 +7,7 @@
 import type { ResolvedConfig } from './config.js';
 import { renderEveryFragment } from './emit/fragments.js';
 import type { Catalog, Health } from './model.js';
+import type { PartSizes } from './parts/cut-parts.js';
 import type { Article, BuildPlan, PlannedProduct, ProductFragments } from './plan.js';
 import type { fetchUpstream } from './sources/index.js';
 
@@ -34,6 +35,8 @@ export interface PlanInput {
   generated: string;
   /** The build was told `--allow-empty`; an empty catalog then says so in its health document. */
   allowEmpty?: boolean;
+  /** Part sizes of parted documents; tests lower them so a small catalog has several parts. */
+  partSizes?: PartSizes;
   /** Rendered every time unless the build's cache offers the unchanged products' fragments. */
   fragments?: ProductFragments;
 }
@@ -64,5 +67,6 @@ export function planBuild(input: PlanInput): BuildPlan {
     ...(input.allowEmpty === true && products.length === 0 ? { allow_empty: true as const } : {}),
   };
   const fragments = input.fragments ?? renderEveryFragment;
-  return { config, generated, products, articles, catalog, health, fragments };
+  const partSizes = input.partSizes ? { partSizes: input.partSizes } : {};
+  return { config, generated, products, articles, catalog, health, fragments, ...partSizes };
 }

@@ -14,6 +14,7 @@ import type { LiveContext } from './live-context.js';
 import { type LiveData, LiveDataError, loadLiveData } from './live-data.js';
 import { choosePageForm, HTML, MARKDOWN, negotiatePage } from './markdown-negotiation.js';
 import { handleMcpRequest } from './mcp-route.js';
+import { handlePartedDocument } from './parted-document-route.js';
 import type { BodyLimits } from './read-body.js';
 import { handleRestRequest, REST_OPERATIONS } from './rest-route.js';
 
@@ -41,7 +42,8 @@ export async function handleLiveRequest(
   );
   if (page !== undefined) return negotiateLivePage(request, context, page);
   const route = matchLiveRoute(pathname, context.settings.basePath);
-  if (route === undefined) return undefined;
+  // A document too large for one host file, stored in parts: served whole, with its own headers.
+  if (route === undefined) return handlePartedDocument(request, pathname, context);
   const loadData = (): Promise<LiveData> => loadLiveData(context.settings, context.readAsset);
   let response: Response;
   try {

@@ -46,7 +46,8 @@ export function livePaths(basePath: string): string[] {
  * Cloudflare reads it as `_routes.json`'s `include`; Netlify as the function's `config.path`.
  */
 export function routedPaths(basePath: string, pages: readonly string[] = []): string[] {
-  // The HTML pages with a Markdown twin: the core negotiates their form (Accept). A folder
+  // The HTML pages with a Markdown twin: the core negotiates their form (Accept); and the
+  // URLs of the parted documents, which it streams whole from their parts. A folder
   // page is listed without its slash too: Netlify matches a function's path with the
   // trailing slash removed, and serves the static page otherwise.
   const folders = pages.filter((page) => page !== '/' && page.endsWith('/')).map((page) => page.slice(0, -1));
