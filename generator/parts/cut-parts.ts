@@ -49,6 +49,9 @@ const GEAR: Uint32Array = (() => {
   return table;
 })();
 
+/** The same table as signed 32-bit words, for the cutter's int32 arithmetic. */
+const GEAR_INT = new Int32Array(GEAR.buffer);
+
 /** `bits` one-bits at the top of a 32-bit word: the bits that depend on the last 32 bytes rolled. */
 function topMask(bits: number): number {
   const clamped = Math.max(1, Math.min(31, bits));
@@ -84,8 +87,8 @@ export class PartCutter {
     checkPartSizes(sizes);
     this.#sizes = sizes;
     const bits = Math.round(Math.log2(sizes.avg));
-    this.#maskHard = topMask(bits + 2);
-    this.#maskEasy = topMask(bits - 2);
+    this.#maskHard = topMask(bits + 2) | 0;
+    this.#maskEasy = topMask(bits - 2) | 0;
     this.#buffer = new Uint8Array(sizes.max + 4);
   }
 
@@ -110,15 +113,24 @@ export class PartCutter {
   #findCut(): number | undefined {
     const { min, avg, max } = this.#sizes;
     const buffer = this.#buffer;
+    const gear = GEAR_INT;
     // A cut at `i + 1` needs the byte there to be known (a character may continue into it).
     const last = Math.min(this.#filled - 1, max);
-    let hash = this.#hash;
-    for (let index = Math.max(this.#scanned, min - 1); index < last; index += 1) {
-      hash = ((hash << 1) + (GEAR[buffer[index] ?? 0] ?? 0)) >>> 0;
-      const mask = index + 1 < avg ? this.#maskHard : this.#maskEasy;
-      if ((hash & mask) === 0 || index + 1 >= max) {
-        this.#hash = 0;
-        return this.#characterStart(index + 1);
+    // Int32 arithmetic throughout (`| 0`): the same bits as the unsigned hash, but V8 keeps
+    // the values small integers instead of boxing every hash above 2^31 as a double.
+    let hash = this.#hash | 0;
+    let index = Math.max(this.#scanned, min - 1);
+    // Before `avg` the harder mask, from there the easier one (FastCDC's normalised chunking).
+    for (const [end, mask] of [
+      [Math.min(last, avg - 1), this.#maskHard],
+      [last, this.#maskEasy],
+    ] as const) {
+      for (; index < end; index += 1) {
+        hash = ((hash << 1) + (gear[buffer[index] as number] as number)) | 0;
+        if ((hash & mask) === 0 || index + 1 >= max) {
+          this.#hash = 0;
+          return this.#characterStart(index + 1);
+        }
       }
     }
     this.#hash = hash;
