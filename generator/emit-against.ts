@@ -78,18 +78,33 @@ export interface EmitTarget {
  * The gate: every document checked, or, when an earlier gate passed most products with
  * the digests they have now, the changed products in full and the bundle around them.
  */
-function assertValid(plan: BuildPlan, artifacts: readonly Artifact[], trust: GateTrust | undefined): void {
+function assertValid(
+  plan: BuildPlan,
+  artifacts: readonly Artifact[],
+  trust: GateTrust | undefined,
+  unchangedFiles: ReadonlySet<string>,
+): void {
   const validated = trust?.validatedProducts(plan.products);
   const problems =
     validated === undefined || validated.size === 0
       ? validateArtifacts(artifacts)
-      : validateChanged(plan, artifacts, validated);
+      : validateChanged(plan, artifacts, validated, unchangedFiles);
   if (problems.length === 0) return;
   const documents = [...new Set(problems.map((problem) => problem.path))].sort();
   throw new CatalogError(
     'OUTPUT_INVALID',
     `refusing to publish: invalid ${documents.join(', ')}: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
     { documents, problems },
+  );
+}
+
+/** The files of the result with the bytes the last bundle had: every file when nothing changed. */
+function unchangedFilesOf(result: Emitted, previous: PreviousBundle | undefined): ReadonlySet<string> {
+  if (!result.changed) return new Set(result.artifacts.map((artifact) => artifact.path));
+  const digests = result.sink?.digests;
+  if (digests === undefined || previous === undefined) return new Set();
+  return new Set(
+    [...digests].filter(([path, digest]) => previous.digests.get(path) === digest).map(([path]) => path),
   );
 }
 
@@ -185,7 +200,12 @@ export async function emitAgainst(
   onStage('validate');
   try {
     // The gate reads each document whole, a parted one joined from its parts.
-    assertValid(result.plan, wholeDocuments(result.artifacts), input.trust);
+    assertValid(
+      result.plan,
+      wholeDocuments(result.artifacts),
+      input.trust,
+      unchangedFilesOf(result, previous),
+    );
     input.trust?.gatePassed();
   } catch (error) {
     await result.sink?.discard();

@@ -176,4 +176,23 @@ describe('the gate of a rebuild', () => {
     const problems = validateChanged(plan, artifacts, all);
     expect(problems.map((problem) => problem.path)).toContain('robots.txt');
   });
+
+  it('when a JSON file changed then its syntax is checked, and when it is the last bundle file it is not parsed again', () => {
+    const plan = makeSamplePlan();
+    const all = new Set(plan.products.map((product) => product.record.slug));
+    const artifacts = emitBundle(plan).map((artifact) =>
+      artifact.path === '.well-known/api-catalog.json' ? { ...artifact, body: '{"broken": ' } : artifact,
+    );
+    const changed = validateChanged(plan, artifacts, all);
+    expect(
+      changed.some(
+        (problem) => problem.path === '.well-known/api-catalog.json' && /JSON/.test(problem.message),
+      ),
+    ).toBe(true);
+    const json = artifacts
+      .filter((artifact) => artifact.path.endsWith('.json'))
+      .map((artifact) => artifact.path);
+    const kept = validateChanged(plan, artifacts, all, new Set(json));
+    expect(kept.filter((problem) => problem.rule === 'json')).toEqual([]);
+  });
 });
