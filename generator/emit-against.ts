@@ -28,6 +28,7 @@ import {
   digestBytes,
   holdsArtifacts,
   matchesArtifacts,
+  rememberSource,
   sourceOfDigest,
 } from './publish/file-digest.js';
 import type { PreviousBundle } from './publish/previous-bundle.js';
@@ -121,6 +122,10 @@ function compareWithBundle(out: string, digests: BundleDigests): ArtifactSink {
         ? digestBytes(artifactBytes(artifact)) === source
         : digests.get(artifact.path) === digestArtifact(artifact).digest;
     if (!same) throw new BundleDiffers();
+    // Learnt for the next build: the text this compressed file was made from.
+    if (artifact.encoding === 'gzip' && source === undefined) {
+      rememberSource(digests, artifact.path, digestBytes(artifactBytes(artifact)));
+    }
     const file = join(out, artifact.path);
     return spillArtifact(
       artifact,

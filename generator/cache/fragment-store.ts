@@ -224,11 +224,13 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
     saveKnownFiles(files) {
       commit();
       const insert = writer.prepare(
-        'INSERT INTO files (path, ino, size, mtime, digest) VALUES (?, ?, ?, ?, ?)',
+        'INSERT INTO files (path, ino, size, mtime, digest, source) VALUES (?, ?, ?, ?, ?, ?)',
       );
       writer.transaction(() => {
         writer.exec('DELETE FROM files');
-        for (const [path, file] of files) insert.run(path, file.ino, file.size, file.mtimeMs, file.digest);
+        for (const [path, file] of files) {
+          insert.run(path, file.ino, file.size, file.mtimeMs, file.digest, file.source ?? null);
+        }
       })();
     },
     markValidated() {
