@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import type { ShardCounts } from '../live/live-layout.js';
 import type { Artifact } from './artifact.js';
 import { spillArtifact } from './compact-artifact.js';
 import type { ResolvedConfig } from './config.js';
@@ -35,6 +36,8 @@ export interface EmitInput {
   articles: Article[];
   now: Date;
   allowEmpty: boolean;
+  /** The last bundle's shard counts (`countShards` of its files), kept while they fit. */
+  previousShards?: Partial<ShardCounts>;
 }
 
 export interface Emitted {

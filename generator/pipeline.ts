@@ -4,6 +4,7 @@
  * one BuildPlan every emitter reads, so the catalog's `count`, the health document and
  * every other document agree by construction.
  */
+import { chooseShardCounts, type ShardCounts } from '../live/live-layout.js';
 import type { ResolvedConfig } from './config.js';
 import type { Catalog, Health } from './model.js';
 import type { Article, BuildPlan, PlannedProduct } from './plan.js';
@@ -33,6 +34,8 @@ export interface PlanInput {
   generated: string;
   /** The build was told `--allow-empty`; an empty catalog then says so in its health document. */
   allowEmpty?: boolean;
+  /** The last bundle's shard counts, kept while they still fit the catalog (`chooseShardCounts`). */
+  previousShards?: Partial<ShardCounts>;
 }
 
 export function planBuild(input: PlanInput): BuildPlan {
@@ -60,5 +63,6 @@ export function planBuild(input: PlanInput): BuildPlan {
     cached: true,
     ...(input.allowEmpty === true && products.length === 0 ? { allow_empty: true as const } : {}),
   };
-  return { config, generated, products, articles, catalog, health };
+  const shards = chooseShardCounts(products.length, input.previousShards);
+  return { config, generated, products, articles, catalog, health, shards };
 }

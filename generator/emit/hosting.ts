@@ -45,7 +45,10 @@ const PREAMBLE = [
 
 type Header = [name: string, value: string];
 
-function isStable(artifact: Artifact): boolean {
+/** What the headers of a document depend on: where it is served and its media type. */
+type DocumentHead = Pick<Artifact, 'path' | 'publicPath' | 'mediaType'>;
+
+function isStable(artifact: DocumentHead): boolean {
   return (
     artifact.path.startsWith('.well-known/') ||
     artifact.path === 'robots.txt' ||
@@ -61,7 +64,7 @@ function urlPathsOf(artifact: Artifact): string[] {
 }
 
 function headersFor(
-  artifact: Artifact,
+  artifact: DocumentHead,
   policy: UsagePolicy,
   catalogPath: string,
   twins: ReadonlyMap<string, string>,
@@ -128,6 +131,17 @@ function byPath<T>(key: (item: T) => string): (a: T, b: T) => number {
 function needsRewrite(artifact: Artifact): boolean {
   const from = artifactUrlPath(artifact);
   return from !== `/${artifact.path}` && `${from}index.html` !== `/${artifact.path}`;
+}
+
+/**
+ * The headers `_headers` would give this document, for one the live handler serves from a
+ * packed shard (`product-page-shards.ts`), which no rule reaches: the handler sends them
+ * as they are, so the page is answered as its file was.
+ */
+export function headersOfDocument(plan: BuildPlan, document: DocumentHead): Header[] {
+  const { catalogPath } = catalogPaths(plan.config.base_url);
+  const twins = new Map(markdownTwins(plan.config).map(({ page, twin }) => [page, twin]));
+  return headersFor(document, resolveUsagePolicy(plan.config), catalogPath, twins);
 }
 
 export function emitHostingRules(plan: BuildPlan, artifacts: readonly Artifact[]): Artifact[] {

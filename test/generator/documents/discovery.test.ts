@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { buildAuthorizationServerMetadata } from '../../../auth-server/metadata.js';
 import type { Artifact } from '../../../generator/artifact.js';
 import { emitBundle } from '../../../generator/emit/index.js';
+import { readProductPages } from '../../../generator/emit/product-page-shards.js';
 import { bundleFilesOf, validateBundle } from '../../../generator/validate/index.js';
 import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
 
@@ -28,8 +29,8 @@ function json(path: string): Json {
   return JSON.parse(body(path)) as Json;
 }
 
-function problemsAfter(path: string, change: (text: string) => string) {
-  const broken = new Map(files);
+function problemsAfter(path: string, change: (text: string) => string, bundle = files) {
+  const broken = new Map(bundle);
   broken.set(path, change(broken.get(path) ?? ''));
   return validateBundle(broken).filter((problem) => problem.path === path || problem.rule !== 'consistency');
 }
@@ -178,7 +179,9 @@ describe('the Markdown pages', () => {
   test("each product has a page whose front matter is the record's key fields", () => {
     for (const product of plan.products) {
       const { record } = product;
-      const { data, content } = matter(body(`kb/products/${record.slug}.md`), {});
+      // The sample turns the live surface on: its pages are entries of the handler's shards.
+      const page = readProductPages(files).pages.get(`kb/products/${record.slug}.md`) ?? '';
+      const { data, content } = matter(page, {});
       expect(data).toMatchObject({
         id: record.id,
         name: record.name,
@@ -203,8 +206,16 @@ describe('the Markdown pages', () => {
   test('the gate refuses a page whose price disagrees with the catalog, and a missing twin', () => {
     const slug = plan.products[0]?.record.slug ?? '';
     const price = plan.products[0]?.record.price ?? '';
-    const problems = problemsAfter(`kb/products/${slug}.md`, (text) =>
-      text.replace(`price: '${price}'`, "price: '0.01'"),
+    // With the live surface off each page is a file of its own.
+    const staticFiles = bundleFilesOf(
+      emitBundle(
+        makeSamplePlan({ config: makeSampleConfig({ ...SAMPLE_CONFIG_INPUT, live: { enabled: false } }) }),
+      ),
+    );
+    const problems = problemsAfter(
+      `kb/products/${slug}.md`,
+      (text) => text.replace(`price: '${price}'`, "price: '0.01'"),
+      staticFiles,
     );
     expect(problems.map((problem) => problem.rule)).toEqual(['markdown']);
     const withoutTwin = new Map(files);
