@@ -112,3 +112,23 @@ export function countShards(paths: Iterable<string>): Partial<ShardCounts> {
   }
   return counts;
 }
+
+/**
+ * The fewest and the most shards of each kind a bundle of `products` products can have: a
+ * fresh build's count, or one kept from a last bundle of another size (`chooseShardCount`'s
+ * hysteresis). What the file budget is held to (docs/live.md, `npm run bench`).
+ */
+export function shardCountRange(products: number): Record<ShardKind, { fewest: number; most: number }> {
+  const range = (perShard: number) => {
+    const kept: number[] = [];
+    for (let previous = 1; previous <= Math.max(products, 1) * 2; previous *= 2) {
+      kept.push(chooseShardCount(products, perShard, previous));
+    }
+    return { fewest: Math.min(...kept), most: Math.max(...kept) };
+  };
+  return {
+    pages: range(PRODUCTS_PER_SHARD.pages),
+    products: range(PRODUCTS_PER_SHARD.products),
+    variants: range(PRODUCTS_PER_SHARD.variants),
+  };
+}

@@ -99,6 +99,7 @@ export async function answerProductPage(
   const headers = headersOf(store.manifest);
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     headers.set('allow', ALLOWED_METHODS);
+    headers.set('content-length', '0');
     return new Response(null, { status: 405, headers });
   }
   headers.set('etag', page.etag);

@@ -223,6 +223,25 @@ describe('the Markdown pages', () => {
     expect(validateBundle(withoutTwin).filter((problem) => problem.path === 'api/index.md')).toHaveLength(1);
   });
 
+  test('the gate refuses a packed page whose price disagrees with the catalog, and whose entity tag is not its own', () => {
+    const slug = plan.products[0]?.record.slug ?? '';
+    const price = plan.products[0]?.record.price ?? '';
+    // As long as the old price, so the shard's offsets still hold: only this page differs.
+    const wrong = price.replace(/\d/g, '0').replace(/0$/, '1');
+    const shard = [...files.keys()].find(
+      (path) => path.startsWith('_live/pages/') && (files.get(path) ?? '').includes(`slug: ${slug}\n`),
+    );
+    const problems = problemsAfter(shard ?? '', (text) =>
+      text.replace(new RegExp(`(slug: ${slug}\\n[^]*?)price: '${price.replace('.', '\\.')}'`), `$1price: '${wrong}'`),
+    );
+    expect(problems.filter((problem) => problem.path === shard).map((problem) => problem.message)).toEqual([
+      expect.stringContaining('entity tag'),
+    ]);
+    expect(problems.filter((problem) => problem.path === `kb/products/${slug}.md`).map((p) => p.rule)).toEqual([
+      'markdown',
+    ]);
+  });
+
   test('model (a) has a twin of / and both HTML pages link theirs', () => {
     const own = makeSamplePlan({
       config: makeSampleConfig({ ...SAMPLE_CONFIG_INPUT, site_url: 'https://agents.pomona.example' }),
