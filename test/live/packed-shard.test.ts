@@ -28,13 +28,21 @@ describe('packed shards', () => {
 
   it('gives back every entry exactly, by its key', () => {
     for (const entry of ENTRIES) {
-      expect(readPackedEntry(text, entry.key), entry.key).toEqual({ body: entry.body, meta: entry.meta ?? '' });
+      expect(readPackedEntry(text, entry.key), entry.key).toEqual({
+        body: entry.body,
+        meta: entry.meta ?? '',
+      });
     }
-    expect(readPackedEntries(text).map((entry) => entry.key).sort()).toEqual(ENTRIES.map((e) => e.key).sort());
+    expect(
+      readPackedEntries(text)
+        .map((entry) => entry.key)
+        .sort(),
+    ).toEqual(ENTRIES.map((e) => e.key).sort());
   });
 
   it('answers undefined for a key it does not hold, even one found inside a body or another key', () => {
-    for (const key of ['green-', 'Glow', 'hi', 'no-such-key', '']) expect(readPackedEntry(text, key), key).toBeUndefined();
+    for (const key of ['green-', 'Glow', 'hi', 'no-such-key', ''])
+      expect(readPackedEntry(text, key), key).toBeUndefined();
   });
 
   it('writes the same text whatever order the entries come in', () => {

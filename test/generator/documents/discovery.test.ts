@@ -232,14 +232,17 @@ describe('the Markdown pages', () => {
       (path) => path.startsWith('_live/pages/') && (files.get(path) ?? '').includes(`slug: ${slug}\n`),
     );
     const problems = problemsAfter(shard ?? '', (text) =>
-      text.replace(new RegExp(`(slug: ${slug}\\n[^]*?)price: '${price.replace('.', '\\.')}'`), `$1price: '${wrong}'`),
+      text.replace(
+        new RegExp(`(slug: ${slug}\\n[^]*?)price: '${price.replace('.', '\\.')}'`),
+        `$1price: '${wrong}'`,
+      ),
     );
     expect(problems.filter((problem) => problem.path === shard).map((problem) => problem.message)).toEqual([
       expect.stringContaining('entity tag'),
     ]);
-    expect(problems.filter((problem) => problem.path === `kb/products/${slug}.md`).map((p) => p.rule)).toEqual([
-      'markdown',
-    ]);
+    expect(
+      problems.filter((problem) => problem.path === `kb/products/${slug}.md`).map((p) => p.rule),
+    ).toEqual(['markdown']);
   });
 
   test('model (a) has a twin of / and both HTML pages link theirs', () => {

@@ -6,15 +6,18 @@
  * predicts, and the sizing is then asked what the same bundle would hold at 1,000,000
  * products (nothing of that size is built), the largest shard included.
  */
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Artifact } from '../../../generator/artifact.js';
 import { build } from '../../../generator/build.js';
-import { silentLogger } from '../../../generator/logger.js';
-import { chooseShardCounts, PRODUCTS_PER_SHARD, type ShardKind, shardCountRange } from '../../../live/live-layout.js';
+import {
+  chooseShardCounts,
+  PRODUCTS_PER_SHARD,
+  type ShardKind,
+  shardCountRange,
+} from '../../../live/live-layout.js';
 import { makeShopifyProducts } from '../../fixtures/upstream/make-products.js';
 import { FIXED_NOW, makeWorkspace } from '../pipeline/helpers.js';
+import { storeBuildOptions, writeStoreConfig, writeStoreProducts } from '../pipeline/synthetic-store.js';
 
 const PRODUCTS = 2_000;
 const MILLION = 1_000_000;
@@ -32,7 +35,8 @@ function folderOf(path: string): string {
 
 function countByFolder(artifacts: readonly Artifact[]): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const artifact of artifacts) counts.set(folderOf(artifact.path), (counts.get(folderOf(artifact.path)) ?? 0) + 1);
+  for (const artifact of artifacts)
+    counts.set(folderOf(artifact.path), (counts.get(folderOf(artifact.path)) ?? 0) + 1);
   return counts;
 }
 
@@ -43,30 +47,9 @@ describe('the file budget with the live surface on', () => {
   beforeAll(async () => {
     const workspace = await makeWorkspace();
     cleanup = workspace.cleanup;
-    await writeFile(join(workspace.dir, 'products.json'), JSON.stringify({ products: makeShopifyProducts(PRODUCTS) }));
-    await writeFile(
-      join(workspace.dir, 'catalog.config.json'),
-      JSON.stringify({
-        merchant: {
-          name: 'Budget Juice',
-          url: 'https://budget-juice.example',
-          contact: 'hello@budget-juice.example',
-          currency: 'USD',
-          ships_to: ['US'],
-        },
-        auth_url: 'https://auth.budget-juice.example',
-        upstream: { source: 'products.json', format: 'shopify' },
-        live: { enabled: true },
-      }),
-    );
-    const result = await build({
-      configPath: 'catalog.config.json',
-      out: 'dist',
-      cwd: workspace.dir,
-      write: false,
-      logger: silentLogger,
-      now: () => FIXED_NOW,
-    });
+    await writeStoreProducts(workspace.dir, makeShopifyProducts(PRODUCTS));
+    const config = await writeStoreConfig(workspace.dir, 'budget', true);
+    const result = await build(storeBuildOptions(workspace.dir, config, { now: FIXED_NOW, write: false }));
     artifacts = result.artifacts;
   }, 120_000);
 

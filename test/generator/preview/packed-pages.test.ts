@@ -6,14 +6,14 @@
  * a page no product has, or a method a file does not take, gets the same answer too. The
  * catalog has non-Latin, accented and emoji slugs, which travel percent-encoded.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../../generator/build.js';
-import { silentLogger } from '../../../generator/logger.js';
 import { type PreviewServer, startPreviewServer } from '../../../generator/preview/server.js';
 import { makeShopifyProducts } from '../../fixtures/upstream/make-products.js';
 import { FIXED_NOW, makeWorkspace } from '../pipeline/helpers.js';
+import { storeBuildOptions, writeStoreConfig, writeStoreProducts } from '../pipeline/synthetic-store.js';
 
 const PRODUCTS = 120;
 /** Handles a careless server would mangle (the catalog keeps those its slug rules allow). */
@@ -29,13 +29,20 @@ interface Answer {
 
 async function ask(base: string, path: string, init: RequestInit = {}): Promise<Answer> {
   const res = await fetch(`${base}${path}`, { redirect: 'manual', ...init });
-  const headers = [...res.headers].filter(([name]) => !HOP_HEADERS.has(name)).sort();
+  const headers: [string, string][] = [];
+  res.headers.forEach((value, name) => {
+    if (!HOP_HEADERS.has(name)) headers.push([name, value]);
+  });
+  headers.sort();
   return { status: res.status, body: Buffer.from(await res.arrayBuffer()).toString('base64'), headers };
 }
 
 describe('product pages packed into shards, served by preview', () => {
   let workspace: { dir: string; cleanup: () => Promise<void> } | undefined;
-  const servers: Record<'packed' | 'files', PreviewServer | undefined> = { packed: undefined, files: undefined };
+  const servers: Record<'packed' | 'files', PreviewServer | undefined> = {
+    packed: undefined,
+    files: undefined,
+  };
   let slugs: string[] = [];
 
   beforeAll(async () => {
@@ -46,30 +53,12 @@ describe('product pages packed into shards, served by preview', () => {
       const product = products[index * 7];
       if (product) product.handle = handle;
     });
-    await writeFile(join(dir, 'products.json'), JSON.stringify({ products }));
+    await writeStoreProducts(dir, products);
     for (const live of [true, false]) {
-      const config = {
-        merchant: {
-          name: 'Packed Juice',
-          url: 'https://packed-juice.example',
-          contact: 'hello@packed-juice.example',
-          currency: 'USD',
-          ships_to: ['US'],
-        },
-        auth_url: 'https://auth.packed-juice.example',
-        upstream: { source: 'products.json', format: 'shopify' },
-        live: { enabled: live },
-      };
       const name = live ? 'packed' : 'files';
-      await writeFile(join(dir, `${name}.config.json`), JSON.stringify(config));
-      await build({
-        configPath: `${name}.config.json`,
-        out: name,
-        cwd: dir,
-        write: true,
-        logger: silentLogger,
-        now: () => FIXED_NOW,
-      });
+      // One merchant, two configs: only where the pages are stored differs.
+      const config = await writeStoreConfig(dir, 'packed', live, `${name}.config.json`);
+      await build(storeBuildOptions(dir, config, { out: name, now: FIXED_NOW }));
       servers[name] = await startPreviewServer({ dir: join(dir, name), port: 0 });
     }
     const catalog = JSON.parse(await readFile(join(dir, 'files', 'agent-catalog.json'), 'utf8')) as {
@@ -108,7 +97,7 @@ describe('product pages packed into shards, served by preview', () => {
     }
   });
 
-  it("when a page is asked again with its ETag then both answer 304 with the same headers, and a stale tag gets the page", async () => {
+  it('when a page is asked again with its ETag then both answer 304 with the same headers, and a stale tag gets the page', async () => {
     const { packed, files } = urls();
     for (const slug of [slugs[0] ?? '', ...slugs.filter((slug) => encodeURIComponent(slug) !== slug)]) {
       const path = `/kb/products/${encodeURIComponent(slug)}.md`;

@@ -5,58 +5,39 @@
  * product; and a catalog that grows past where a fresh build would choose more shards
  * keeps the last bundle's count while it still fits (no reshard on every build).
  */
-import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type BuildOptions, build } from '../../../generator/build.js';
-import { silentLogger } from '../../../generator/logger.js';
 import { chooseShardCounts, countShards, type ShardCounts } from '../../../live/live-layout.js';
 import { makeShopifyProducts, type ShopifyProduct } from '../../fixtures/upstream/make-products.js';
 import { FIXED_NOW, hashTree, makeWorkspace } from '../pipeline/helpers.js';
+import { storeBuildOptions, writeStoreConfig, writeStoreProducts } from '../pipeline/synthetic-store.js';
 
 const PRODUCTS = 1_500;
 let dir = '';
 let cleanup: () => Promise<void> = async () => {};
 
+let config = '';
 beforeEach(async () => {
   ({ dir, cleanup } = await makeWorkspace());
-  await writeFile(
-    join(dir, 'catalog.config.json'),
-    JSON.stringify({
-      merchant: {
-        name: 'Sharded Juice',
-        url: 'https://sharded-juice.example',
-        contact: 'hello@sharded-juice.example',
-        currency: 'USD',
-        ships_to: ['US'],
-      },
-      auth_url: 'https://auth.sharded-juice.example',
-      upstream: { source: 'products.json', format: 'shopify' },
-      live: { enabled: true },
-    }),
-  );
+  config = await writeStoreConfig(dir, 'sharded', true);
 });
 afterEach(() => cleanup());
 
-async function writeProducts(products: readonly ShopifyProduct[]): Promise<void> {
-  await writeFile(join(dir, 'products.json'), JSON.stringify({ products }));
-}
+const writeProducts = (products: readonly ShopifyProduct[]) => writeStoreProducts(dir, products);
 
 let hour = 0;
+/** Each build an hour after the last. */
 function options(): BuildOptions {
   hour += 1;
-  return {
-    configPath: 'catalog.config.json',
-    out: 'dist',
-    cwd: dir,
-    write: true,
-    logger: silentLogger,
-    now: () => new Date(FIXED_NOW.getTime() + hour * 3_600_000),
-  };
+  return storeBuildOptions(dir, config, { now: new Date(FIXED_NOW.getTime() + hour * 3_600_000) });
 }
 
 /** The files of each shard folder whose bytes changed between two bundles (added ones too). */
-function changedShards(before: Record<string, string>, after: Record<string, string>): Record<string, string[]> {
+function changedShards(
+  before: Record<string, string>,
+  after: Record<string, string>,
+): Record<string, string[]> {
   const changed = Object.keys(after).filter((path) => after[path] !== before[path]);
   const under = (folder: string) => changed.filter((path) => path.startsWith(`_live/${folder}/`));
   return { pages: under('pages'), products: under('products'), variants: under('variants') };
