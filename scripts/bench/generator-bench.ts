@@ -10,6 +10,7 @@
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { median, runMeasured } from './child-process.js';
+import { countBundleFiles, type FileCount, fileBudgetRow } from './file-budget.js';
 import { benchStartup, failure } from './generator-startup.js';
 import { writeShopifyFixture } from './make-shopify-products.js';
 import type { BenchOptions } from './options.js';
@@ -26,6 +27,8 @@ interface SizeFigures {
   buildRssMB: number | null;
   /** Bytes of the build's output folder. */
   outputBytes: number;
+  /** Its files, fullest folder and shards (the file budget). */
+  fileCount: FileCount;
 }
 
 const TIME_LIMIT = 2.5;
@@ -102,6 +105,7 @@ async function measureSize(
     const baseline: Run[] = [];
     const build: Run[] = [];
     let outputBytes = 0;
+    let fileCount: FileCount = { files: 0, fullestFolder: { path: '', files: 0 }, shards: {} };
     for (let round = 0; round < repeatsFor(size, options); round++) {
       const baseOut = join(dir, `baseline-${round}`);
       const base = await runMeasured(NODE, [benchScript('baseline.js'), fixture, baseOut]);
@@ -123,6 +127,7 @@ async function measureSize(
       if (run.exitCode !== 0) throw failure(`build N=${size}`, run);
       build.push(toRun(run));
       outputBytes = await folderBytes(out);
+      fileCount = await countBundleFiles(out);
       await rm(out, { recursive: true, force: true });
     }
     return {
@@ -134,6 +139,7 @@ async function measureSize(
       baselineRssMB: peak(baseline),
       buildRssMB: peak(build),
       outputBytes,
+      fileCount,
     };
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -233,6 +239,7 @@ export async function benchGenerator(
       const figures = await measureSize(size, options, log);
       all.push(figures);
       rows.push(sizeRow(figures));
+      if (figures.size === 10_000) rows.push(fileBudgetRow(figures.size, figures.fileCount));
     } catch (error) {
       const note = (error instanceof Error ? error.message : String(error)).slice(0, 400);
       rows.push({
