@@ -193,78 +193,88 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   // A killed build may have left the last good bundle in its backup folder: put it back first.
   if (options.write) await recoverBundle(out, options.logger);
   const previous = await readPreviousBundle(out, config, options.logger, warnings);
-  const cache = await openBuildCache(out, config, options.logger);
-  for (const warning of warnings) options.logger.warn(warning.message);
-  guardEmpty(merged.products.length, [...upstream.rejected, ...merged.leftOut], options.allowEmpty === true);
-  guardShrink(previous, merged.products.length, config, options.allowShrink === true);
-  const unusedContent = checkContentUse({
-    content: content.products,
-    unmatched: merged.unmatched,
-    rejected: upstream.rejected,
-    upstreamCount: merged.products.length + upstream.rejected.length + merged.leftOut.length,
-    contentDir: config.content_dir ?? 'content',
-    strict: options.strict === true,
-    previousSlugs: previous?.products.map((product) => product.slug),
-  });
-  const feedExcluded = screenFeedProducts(merged.products).excluded;
-  for (const notice of describeBuildNotices(unusedContent, feedExcluded, config)) {
-    warnings.push(notice);
-    options.logger.warn(notice.message);
-  }
-  const now = (options.now ?? (() => new Date()))();
-  const emitted = await emitAgainst(
-    {
-      config,
-      // Each product dated by the cache: the sitemap's lastmod when the store gives none.
-      products: await cache.dateProducts(merged.products, now),
-      articles: content.articles,
-      now,
-      allowEmpty: options.allowEmpty === true,
-      // The shard counts stay as they were while the catalog still fits them: no reshard on every build.
-      ...(previous ? { previousShards: countShards(previous.digests.keys()) } : {}),
-    },
-    previous,
-    { write: options.write, out, logger: options.logger },
-    onStage,
-  );
-  const { plan, artifacts, changed, dir, sink } = emitted;
-  let files: PublishReport = { written: 0, unchanged: changed ? 0 : artifacts.length, removed: 0 };
-  let hosts: HostFit[];
+  const cache = await openBuildCache(out, config, options.logger, options.write);
   try {
-    hosts = checkEveryHost(dir !== undefined ? await readBundleDirShape(dir) : shapeOfArtifacts(artifacts));
-    for (const warning of judgeHostFit(hosts, config.build.hosts)) {
-      warnings.push(warning);
-      options.logger.warn(warning.message);
+    for (const warning of warnings) options.logger.warn(warning.message);
+    guardEmpty(
+      merged.products.length,
+      [...upstream.rejected, ...merged.leftOut],
+      options.allowEmpty === true,
+    );
+    guardShrink(previous, merged.products.length, config, options.allowShrink === true);
+    const unusedContent = checkContentUse({
+      content: content.products,
+      unmatched: merged.unmatched,
+      rejected: upstream.rejected,
+      upstreamCount: merged.products.length + upstream.rejected.length + merged.leftOut.length,
+      contentDir: config.content_dir ?? 'content',
+      strict: options.strict === true,
+      previousSlugs: previous?.products.map((product) => product.slug),
+    });
+    const feedExcluded = screenFeedProducts(merged.products).excluded;
+    for (const notice of describeBuildNotices(unusedContent, feedExcluded, config)) {
+      warnings.push(notice);
+      options.logger.warn(notice.message);
     }
-    if (sink) {
-      onStage('publish');
-      // Written as emitted and validated from staging; committing makes it durable and swaps it in.
-      files = await sink.commit();
+    const now = (options.now ?? (() => new Date()))();
+    const emitted = await emitAgainst(
+      {
+        config,
+        // Each product dated by the cache: the sitemap's lastmod when the store gives none.
+        products: await cache.dateProducts(merged.products, now),
+        ...(cache.fragments !== undefined ? { fragments: cache.fragments } : {}),
+        articles: content.articles,
+        now,
+        allowEmpty: options.allowEmpty === true,
+        // The shard counts stay as they were while the catalog still fits them: no reshard on every build.
+        ...(previous ? { previousShards: countShards(previous.digests.keys()) } : {}),
+      },
+      previous,
+      { write: options.write, out, logger: options.logger },
+      onStage,
+    );
+    const { plan, artifacts, changed, dir, sink } = emitted;
+    let files: PublishReport = { written: 0, unchanged: changed ? 0 : artifacts.length, removed: 0 };
+    let hosts: HostFit[];
+    try {
+      hosts = checkEveryHost(dir !== undefined ? await readBundleDirShape(dir) : shapeOfArtifacts(artifacts));
+      for (const warning of judgeHostFit(hosts, config.build.hosts)) {
+        warnings.push(warning);
+        options.logger.warn(warning.message);
+      }
+      if (sink) {
+        onStage('publish');
+        // Written as emitted and validated from staging; committing makes it durable and swaps it in.
+        files = await sink.commit();
+      }
+    } catch (error) {
+      await sink?.discard();
+      throw error;
     }
-  } catch (error) {
-    await sink?.discard();
-    throw error;
+    const published = sink !== undefined;
+    // After publishing, or when nothing changed but the cache was missing or untrusted.
+    options.logger.info(
+      `  ${artifacts.length} documents: ${files.written} written, ${files.unchanged} unchanged, ${files.removed} removed`,
+    );
+    if (options.write) await cache.save(published);
+    return {
+      plan,
+      artifacts,
+      changed,
+      published,
+      changes: diffCatalogs(previous?.products ?? [], emitted.plan.catalog),
+      warnings,
+      unusedContent,
+      feedExcluded,
+      out,
+      ...(previous?.generated !== undefined ? { previousGenerated: previous.generated } : {}),
+      upstream: { format: upstream.format, requests: upstream.requests },
+      files,
+      hosts,
+      cache: cache.report,
+    };
+  } finally {
+    // Published or not, the fragment file is let go of; what it holds is never wrong.
+    cache.close();
   }
-  const published = sink !== undefined;
-  // After publishing, or when nothing changed but the cache was missing or untrusted.
-  options.logger.info(
-    `  ${artifacts.length} documents: ${files.written} written, ${files.unchanged} unchanged, ${files.removed} removed`,
-  );
-  if (options.write) await cache.save(published);
-  return {
-    plan,
-    artifacts,
-    changed,
-    published,
-    changes: diffCatalogs(previous?.products ?? [], emitted.plan.catalog),
-    warnings,
-    unusedContent,
-    feedExcluded,
-    out,
-    ...(previous?.generated !== undefined ? { previousGenerated: previous.generated } : {}),
-    upstream: { format: upstream.format, requests: upstream.requests },
-    files,
-    hosts,
-    cache: cache.report,
-  };
 }

@@ -23,6 +23,9 @@ function bytesOf(artifact: object): Buffer | undefined {
 }
 
 export function compactArtifact(artifact: Artifact): Artifact {
+  // Already bytes (an emitter that assembled its document from fragments): reading `body`
+  // here would decode the whole document into a string for nothing.
+  if (bytesOfCompact.has(artifact)) return artifact;
   const { body, serialisedFrom, ...rest } = artifact;
   const compact: Artifact = { ...rest, body: '' };
   bytesOfCompact.set(compact, Buffer.from(body, 'utf8'));

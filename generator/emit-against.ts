@@ -19,7 +19,7 @@ import { type ArtifactSink, DOCUMENT_EMITTERS, emitBundle } from './emit/index.j
 import { CatalogError } from './errors.js';
 import type { Logger } from './logger.js';
 import { type BuildStage, planBuild } from './pipeline.js';
-import type { Article, BuildPlan, PlannedProduct } from './plan.js';
+import type { Article, BuildPlan, PlannedProduct, ProductFragments } from './plan.js';
 import {
   type BundleDigests,
   digestArtifact,
@@ -38,6 +38,8 @@ export interface EmitInput {
   allowEmpty: boolean;
   /** The last bundle's shard counts (`countShards` of its files), kept while they fit. */
   previousShards?: Partial<ShardCounts>;
+  /** The build cache's fragments of unchanged products, when the build writes. */
+  fragments?: ProductFragments;
 }
 
 export interface Emitted {

@@ -6,8 +6,9 @@
  */
 import { chooseShardCounts, type ShardCounts } from '../live/live-layout.js';
 import type { ResolvedConfig } from './config.js';
+import { renderEveryFragment } from './emit/fragments.js';
 import type { Catalog, Health } from './model.js';
-import type { Article, BuildPlan, PlannedProduct } from './plan.js';
+import type { Article, BuildPlan, PlannedProduct, ProductFragments } from './plan.js';
 import type { fetchUpstream } from './sources/index.js';
 
 export const BUILD_STAGES = [
@@ -36,6 +37,8 @@ export interface PlanInput {
   allowEmpty?: boolean;
   /** The last bundle's shard counts, kept while they still fit the catalog (`chooseShardCounts`). */
   previousShards?: Partial<ShardCounts>;
+  /** Rendered every time unless the build's cache offers the unchanged products' fragments. */
+  fragments?: ProductFragments;
 }
 
 export function planBuild(input: PlanInput): BuildPlan {
@@ -64,5 +67,6 @@ export function planBuild(input: PlanInput): BuildPlan {
     ...(input.allowEmpty === true && products.length === 0 ? { allow_empty: true as const } : {}),
   };
   const shards = chooseShardCounts(products.length, input.previousShards);
-  return { config, generated, products, articles, catalog, health, shards };
+  const fragments = input.fragments ?? renderEveryFragment;
+  return { config, generated, products, articles, catalog, health, fragments, shards };
 }

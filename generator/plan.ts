@@ -28,6 +28,14 @@ export interface PlannedProduct {
   changedAt?: string;
 }
 
+/**
+ * Where an emitter gets one product's fragment of a big document (emit/fragments.ts):
+ * `render` is called only when the bytes are not already known for this product.
+ */
+export interface ProductFragments {
+  bytes(kind: string, product: PlannedProduct, render: () => string): Buffer;
+}
+
 /** A merchant article written as Markdown in `content/articles/`. */
 export interface Article {
   slug: string;
@@ -48,6 +56,11 @@ export interface BuildPlan {
   articles: Article[];
   catalog: Catalog;
   health: Health;
+  /**
+   * Where each product's fragment of the big documents comes from: rendered, or copied
+   * from the build cache when the product did not change (emit/fragments.ts).
+   */
+  fragments: ProductFragments;
   /**
    * How many shards of each kind the live handler's data is cut into (`live/live-layout.ts`):
    * chosen from the catalog's size, keeping the last bundle's counts while they still fit.

@@ -10,9 +10,10 @@
  */
 import type { ResolvedConfig } from '../config.js';
 import type { Logger } from '../logger.js';
-import type { PlannedProduct } from '../plan.js';
+import type { PlannedProduct, ProductFragments } from '../plan.js';
 import { readPackageVersion } from '../sources/deadline.js';
 import {
+  buildCacheDir,
   buildCacheFile,
   CACHE_FORMAT,
   type CachedProduct,
@@ -21,6 +22,8 @@ import {
   readBuildCache,
   updateBuildCache,
 } from './build-cache-file.js';
+import { cachedFragments } from './cached-fragments.js';
+import { type FragmentStore, openFragmentStore } from './fragment-store.js';
 import { digestProduct, digestRecord, digestSettings } from './product-digest.js';
 import { seedLastmods } from './seed-lastmods.js';
 
@@ -35,20 +38,50 @@ export interface BuildCache {
   report: CacheReport;
   /** The products with `changedAt` set, in the same order. */
   dateProducts(products: readonly PlannedProduct[], now: Date): Promise<PlannedProduct[]>;
+  /**
+   * Each product's fragments of the big documents, copied from the last build when the
+   * product did not change (a written build), or rendered (`build({ write: false })`).
+   */
+  fragments?: ProductFragments;
   /** Writes what `dateProducts` found, when the build published or the cache was not trusted. */
   save(published: boolean): Promise<void>;
+  /** Lets go of the fragment file; a build that failed keeps what it rendered (never wrong, only unused). */
+  close(): void;
+}
+
+/** The fragment file: started again whenever the product rows are not trusted either. */
+function openFragments(out: string, settings: string, reading: CacheReading, logger: Logger): FragmentStore {
+  // A cache rebuilt for any reason starts its fragments again too: never trust half a cache.
+  const store = openFragmentStore(buildCacheDir(out), settings, reading.state !== 'used');
+  if (store.state === 'rebuilt')
+    logger.debug(`the build cache's fragment file is started again: ${store.reason ?? ''}`);
+  return store;
 }
 
 export async function openBuildCache(
   out: string,
   config: ResolvedConfig,
   logger: Logger,
+  write = true,
 ): Promise<BuildCache> {
   const file = buildCacheFile(out);
   const settings = digestSettings(config, await readPackageVersion(), CACHE_FORMAT);
   const reading: CacheReading = readBuildCache(file, settings);
+  const store = write ? openFragments(out, settings, reading, logger) : undefined;
   const report: CacheReport =
-    reading.state === 'used' ? { state: 'used' } : { state: reading.state, reason: reading.reason };
+    reading.state !== 'used'
+      ? { state: reading.state, reason: reading.reason }
+      : store?.state === 'rebuilt'
+        ? { state: 'rebuilt', reason: `its fragment file was not trusted (${store.reason ?? 'unknown'})` }
+        : { state: 'used' };
+  const digests = new WeakMap<PlannedProduct, string>();
+  const fragments = store === undefined ? undefined : cachedFragments(store, digests);
+  let closed = false;
+  const closeStore = (keep?: ReadonlySet<string>) => {
+    if (closed || store === undefined) return;
+    closed = true;
+    store.close(keep);
+  };
   // The summary says it (`cache` in --json, one line for people); the log names the file.
   if (reading.state === 'rebuilt') logger.debug(`the build cache at ${file} is rebuilt: ${reading.reason}`);
   const cached = reading.state === 'used' ? reading.products : undefined;
@@ -57,6 +90,8 @@ export async function openBuildCache(
 
   return {
     report,
+    ...(fragments !== undefined ? { fragments } : {}),
+    close: () => closeStore(),
     async dateProducts(products, now) {
       created = now;
       const seeds =
@@ -77,10 +112,20 @@ export async function openBuildCache(
         const before = cached?.get(slug);
         const lastmod = before?.digest === digest ? before.lastmod : (seeds.get(slug) ?? now.toISOString());
         rows.set(slug, { digest, lastmod });
-        return { ...product, changedAt: lastmod };
+        const dated = { ...product, changedAt: lastmod };
+        digests.set(dated, digest);
+        return dated;
       });
     },
     async save(published) {
+      try {
+        // Published: the fragments of products no longer in the catalog go.
+        closeStore(published ? new Set([...rows.values()].map((row) => row.digest)) : undefined);
+      } catch (error) {
+        logger.warn(
+          `the build cache's fragment file could not be written (${String(error)}); the next build renders every product`,
+        );
+      }
       if (!published && cached !== undefined) return;
       try {
         if (cached === undefined) {

@@ -6,6 +6,7 @@
 import type { Artifact } from '../artifact.js';
 import type { ResolvedConfig } from '../config.js';
 import type { BuildPlan } from '../plan.js';
+import { recordsJsonArtifact } from './fragments.js';
 import { jsonBody } from './json.js';
 
 export function catalogPaths(baseUrl: string): { catalogPath: string; healthPath: string } {
@@ -24,12 +25,11 @@ export function catalogUrls(config: ResolvedConfig): { catalogUrl: string; healt
 export function emitCatalog(plan: BuildPlan): Artifact[] {
   const { catalogPath, healthPath } = catalogPaths(plan.config.base_url);
   return [
-    {
-      path: `${catalogPath.slice(1)}.json`,
-      publicPath: catalogPath,
-      mediaType: 'application/json',
-      ...jsonBody(plan.catalog),
-    },
+    recordsJsonArtifact(
+      plan,
+      { path: `${catalogPath.slice(1)}.json`, publicPath: catalogPath, mediaType: 'application/json' },
+      { ...plan.catalog },
+    ),
     {
       path: `${healthPath.slice(1)}.json`,
       publicPath: healthPath,

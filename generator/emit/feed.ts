@@ -8,6 +8,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Artifact } from '../artifact.js';
+import { spillArtifact } from '../compact-artifact.js';
 import type { BuildPlan } from '../plan.js';
 import { isRecord } from '../validate/bundle-layout.js';
 import { type DocumentReader, readOnce } from '../validate/parse-once.js';
@@ -23,7 +24,13 @@ import {
 } from './feed-item.js';
 import { checkGoogleItemRules, screenFeedProducts } from './feed-rules.js';
 import { FEED_PATH, filePathOf } from './sitemap-pages.js';
-import { buildXmlDocument, hasIllegalXmlChars, isAbsoluteUrl, sanitizeXmlText } from './xml-text.js';
+import {
+  buildXmlDocumentWithElements,
+  buildXmlElementsAtDepth2,
+  hasIllegalXmlChars,
+  isAbsoluteUrl,
+  sanitizeXmlText,
+} from './xml-text.js';
 
 export const FEED_FILE = filePathOf(FEED_PATH);
 export const FEED_MEDIA_TYPE = 'application/rss+xml; charset=utf-8';
@@ -36,13 +43,31 @@ export function emitFeed(plan: BuildPlan): Artifact[] {
     link: config.site_url,
     description: sanitizeXmlText(config.merchant.description ?? `Products of ${config.merchant.name}`),
     lastBuildDate: new Date(plan.generated).toUTCString(),
-    // Products that break a Google item rule stay in the catalog; the build warns about each.
-    item: screenFeedProducts(plan.products).items.map((offer) => buildFeedItem(offer, config, shipping)),
   };
-  const tree = { rss: { '@_version': '2.0', '@_xmlns:g': GOOGLE_NAMESPACE, channel } };
-  const body = buildXmlDocument(tree);
-  return [{ path: FEED_FILE, mediaType: FEED_MEDIA_TYPE, body, serialisedFrom: { body, value: tree } }];
+  const items: Record<string, unknown>[] = [];
+  // One fragment per product: its variants' items, copied from the last build when the
+  // product did not change. Products that break a Google item rule stay in the catalog;
+  // the build warns about each.
+  const fragments = plan.products.map((product) => {
+    const own = screenFeedProducts([product]).items.map((offer) => buildFeedItem(offer, config, shipping));
+    items.push(...own);
+    return plan.fragments.bytes(FEED_ITEMS, product, () => buildXmlElementsAtDepth2('item', own));
+  });
+  const frameWith = (item: unknown[]) => ({
+    rss: { '@_version': '2.0', '@_xmlns:g': GOOGLE_NAMESPACE, channel: { ...channel, item } },
+  });
+  const bytes = buildXmlDocumentWithElements(frameWith, 'item', fragments);
+  const tree = frameWith(items);
+  return [
+    spillArtifact(
+      { path: FEED_FILE, mediaType: FEED_MEDIA_TYPE, body: '', serialisedFrom: { body: '', value: tree } },
+      () => bytes,
+    ),
+  ];
 }
+
+/** The fragment kind of a product's feed items. */
+const FEED_ITEMS = 'feed-items';
 
 const parser = new XMLParser({
   ignoreAttributes: false,

@@ -14,7 +14,7 @@ import { isRecord, parseJson } from '../validate/bundle-layout.js';
 import { type DocumentReader, readOnce } from '../validate/parse-once.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import { catalogUrls } from './catalog.js';
-import { jsonBody } from './json.js';
+import { recordsJsonArtifact } from './fragments.js';
 import {
   type KnowledgeBaseProduct,
   readKnowledgeBaseProducts,
@@ -62,7 +62,7 @@ export function emitKnowledgeBase(plan: BuildPlan): Artifact[] {
   };
   const body = `# ${escapeMarkdownInline(title)}\n\n${renderKnowledgeBaseSections(plan)}\n`;
   return [
-    { path: KB_PRODUCTS_FILE, mediaType: 'application/json', ...jsonBody(json) },
+    recordsJsonArtifact(plan, { path: KB_PRODUCTS_FILE, mediaType: 'application/json' }, json),
     {
       path: filePathOf(knowledgeBasePath(config)),
       mediaType: KB_MARKDOWN_MEDIA_TYPE,

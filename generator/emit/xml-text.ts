@@ -122,3 +122,41 @@ export function buildXmlDocument(root: Record<string, unknown>): string {
   const body = builder.build({ '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' }, ...root });
   return body.endsWith('\n') ? body : `${body}\n`;
 }
+
+/** A text no element of ours holds: where the repeated elements go in the document's frame. */
+const ELEMENTS_MARK = 'agent-catalog-elements-go-here';
+
+/**
+ * `name` elements built as children two levels down (`<rss><channel><item>`), each laid
+ * out exactly as `buildXmlDocument` lays them out inside the whole document.
+ */
+export function buildXmlElementsAtDepth2(name: string, elements: readonly unknown[]): string {
+  if (elements.length === 0) return '';
+  const text = builder.build({ a: { b: { [name]: elements } } }) as string;
+  const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
+  // Drop the two frame lines at each end: <a>, <b> … </b>, </a>.
+  return `${lines.slice(2, -2).join('\n')}\n`;
+}
+
+/**
+ * `buildXmlDocument(frameWith(elements))`, where `frameWith` puts the repeated `name`
+ * elements two levels down, and the elements are the `fragments` (each from
+ * `buildXmlElementsAtDepth2`): the same bytes, assembled without building the whole text.
+ */
+export function buildXmlDocumentWithElements(
+  frameWith: (elements: unknown[]) => Record<string, unknown>,
+  name: string,
+  fragments: readonly Buffer[],
+): Buffer {
+  const nonEmpty = fragments.filter((fragment) => fragment.length > 0);
+  if (nonEmpty.length === 0) return Buffer.from(buildXmlDocument(frameWith([])), 'utf8');
+  const frame = buildXmlDocument(frameWith([ELEMENTS_MARK]));
+  const line = `    <${name}>${ELEMENTS_MARK}</${name}>\n`;
+  const at = frame.indexOf(line);
+  if (at < 0) throw new TypeError(`buildXmlDocumentWithElements: no <${name}> two levels down`);
+  return Buffer.concat([
+    Buffer.from(frame.slice(0, at), 'utf8'),
+    ...nonEmpty,
+    Buffer.from(frame.slice(at + line.length), 'utf8'),
+  ]);
+}

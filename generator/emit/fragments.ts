@@ -1,0 +1,75 @@
+/**
+ * Documents made of one fragment per product between a head and a tail (the catalog's
+ * records, the feed's items, the knowledge base's sections…). Each emitter of such a
+ * document names its fragment kind and how one product renders; where the bytes come from
+ * is the plan's `fragments`: rendered every time (the default), or, in a build with a
+ * cache, copied from the last build for every product whose digest did not change
+ * (generator/cache/cached-fragments.ts). Both give the same bytes, so a rebuild's document
+ * is the document a cold build would write, and the work is proportional to the change.
+ *
+ * The document is assembled as bytes, never as one string: at 100,000 products the catalog
+ * is 261 MiB, and a string that size is both slow to build and close to V8's limit.
+ */
+import type { Artifact } from '../artifact.js';
+import { spillArtifact } from '../compact-artifact.js';
+import type { BuildPlan, ProductFragments } from '../plan.js';
+import { stableJson } from './json.js';
+
+export const renderEveryFragment: ProductFragments = {
+  bytes: (_kind, _product, render) => Buffer.from(render(), 'utf8'),
+};
+
+/** `value` as `stableJson` writes it, one level in: how an element of a top-level array is laid out. */
+export function indentedJson(value: unknown): string {
+  return `    ${JSON.stringify(value, null, 2).replaceAll('\n', '\n    ')}`;
+}
+
+/** A placeholder no JSON value of ours holds: where the array's elements go. */
+const ELEMENTS = '\u0000elements\u0000';
+const ELEMENTS_LINE = `    ${JSON.stringify(ELEMENTS)}`;
+
+/**
+ * `stableJson(value)` where `value[key]` is an array of as many elements as `elements`, each
+ * already laid out by `indentedJson`: the same bytes, without building the whole text.
+ */
+export function jsonWithElements(
+  value: Record<string, unknown>,
+  key: string,
+  elements: readonly Buffer[],
+): Buffer {
+  if (elements.length === 0) return Buffer.from(stableJson({ ...value, [key]: [] }), 'utf8');
+  const text = stableJson({ ...value, [key]: [ELEMENTS] });
+  const at = text.indexOf(`\n${ELEMENTS_LINE}\n`);
+  if (at < 0 || text.indexOf(ELEMENTS_LINE, at + 1 + ELEMENTS_LINE.length) >= 0) {
+    throw new TypeError(`jsonWithElements: "${key}" must be a top-level key of the value`);
+  }
+  const head = Buffer.from(text.slice(0, at + 1), 'utf8');
+  const tail = Buffer.from(text.slice(at + 1 + ELEMENTS_LINE.length), 'utf8');
+  const separator = Buffer.from(',\n', 'utf8');
+  const parts: Buffer[] = [head];
+  elements.forEach((element, index) => {
+    if (index > 0) parts.push(separator);
+    parts.push(element);
+  });
+  parts.push(tail);
+  return Buffer.concat(parts);
+}
+
+/** The fragment kind of a product's record as an element of a top-level `products` array. */
+export const RECORD_JSON = 'record-json';
+
+/**
+ * A JSON document (`stableJson` of `value`) whose `products` are the plan's records in plan
+ * order, each record's text taken from the plan's fragments. The gate still reads `value`.
+ */
+export function recordsJsonArtifact(
+  plan: BuildPlan,
+  fields: Omit<Artifact, 'body' | 'serialisedFrom' | 'encoding'>,
+  value: Record<string, unknown> & { products: readonly unknown[] },
+): Artifact {
+  const elements = plan.products.map((product) =>
+    plan.fragments.bytes(RECORD_JSON, product, () => indentedJson(product.record)),
+  );
+  const bytes = jsonWithElements(value, 'products', elements);
+  return spillArtifact({ ...fields, body: '', serialisedFrom: { body: '', value } }, () => bytes);
+}
