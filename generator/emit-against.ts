@@ -12,19 +12,24 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { ShardCounts } from '../live/live-layout.js';
 import type { Artifact } from './artifact.js';
-import { spillArtifact } from './compact-artifact.js';
+import { artifactBytes, compactArtifact, spillArtifact } from './compact-artifact.js';
 import type { ResolvedConfig } from './config.js';
 import { emitCatalog } from './emit/catalog.js';
+import { storeDocument, wholeDocuments } from './emit/document-storage.js';
 import { type ArtifactSink, DOCUMENT_EMITTERS, emitBundle } from './emit/index.js';
 import { CatalogError } from './errors.js';
+import { validateChanged } from './incremental-gate.js';
 import type { Logger } from './logger.js';
+import type { PartSizes } from './parts/cut-parts.js';
 import { type BuildStage, planBuild } from './pipeline.js';
 import type { Article, BuildPlan, PlannedProduct, ProductFragments } from './plan.js';
 import {
   type BundleDigests,
   digestArtifact,
+  digestBytes,
   holdsArtifacts,
   matchesArtifacts,
+  sourceOfDigest,
 } from './publish/file-digest.js';
 import type { PreviousBundle } from './publish/previous-bundle.js';
 import { openStagingSink, type StagingSink } from './publish/staging-sink.js';
@@ -38,8 +43,22 @@ export interface EmitInput {
   allowEmpty: boolean;
   /** The last bundle's shard counts (`countShards` of its files), kept while they fit. */
   previousShards?: Partial<ShardCounts>;
+  partSizes?: PartSizes;
   /** The build cache's fragments of unchanged products, when the build writes. */
   fragments?: ProductFragments;
+  /** Which products an earlier gate passed, and where to say this one passed (the build cache). */
+  trust?: GateTrust;
+  /**
+   * True when the build cache knows a product changed since the last published build: the
+   * catalog then differs, so the pass that looks for "nothing changed" is skipped.
+   */
+  productsChanged?: boolean;
+}
+
+/** What the gate may take as checked, and whom it tells when it passed (the build cache). */
+export interface GateTrust {
+  validatedProducts(products: readonly PlannedProduct[]): ReadonlySet<string> | undefined;
+  gatePassed(): void;
 }
 
 export interface Emitted {
@@ -58,8 +77,16 @@ export interface EmitTarget {
   logger: Logger;
 }
 
-function assertValid(artifacts: readonly Artifact[]): void {
-  const problems = validateArtifacts(artifacts);
+/**
+ * The gate: every document checked, or, when an earlier gate passed most products with
+ * the digests they have now, the changed products in full and the bundle around them.
+ */
+function assertValid(plan: BuildPlan, artifacts: readonly Artifact[], trust: GateTrust | undefined): void {
+  const validated = trust?.validatedProducts(plan.products);
+  const problems =
+    validated === undefined || validated.size === 0
+      ? validateArtifacts(artifacts)
+      : validateChanged(plan, artifacts, validated);
   if (problems.length === 0) return;
   const documents = [...new Set(problems.map((problem) => problem.path))].sort();
   throw new CatalogError(
@@ -75,7 +102,13 @@ class BundleDiffers extends Error {}
 /** A sink that checks each file against the bundle at `out` and reads it from there. */
 function compareWithBundle(out: string, digests: BundleDigests): ArtifactSink {
   return (artifact) => {
-    if (digests.get(artifact.path) !== digestArtifact(artifact).digest) throw new BundleDiffers();
+    // A compressed file is compared by the text it was made from when the cache knows it.
+    const source = artifact.encoding === 'gzip' ? sourceOfDigest(digests, artifact.path) : undefined;
+    const same =
+      source !== undefined
+        ? digestBytes(artifactBytes(artifact)) === source
+        : digests.get(artifact.path) === digestArtifact(artifact).digest;
+    if (!same) throw new BundleDiffers();
     const file = join(out, artifact.path);
     return spillArtifact(
       artifact,
@@ -91,7 +124,10 @@ function emitUnchanged(
 ): Artifact[] | undefined {
   // A changed bundle nearly always has a changed catalog: comparing that one document
   // first spares emitting the whole bundle twice on every build that changes something.
-  if (!holdsArtifacts(previous.digests, emitCatalog(plan))) return undefined;
+  const catalogFiles = emitCatalog(plan).flatMap(
+    (artifact) => storeDocument(plan, compactArtifact(artifact), (file) => file).files,
+  );
+  if (!holdsArtifacts(previous.digests, catalogFiles)) return undefined;
   if (!target.write) {
     const artifacts = emitBundle(plan);
     return matchesArtifacts(previous.digests, artifacts) ? artifacts : undefined;
@@ -138,7 +174,7 @@ export async function emitAgainst(
 ): Promise<Emitted> {
   onStage('plan');
   let result: Emitted | undefined;
-  if (previous?.generated !== undefined) {
+  if (previous?.generated !== undefined && input.productsChanged !== true) {
     const plan = planBuild({ ...input, generated: previous.generated });
     onStage('emit');
     const artifacts = emitUnchanged(plan, previous, target);
@@ -151,13 +187,15 @@ export async function emitAgainst(
   }
   onStage('validate');
   try {
-    assertValid(result.artifacts);
+    // The gate reads each document whole, a parted one joined from its parts.
+    assertValid(result.plan, wholeDocuments(result.artifacts), input.trust);
+    input.trust?.gatePassed();
   } catch (error) {
     await result.sink?.discard();
     throw error;
   }
   // Validated: the values the documents were serialised from (the feed's and sitemap's
   // trees) have done their work, so they do not stay beside the bodies while publishing.
-  for (const artifact of result.artifacts) delete artifact.serialisedFrom;
+  for (const artifact of wholeDocuments(result.artifacts)) delete artifact.serialisedFrom;
   return result;
 }

@@ -8,6 +8,7 @@ import { chooseShardCounts, type ShardCounts } from '../live/live-layout.js';
 import type { ResolvedConfig } from './config.js';
 import { renderEveryFragment } from './emit/fragments.js';
 import type { Catalog, Health } from './model.js';
+import type { PartSizes } from './parts/cut-parts.js';
 import type { Article, BuildPlan, PlannedProduct, ProductFragments } from './plan.js';
 import type { fetchUpstream } from './sources/index.js';
 
@@ -37,6 +38,8 @@ export interface PlanInput {
   allowEmpty?: boolean;
   /** The last bundle's shard counts, kept while they still fit the catalog (`chooseShardCounts`). */
   previousShards?: Partial<ShardCounts>;
+  /** Part sizes of parted documents; tests lower them so a small catalog has several parts. */
+  partSizes?: PartSizes;
   /** Rendered every time unless the build's cache offers the unchanged products' fragments. */
   fragments?: ProductFragments;
 }
@@ -68,5 +71,6 @@ export function planBuild(input: PlanInput): BuildPlan {
   };
   const shards = chooseShardCounts(products.length, input.previousShards);
   const fragments = input.fragments ?? renderEveryFragment;
-  return { config, generated, products, articles, catalog, health, fragments, shards };
+  const partSizes = input.partSizes ? { partSizes: input.partSizes } : {};
+  return { config, generated, products, articles, catalog, health, fragments, shards, ...partSizes };
 }

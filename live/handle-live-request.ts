@@ -15,6 +15,7 @@ import { type LiveData, LiveDataError, loadLiveData } from './live-data.js';
 import { choosePageForm, HTML, MARKDOWN, negotiatePage } from './markdown-negotiation.js';
 import { handleMcpRequest } from './mcp-route.js';
 import { answerProductPage } from './page-route.js';
+import { handlePartedDocument } from './parted-document-route.js';
 import type { BodyLimits } from './read-body.js';
 import { handleRestRequest, REST_OPERATIONS } from './rest-route.js';
 
@@ -42,8 +43,12 @@ export async function handleLiveRequest(
   );
   if (page !== undefined) return negotiateLivePage(request, context, page);
   const route = matchLiveRoute(pathname, context.settings.basePath);
-  // Otherwise a product page, when the bundle packs them (it then carries its own file headers).
-  if (route === undefined) return answerProductPage(request, context.settings, context.readAsset);
+  // A document too large for one host file, stored in parts: served whole, with its own
+  // headers; else a product page, when the bundle packs them (with its file's headers too).
+  if (route === undefined) {
+    const parted = await handlePartedDocument(request, pathname, context);
+    return parted ?? answerProductPage(request, context.settings, context.readAsset);
+  }
   const loadData = (): Promise<LiveData> => loadLiveData(context.settings, context.readAsset);
   let response: Response;
   try {

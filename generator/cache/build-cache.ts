@@ -11,6 +11,7 @@
 import type { ResolvedConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { PlannedProduct, ProductFragments } from '../plan.js';
+import type { KnownFile } from '../publish/file-digest.js';
 import { readPackageVersion } from '../sources/deadline.js';
 import {
   buildCacheDir,
@@ -43,8 +44,26 @@ export interface BuildCache {
    * product did not change (a written build), or rendered (`build({ write: false })`).
    */
   fragments?: ProductFragments;
-  /** Writes what `dateProducts` found, when the build published or the cache was not trusted. */
-  save(published: boolean): Promise<void>;
+  /**
+   * The products this build's gate need not check again (every fragment copied from a row a
+   * published build's gate passed), when the cache is trusted; undefined otherwise.
+   */
+  validatedProducts(products: readonly PlannedProduct[]): ReadonlySet<string> | undefined;
+  /** This build's gate passed: the fragments it wrote need no checking again. */
+  gatePassed(): void;
+  /**
+   * True when a product was added, removed or changed since the last published build, as
+   * the trusted cache knows it (then the catalog changes, and the bundle with it); undefined
+   * when the cache is not trusted. Call after `dateProducts`.
+   */
+  productsChanged(): boolean | undefined;
+  /** The bundle's files as the last build left them (each digest with its file's stamp); empty without a cache. */
+  knownFiles(): ReadonlyMap<string, KnownFile>;
+  /**
+   * Writes what `dateProducts` found, when the build published or the cache was not trusted,
+   * and the stamped files of the bundle now in `out`.
+   */
+  save(published: boolean, files: ReadonlyMap<string, KnownFile>): Promise<void>;
   /** Lets go of the fragment file; a build that failed keeps what it rendered (never wrong, only unused). */
   close(): void;
 }
@@ -77,10 +96,10 @@ export async function openBuildCache(
   const digests = new WeakMap<PlannedProduct, string>();
   const fragments = store === undefined ? undefined : cachedFragments(store, digests);
   let closed = false;
-  const closeStore = (keep?: ReadonlySet<string>) => {
+  const closeStore = (prune?: { removedSlugs: readonly string[] }) => {
     if (closed || store === undefined) return;
     closed = true;
-    store.close(keep);
+    store.close(prune);
   };
   // The summary says it (`cache` in --json, one line for people); the log names the file.
   if (reading.state === 'rebuilt') logger.debug(`the build cache at ${file} is rebuilt: ${reading.reason}`);
@@ -92,6 +111,24 @@ export async function openBuildCache(
     report,
     ...(fragments !== undefined ? { fragments } : {}),
     close: () => closeStore(),
+    knownFiles: () => (store === undefined || closed ? new Map() : store.knownFiles()),
+    validatedProducts: (products) =>
+      report.state === 'used' ? fragments?.validatedProducts(products) : undefined,
+    productsChanged() {
+      if (cached === undefined) return undefined;
+      if (rows.size !== cached.size) return true;
+      for (const [slug, row] of rows) if (cached.get(slug)?.digest !== row.digest) return true;
+      return false;
+    },
+    gatePassed() {
+      try {
+        if (!closed) store?.markValidated();
+      } catch (error) {
+        logger.warn(
+          `the build cache's fragment file could not be written (${String(error)}); the next build checks every product`,
+        );
+      }
+    },
     async dateProducts(products, now) {
       created = now;
       const seeds =
@@ -117,10 +154,12 @@ export async function openBuildCache(
         return dated;
       });
     },
-    async save(published) {
+    async save(published, files) {
       try {
+        if (!closed) store?.saveKnownFiles(files);
         // Published: the fragments of products no longer in the catalog go.
-        closeStore(published ? new Set([...rows.values()].map((row) => row.digest)) : undefined);
+        const removedSlugs = cached === undefined ? [] : [...cached.keys()].filter((slug) => !rows.has(slug));
+        closeStore(published ? { removedSlugs } : undefined);
       } catch (error) {
         logger.warn(
           `the build cache's fragment file could not be written (${String(error)}); the next build renders every product`,

@@ -11,6 +11,11 @@ import { digestProduct } from './product-digest.js';
 export interface CachedFragments extends ProductFragments {
   /** How many fragments were copied and how many rendered, for the log. */
   readonly counts: { copied: number; rendered: number };
+  /**
+   * The products every fragment of which was copied from a row a published build's gate
+   * passed: the gate of this build need not check them again (incremental-gate.ts).
+   */
+  validatedProducts(products: readonly PlannedProduct[]): Set<string>;
 }
 
 export function cachedFragments(
@@ -18,6 +23,8 @@ export function cachedFragments(
   knownDigests: WeakMap<PlannedProduct, string>,
 ): CachedFragments {
   const counts = { copied: 0, rendered: 0 };
+  // Products with a fragment rendered here, or copied from a row no gate has passed yet.
+  const unchecked = new Set<string>();
   const digestOf = (product: PlannedProduct) => {
     const known = knownDigests.get(product);
     if (known !== undefined) return known;
@@ -29,15 +36,21 @@ export function cachedFragments(
     counts,
     bytes(kind, product, render) {
       const digest = digestOf(product);
-      const known = store.get(kind, digest);
+      const { slug } = product.record;
+      const known = store.get(kind, slug, digest);
       if (known !== undefined) {
         counts.copied += 1;
-        return known;
+        if (!known.validated) unchecked.add(slug);
+        return known.bytes;
       }
       const bytes = Buffer.from(render(), 'utf8');
-      store.put(kind, digest, bytes);
+      store.put(kind, slug, digest, bytes);
       counts.rendered += 1;
+      unchecked.add(slug);
       return bytes;
+    },
+    validatedProducts(products) {
+      return new Set(products.map((product) => product.record.slug).filter((slug) => !unchecked.has(slug)));
     },
   };
 }

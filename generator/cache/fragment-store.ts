@@ -2,11 +2,17 @@
  * The rendered fragments of each product (its catalog record as JSON, its feed items, its
  * knowledge-base section…), kept in one SQLite file beside the build cache
  * (`fragments.sqlite`), so a rebuild renders only the products that changed and copies the
- * rest. A fragment is addressed by its kind and the product's digest (product-digest.ts):
- * the same product under the same settings and version always renders the same bytes, so
- * a row can never be stale, only unused. That makes the file safe to write while the build
- * runs: a build killed half way leaves rows that are right but unused (SQLite commits
- * atomically), which the next published build prunes.
+ * rest. A row holds one kind of fragment of one product (by slug) with the product's digest
+ * (product-digest.ts) it was rendered from, and is used only for a product of that digest:
+ * the same product under the same settings and version always renders the same bytes. That
+ * makes the file safe to write while the build runs: a build killed half way leaves rows
+ * that are right for the digest they name (SQLite commits atomically).
+ *
+ * The emitters ask for a kind's fragments in slug order (the plan's order), so each kind is
+ * read with one forward scan of the table's own order, not one lookup per product, on a
+ * reading connection of its own; new rows go through a second, writing connection. (SQLite
+ * orders slugs by their UTF-8 bytes and the plan by UTF-16 units; where the two disagree, a
+ * slug beyond U+FFFF, the lookup misses and the fragment is rendered again: slower, never wrong.)
  *
  * The file is trusted only under the settings digest it was written with: another digest
  * (another config, version or format), a corrupt file or an unknown layout, and it is
@@ -15,26 +21,40 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import type { KnownFile } from '../publish/file-digest.js';
 
 /** Bumped whenever the table or what a kind renders changes: an older file is then emptied. */
-export const FRAGMENT_FORMAT = 1;
+export const FRAGMENT_FORMAT = 5;
 
 export const FRAGMENT_FILE_NAME = 'fragments.sqlite';
 
-/** Rows written in one transaction: each commit is one fsync, not one per row. */
+/** Rows written in one transaction: each commit is one sync, not one per row. */
 const ROWS_PER_COMMIT = 5_000;
 
 export interface FragmentStore {
   /** Whether the file was reused, or emptied and why. */
   readonly state: 'used' | 'created' | 'rebuilt';
   readonly reason?: string;
-  get(kind: string, digest: string): Buffer | undefined;
-  put(kind: string, digest: string, bytes: Buffer): void;
-  /** Deletes every row whose digest is not in `keep`, commits and closes the file. */
-  close(keep?: ReadonlySet<string>): void;
+  /**
+   * The fragment of `kind` for the product `slug` at `digest`, if the file has it, and
+   * whether a published build's gate passed it; fastest in slug order.
+   */
+  get(kind: string, slug: string, digest: string): { bytes: Buffer; validated: boolean } | undefined;
+  put(kind: string, slug: string, digest: string, bytes: Buffer): void;
+  /** The gate passed the bundle every row written so far is in: they need no checking again. */
+  markValidated(): void;
+  /** The bundle's files as the last build left them: each digest with the stamp of its file. */
+  knownFiles(): Map<string, KnownFile>;
+  /** Replaces what `knownFiles` gives the next build. */
+  saveKnownFiles(files: ReadonlyMap<string, KnownFile>): void;
+  /**
+   * Commits and closes the file; with `prune` (a published build), first deletes the rows
+   * of the products that left the catalog and of the kinds this build did not ask for.
+   */
+  close(prune?: { removedSlugs: readonly string[] }): void;
 }
 
-const TABLES = 'fragments,meta';
+const TABLES = 'files,fragments,meta';
 
 type Opening = { db: Database.Database } | { reason: string } | undefined;
 
@@ -75,11 +95,58 @@ function createFile(file: string, settings: string): Database.Database {
   const db = new Database(file);
   db.exec(`
     CREATE TABLE meta (format INTEGER NOT NULL, settings TEXT NOT NULL);
-    CREATE TABLE fragments (kind TEXT NOT NULL, digest TEXT NOT NULL, bytes BLOB NOT NULL,
-      PRIMARY KEY (kind, digest)) WITHOUT ROWID;
+    CREATE TABLE files (path TEXT PRIMARY KEY, ino INTEGER NOT NULL, size INTEGER NOT NULL,
+      mtime REAL NOT NULL, digest TEXT NOT NULL, source TEXT) WITHOUT ROWID;
+    CREATE TABLE fragments (kind TEXT NOT NULL, slug TEXT NOT NULL, digest TEXT NOT NULL,
+      bytes BLOB NOT NULL, validated INTEGER NOT NULL, PRIMARY KEY (kind, slug)) WITHOUT ROWID;
   `);
   db.prepare('INSERT INTO meta (format, settings) VALUES (?, ?)').run(FRAGMENT_FORMAT, settings);
   return db;
+}
+
+interface Row {
+  slug: string;
+  digest: string;
+  bytes: Buffer;
+  validated: number;
+}
+
+/**
+ * Reads one kind's rows in slug order, one at a time, for lookups that come in slug order;
+ * a lookup behind the cursor starts the scan again.
+ */
+function forwardReader(db: Database.Database) {
+  const scan = db.prepare(
+    'SELECT slug, digest, bytes, validated FROM fragments WHERE kind = ? AND slug >= ? ORDER BY slug',
+  );
+  let kind: string | undefined;
+  let rows: IterableIterator<unknown> | undefined;
+  let current: Row | undefined;
+  let last = '';
+  const stop = () => {
+    rows?.return?.();
+    rows = undefined;
+    current = undefined;
+  };
+  const start = (nextKind: string, from: string) => {
+    stop();
+    kind = nextKind;
+    rows = scan.iterate(nextKind, from);
+    current = advance();
+  };
+  const advance = (): Row | undefined => {
+    const next = rows?.next();
+    return next === undefined || next.done === true ? undefined : (next.value as Row);
+  };
+  return {
+    stop,
+    get(wanted: string, slug: string): Row | undefined {
+      if (wanted !== kind || slug < last) start(wanted, slug);
+      last = slug;
+      while (current !== undefined && current.slug < slug) current = advance();
+      return current?.slug === slug ? current : undefined;
+    },
+  };
 }
 
 /**
@@ -92,16 +159,20 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
     fresh && existsSync(file)
       ? { reason: 'the rest of the build cache was not trusted' }
       : openTrusted(file, settings);
-  const db = trusted !== undefined && 'db' in trusted ? trusted.db : createFile(file, settings);
+  const writer = trusted !== undefined && 'db' in trusted ? trusted.db : createFile(file, settings);
   // The file is a cache: a crash may lose the last commits (never corrupt the file), which
-  // the next build renders again. WAL keeps readers and the one writer out of each other's way.
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  const select = db.prepare('SELECT bytes FROM fragments WHERE kind = ? AND digest = ?').pluck();
-  const insert = db.prepare('INSERT OR REPLACE INTO fragments (kind, digest, bytes) VALUES (?, ?, ?)');
+  // the next build renders again. WAL lets the reading connection scan while rows are written.
+  writer.pragma('journal_mode = WAL');
+  writer.pragma('synchronous = NORMAL');
+  const reader = new Database(file, { readonly: true, fileMustExist: true });
+  const rows = forwardReader(reader);
+  const insert = writer.prepare(
+    'INSERT OR REPLACE INTO fragments (kind, slug, digest, bytes, validated) VALUES (?, ?, ?, ?, 0)',
+  );
+  const kinds = new Set<string>();
   let pending = 0;
   const commit = () => {
-    if (db.inTransaction) db.exec('COMMIT');
+    if (writer.inTransaction) writer.exec('COMMIT');
     pending = 0;
   };
   return {
@@ -110,34 +181,82 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
       : 'db' in trusted
         ? { state: 'used' as const }
         : { state: 'rebuilt' as const, reason: trusted.reason }),
-    get(kind, digest) {
-      const bytes = select.get(kind, digest);
-      return Buffer.isBuffer(bytes) ? bytes : undefined;
+    get(kind, slug, digest) {
+      kinds.add(kind);
+      const row = rows.get(kind, slug);
+      return row !== undefined && row.digest === digest
+        ? { bytes: row.bytes, validated: row.validated === 1 }
+        : undefined;
     },
-    put(kind, digest, bytes) {
-      if (!db.inTransaction) db.exec('BEGIN');
-      insert.run(kind, digest, bytes);
+    put(kind, slug, digest, bytes) {
+      kinds.add(kind);
+      if (!writer.inTransaction) writer.exec('BEGIN');
+      insert.run(kind, slug, digest, bytes);
       pending += 1;
       if (pending >= ROWS_PER_COMMIT) commit();
     },
-    close(keep) {
+    knownFiles() {
+      const known = new Map<string, KnownFile>();
+      const rows = writer
+        .prepare('SELECT path, ino, size, mtime, digest, source FROM files')
+        .iterate() as Iterable<{
+        path: unknown;
+        ino: unknown;
+        size: unknown;
+        mtime: unknown;
+        digest: unknown;
+        source: unknown;
+      }>;
+      for (const { path, ino, size, mtime, digest, source } of rows) {
+        // A row that is not well formed is not trusted: that file is read again.
+        if (typeof path !== 'string' || typeof digest !== 'string') continue;
+        if (typeof ino !== 'number' || typeof size !== 'number' || typeof mtime !== 'number') continue;
+        known.set(path, {
+          ino,
+          size,
+          mtimeMs: mtime,
+          digest,
+          ...(typeof source === 'string' ? { source } : {}),
+        });
+      }
+      return known;
+    },
+    saveKnownFiles(files) {
+      commit();
+      const insert = writer.prepare(
+        'INSERT INTO files (path, ino, size, mtime, digest) VALUES (?, ?, ?, ?, ?)',
+      );
+      writer.transaction(() => {
+        writer.exec('DELETE FROM files');
+        for (const [path, file] of files) insert.run(path, file.ino, file.size, file.mtimeMs, file.digest);
+      })();
+    },
+    markValidated() {
+      commit();
+      writer.exec('UPDATE fragments SET validated = 1 WHERE validated = 0');
+    },
+    close(prune) {
       try {
+        rows.stop();
+        reader.close();
         commit();
-        if (keep !== undefined) pruneExcept(db, keep);
+        if (prune !== undefined) removeRows(writer, prune.removedSlugs, kinds);
       } finally {
-        db.close();
+        writer.close();
       }
     },
   };
 }
 
-/** Deletes the rows of products no longer in the catalog (or no longer at that digest). */
-function pruneExcept(db: Database.Database, keep: ReadonlySet<string>): void {
-  const digests = db.prepare('SELECT DISTINCT digest FROM fragments').pluck().iterate() as Iterable<string>;
-  const gone = [...digests].filter((digest) => !keep.has(digest));
-  if (gone.length === 0) return;
-  const remove = db.prepare('DELETE FROM fragments WHERE digest = ?');
+/** Deletes the rows of products no longer in the catalog and of kinds no longer rendered. */
+function removeRows(db: Database.Database, slugs: readonly string[], kinds: ReadonlySet<string>): void {
+  const stored = db.prepare('SELECT DISTINCT kind FROM fragments').pluck().all() as string[];
+  const removeKind = db.prepare('DELETE FROM fragments WHERE kind = ?');
+  const removeSlug = db.prepare('DELETE FROM fragments WHERE kind = ? AND slug = ?');
   db.transaction(() => {
-    for (const digest of gone) remove.run(digest);
+    for (const kind of stored) {
+      if (!kinds.has(kind)) removeKind.run(kind);
+      else for (const slug of slugs) removeSlug.run(kind, slug);
+    }
   })();
 }

@@ -6,6 +6,7 @@
  * not listed" for a field no product of the store has. A seed field counts as carried
  * when at least one product has a non-empty value for it.
  */
+import { createHash } from 'node:crypto';
 import type { ProductRecord } from '../model.js';
 import type { BuildPlan } from '../plan.js';
 
@@ -73,6 +74,14 @@ export function describeCatalogFields(plan: BuildPlan): CatalogFields {
     fieldsByPlan.set(plan, fields);
   }
   return fields;
+}
+
+/**
+ * A fragment kind for a per-product text that also reads the catalog's facets (which seed
+ * facts every product lists): when the facets change, every such fragment is rendered again.
+ */
+export function facetedFragmentKind(name: string, fields: CatalogFields): string {
+  return `${name}:${createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 16)}`;
 }
 
 /** The most option names a sentence spells out; past it they are "options". */

@@ -40,9 +40,8 @@ export function jsonWithElements(
   if (elements.length === 0) return Buffer.from(stableJson({ ...value, [key]: [] }), 'utf8');
   const text = stableJson({ ...value, [key]: [ELEMENTS] });
   const at = text.indexOf(`\n${ELEMENTS_LINE}\n`);
-  if (at < 0 || text.indexOf(ELEMENTS_LINE, at + 1 + ELEMENTS_LINE.length) >= 0) {
-    throw new TypeError(`jsonWithElements: "${key}" must be a top-level key of the value`);
-  }
+  // `key` is a top-level key of what was written, so its one element sits one level in.
+  if (at < 0) throw new TypeError(`jsonWithElements: no "${key}" array one level in`);
   const head = Buffer.from(text.slice(0, at + 1), 'utf8');
   const tail = Buffer.from(text.slice(at + 1 + ELEMENTS_LINE.length), 'utf8');
   const separator = Buffer.from(',\n', 'utf8');

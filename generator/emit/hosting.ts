@@ -8,6 +8,8 @@
  * `npm run preview` reads them with the same parser. `checkHostingRules` is in
  * `hosting-check.ts` and re-exported here.
  */
+
+import { isPartsFile } from '../../live/bundle-parts.js';
 import type { Artifact } from '../artifact.js';
 import { artifactUrlPath } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
@@ -134,23 +136,32 @@ function needsRewrite(artifact: Artifact): boolean {
 }
 
 /**
- * The headers `_headers` would give this document, for one the live handler serves from a
- * packed shard (`product-page-shards.ts`), which no rule reaches: the handler sends them
- * as they are, so the page is answered as its file was.
+ * The headers a document's static file gets from `_headers`, for a document the live handler
+ * serves instead (a parted document, `document-storage.ts`; a product page packed into a
+ * shard, `product-page-shards.ts`): the same fields on every host.
  */
-export function headersOfDocument(plan: BuildPlan, document: DocumentHead): Header[] {
+export function documentHeaders(plan: BuildPlan, artifact: DocumentHead): Header[] {
   const { catalogPath } = catalogPaths(plan.config.base_url);
   const twins = new Map(markdownTwins(plan.config).map(({ page, twin }) => [page, twin]));
-  return headersFor(document, resolveUsagePolicy(plan.config), catalogPath, twins);
+  return headersFor(artifact, resolveUsagePolicy(plan.config), catalogPath, twins);
 }
 
-export function emitHostingRules(plan: BuildPlan, artifacts: readonly Artifact[]): Artifact[] {
-  // The live handler's data is read through the shell's asset reader, never linked or announced.
-  const documents = artifacts.filter((artifact) => !isLiveData(artifact));
+/**
+ * `handled`: the URL paths the live handler answers (the parted documents'): their
+ * documents keep their header rules (the handler sends the same fields) but need no rewrite.
+ */
+export function emitHostingRules(
+  plan: BuildPlan,
+  artifacts: readonly Artifact[],
+  handled: ReadonlySet<string> = new Set(),
+): Artifact[] {
+  // The live handler's data is read through the shell's asset reader, never linked or
+  // announced; so are a parted document's parts (the handler answers its URLs).
+  const documents = artifacts.filter((artifact) => !isLiveData(artifact) && !isPartsFile(artifact.path));
   const policy = resolveUsagePolicy(plan.config);
   const { catalogPath } = catalogPaths(plan.config.base_url);
   const redirects: RedirectRule[] = documents
-    .filter((artifact) => needsRewrite(artifact))
+    .filter((artifact) => needsRewrite(artifact) && !handled.has(artifactUrlPath(artifact)))
     .map((artifact) => ({
       from: artifactUrlPath(artifact),
       to: `/${artifact.path}`,

@@ -20,7 +20,7 @@
  */
 import type { BuildPlan } from '../plan.js';
 import { catalogUrls } from './catalog.js';
-import { describeCatalogFields } from './catalog-fields.js';
+import { describeCatalogFields, facetedFragmentKind } from './catalog-fields.js';
 import {
   renderProductSection,
   VARIANT_COLUMNS,
@@ -51,7 +51,7 @@ function renderArticles(plan: BuildPlan): string[] {
   return ['## Articles', ...sections];
 }
 
-const sectionsByPlan = new WeakMap<BuildPlan, string>();
+const sectionsByPlan = new WeakMap<BuildPlan, Buffer>();
 
 /**
  * The knowledge base without its H1 title: `## About`, `## Usage rules`, `## Products`,
@@ -59,7 +59,7 @@ const sectionsByPlan = new WeakMap<BuildPlan, string>();
  * emitted it is rendered once per plan (a plan is never changed after `planBuild`) and
  * the text reused; `emitBundle` forgets it afterwards (`forgetKnowledgeBaseSections`).
  */
-export function renderKnowledgeBaseSections(plan: BuildPlan): string {
+export function renderKnowledgeBaseSections(plan: BuildPlan): Buffer {
   let sections = sectionsByPlan.get(plan);
   if (sections === undefined) {
     sections = renderSections(plan, resolveUsagePolicy(plan.config));
@@ -73,7 +73,7 @@ export function forgetKnowledgeBaseSections(plan: BuildPlan): void {
   sectionsByPlan.delete(plan);
 }
 
-function renderSections(plan: BuildPlan, policy: UsagePolicy): string {
+function renderSections(plan: BuildPlan, policy: UsagePolicy): Buffer {
   const { config } = plan;
   const about = [
     '## About',
@@ -94,11 +94,20 @@ function renderSections(plan: BuildPlan, policy: UsagePolicy): string {
     ...policy.rules.map((rule) => `- ${escapeMarkdownInline(rule.text)}`),
   ].join('\n');
   const fields = describeCatalogFields(plan);
-  const products = [
-    PRODUCTS_HEADING,
-    ...plan.products.map((product) => renderProductSection(product, fields)),
-  ];
-  return [about, usage, ...products, ...renderArticles(plan)].join('\n\n');
+  // A section reads the catalog-wide facets too (which seed facts every product lists):
+  // they are part of its kind, so a change of facets renders every section again.
+  const kind = facetedFragmentKind('kb-section', fields);
+  const separator = Buffer.from('\n\n', 'utf8');
+  const parts: Buffer[] = [Buffer.from([about, usage, PRODUCTS_HEADING].join('\n\n'), 'utf8')];
+  for (const product of plan.products) {
+    parts.push(
+      separator,
+      plan.fragments.bytes(kind, product, () => renderProductSection(product, fields)),
+    );
+  }
+  const articles = renderArticles(plan);
+  if (articles.length > 0) parts.push(separator, Buffer.from(articles.join('\n\n'), 'utf8'));
+  return Buffer.concat(parts);
 }
 
 /** One row of a product's variant table, as written. */

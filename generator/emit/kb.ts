@@ -8,6 +8,7 @@
  */
 import matter from 'gray-matter';
 import type { Artifact } from '../artifact.js';
+import { spillArtifact } from '../compact-artifact.js';
 import type { Product } from '../model.js';
 import type { BuildPlan } from '../plan.js';
 import { isRecord, parseJson } from '../validate/bundle-layout.js';
@@ -60,16 +61,20 @@ export function emitKnowledgeBase(plan: BuildPlan): Artifact[] {
     products: plan.catalog.products.length,
     articles: plan.articles.length,
   };
-  const body = `# ${escapeMarkdownInline(title)}\n\n${renderKnowledgeBaseSections(plan)}\n`;
+  // Front matter by gray-matter (written for a one-character body, then cut before it),
+  // then the body as bytes: the sections hold every product.
+  const frontMatterBlock = matter.stringify('x', frontMatter, {}).slice(0, -2);
+  const markdown = Buffer.concat([
+    Buffer.from(`${frontMatterBlock}# ${escapeMarkdownInline(title)}\n\n`, 'utf8'),
+    renderKnowledgeBaseSections(plan),
+    Buffer.from('\n', 'utf8'),
+  ]);
   return [
     recordsJsonArtifact(plan, { path: KB_PRODUCTS_FILE, mediaType: 'application/json' }, json),
-    {
-      path: filePathOf(knowledgeBasePath(config)),
-      mediaType: KB_MARKDOWN_MEDIA_TYPE,
-      // Without an options object gray-matter keeps the whole body in its process-wide
-      // cache, keyed by the body: megabytes held for good, and more on every rebuild.
-      body: matter.stringify(body, frontMatter, {}),
-    },
+    spillArtifact(
+      { path: filePathOf(knowledgeBasePath(config)), mediaType: KB_MARKDOWN_MEDIA_TYPE, body: '' },
+      () => markdown,
+    ),
   ];
 }
 

@@ -50,7 +50,8 @@ export function routedPaths(
   pages: readonly string[] = [],
   packedFolders: readonly string[] = [],
 ): string[] {
-  // The HTML pages with a Markdown twin: the core negotiates their form (Accept). A folder
+  // The HTML pages with a Markdown twin: the core negotiates their form (Accept); and the
+  // URLs of the parted documents, which it streams whole from their parts. A folder
   // page is listed without its slash too: Netlify matches a function's path with the
   // trailing slash removed, and serves the static page otherwise.
   const folders = pages.filter((page) => page !== '/' && page.endsWith('/')).map((page) => page.slice(0, -1));

@@ -23,11 +23,15 @@ function basePathOf(plan: BuildPlan): string {
   return new URL(plan.config.base_url).pathname.replace(/\/+$/, '');
 }
 
-export function emitLiveShells(plan: BuildPlan): Artifact[] {
+/**
+ * `partedPaths`: the URL paths of the parted documents (`document-storage.ts`), which the
+ * handler answers whole from their parts, so both hosts route them to it.
+ */
+export function emitLiveShells(plan: BuildPlan, partedPaths: readonly string[] = []): Artifact[] {
   if (!plan.config.live.enabled) return [];
   const code = bundleLiveShells();
   const basePath = basePathOf(plan);
-  const pages = markdownTwins(plan.config).map(({ page }) => page);
+  const pages = [...markdownTwins(plan.config).map(({ page }) => page), ...partedPaths];
   const packed = packsProductPages(plan) ? [PRODUCT_MARKDOWN_DIR] : [];
   // Netlify reads `config` statically from the file's source: a plain object literal, first.
   // Then the site's origin, the one host besides its Netlify and loopback names it answers for (trusted-host.ts).

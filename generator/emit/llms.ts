@@ -7,6 +7,7 @@
  * links back (the consistency checks compare the product links with the catalog).
  */
 import type { Artifact } from '../artifact.js';
+import { spillArtifact } from '../compact-artifact.js';
 import type { BuildPlan } from '../plan.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import { describeCatalogFacts, describeCatalogFields } from './catalog-fields.js';
@@ -48,15 +49,15 @@ export function emitLlms(plan: BuildPlan): Artifact[] {
       .filter((section) => names.includes(section.title))
       .map((section) => [`## ${section.title}`, '', ...section.lines].join('\n'));
   const llms = [header, ...render(sections.map((section) => section.title))].join('\n\n');
-  const full = [
-    header,
-    ...render(['Catalog API', 'Documents', 'Usage']),
+  // The knowledge base's sections hold every product: joined as bytes, not as one string.
+  const full = Buffer.concat([
+    Buffer.from(`${[header, ...render(['Catalog API', 'Documents', 'Usage'])].join('\n\n')}\n\n`, 'utf8'),
     renderKnowledgeBaseSections(plan),
-    ...render(['Optional']),
-  ].join('\n\n');
+    Buffer.from(`${['', ...render(['Optional'])].join('\n\n')}\n`, 'utf8'),
+  ]);
   return [
     { path: LLMS_FILE, mediaType: TEXT_MEDIA_TYPE, body: `${llms}\n` },
-    { path: LLMS_FULL_FILE, mediaType: TEXT_MEDIA_TYPE, body: `${full}\n` },
+    spillArtifact({ path: LLMS_FULL_FILE, mediaType: TEXT_MEDIA_TYPE, body: '' }, () => full),
   ];
 }
 

@@ -8,9 +8,10 @@
  */
 import matter from 'gray-matter';
 import type { Artifact } from '../artifact.js';
+import { spillArtifact } from '../compact-artifact.js';
 import type { ProductRecord } from '../model.js';
 import type { BuildPlan, PlannedProduct } from '../plan.js';
-import { type CatalogFields, describeCatalogFields } from './catalog-fields.js';
+import { type CatalogFields, describeCatalogFields, facetedFragmentKind } from './catalog-fields.js';
 import { renderProductSection, renderVariantTable } from './kb-product-section.js';
 import { escapeMarkdownInline, escapeMarkdownParagraphs, shiftHeadings } from './markdown-text.js';
 import { PRODUCT_MARKDOWN_DIR, productMarkdownFile } from './sitemap-pages.js';
@@ -79,13 +80,25 @@ export function renderProductMarkdown(product: PlannedProduct, fields: CatalogFi
   return matter.stringify(body, productFrontMatter(record, brand), {});
 }
 
-export function emitProductMarkdown(plan: BuildPlan): Artifact[] {
+/** Each product's page as bytes, copied from the last build's fragments when the product did not change. */
+export function productPageRenderer(plan: BuildPlan): (product: PlannedProduct) => Buffer {
   const fields = describeCatalogFields(plan);
-  return plan.products.map((product) => ({
-    path: productMarkdownFile(product.record.slug),
-    mediaType: PRODUCT_MARKDOWN_MEDIA_TYPE,
-    body: renderProductMarkdown(product, fields, plan.config.merchant.brand),
-  }));
+  const kind = facetedFragmentKind('product-page', fields);
+  return (product) =>
+    plan.fragments.bytes(kind, product, () =>
+      renderProductMarkdown(product, fields, plan.config.merchant.brand),
+    );
+}
+
+export function emitProductMarkdown(plan: BuildPlan): Artifact[] {
+  const render = productPageRenderer(plan);
+  return plan.products.map((product) => {
+    const bytes = render(product);
+    return spillArtifact(
+      { path: productMarkdownFile(product.record.slug), mediaType: PRODUCT_MARKDOWN_MEDIA_TYPE, body: '' },
+      () => bytes,
+    );
+  });
 }
 
 export function isProductMarkdownFile(path: string): boolean {

@@ -16,13 +16,12 @@ import type { BuildPlan, PlannedProduct } from '../plan.js';
 import { computeEtag } from '../preview/conditional.js';
 import { isRecord, readJson } from '../validate/bundle-layout.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
-import { describeCatalogFields } from './catalog-fields.js';
-import { headersOfDocument } from './hosting.js';
+import { documentHeaders } from './hosting.js';
 import {
   emitProductMarkdown,
   isProductMarkdownFile,
   PRODUCT_MARKDOWN_MEDIA_TYPE,
-  renderProductMarkdown,
+  productPageRenderer,
 } from './product-markdown.js';
 import { PRODUCT_MARKDOWN_DIR, productMarkdownFile } from './sitemap-pages.js';
 
@@ -33,8 +32,8 @@ export function packsProductPages(plan: BuildPlan): boolean {
 
 export function emitProductPages(plan: BuildPlan): Artifact[] {
   if (!packsProductPages(plan)) return emitProductMarkdown(plan);
-  const fields = describeCatalogFields(plan);
-  const { brand } = plan.config.merchant;
+  // Copied from the last build's fragments when the product did not change.
+  const render = productPageRenderer(plan);
   const count = plan.shards.pages;
   const buckets = Array.from({ length: count }, (): PlannedProduct[] => []);
   for (const product of plan.products) buckets[shardOf(product.record.slug, count)]?.push(product);
@@ -43,7 +42,7 @@ export function emitProductPages(plan: BuildPlan): Artifact[] {
     folder: PRODUCT_MARKDOWN_DIR,
     shards: count,
     // Every page has the same headers (one folder rule when they are files): any path speaks for all.
-    headers: headersOfDocument(plan, {
+    headers: documentHeaders(plan, {
       path: productMarkdownFile('page'),
       mediaType: PRODUCT_MARKDOWN_MEDIA_TYPE,
     }),
@@ -56,8 +55,8 @@ export function emitProductPages(plan: BuildPlan): Artifact[] {
       mediaType: 'text/plain; charset=utf-8',
       body: packPageShard(
         bucket.map((product) => {
-          const body = renderProductMarkdown(product, fields, brand);
-          return { slug: product.record.slug, body, etag: computeEtag(Buffer.from(body, 'utf8')) };
+          const bytes = render(product);
+          return { slug: product.record.slug, body: bytes.toString('utf8'), etag: computeEtag(bytes) };
         }),
       ),
     })),

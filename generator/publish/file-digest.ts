@@ -5,11 +5,117 @@
  * in memory cost as much as the bundle itself (1.6 GB at 100,000 products).
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, type Stats } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { Artifact } from '../artifact.js';
 import { encodeArtifact } from '../bundle-file-encoding.js';
 
 export type BundleDigests = Map<string, string>;
+
+/** What identifies the content of a file on disk without reading it: its inode, size and modification time. */
+export interface FileStamp {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+function stampOf(stats: Stats): FileStamp {
+  return { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs };
+}
+
+export function sameStamp(a: FileStamp | undefined, b: Stats): boolean {
+  return a !== undefined && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
+/**
+ * The stamp of the file each digest of a read bundle was taken from. A writer that links an
+ * unchanged file compares the link's stamp with it (the same inode, size and time: the bytes
+ * the digest was read from) instead of reading the file through SHA-256 a second time.
+ */
+const stampsByDigests = new WeakMap<BundleDigests, Map<string, FileStamp>>();
+
+export function stampOfDigest(digests: BundleDigests, path: string): FileStamp | undefined {
+  return stampsByDigests.get(digests)?.get(path);
+}
+
+/** A file's digest with the stamp of the file it was read from: kept between builds (the build cache). */
+export interface KnownFile extends FileStamp {
+  digest: string;
+  /** For a compressed (`.gz`) file: the SHA-256 of the text it was compressed from. */
+  source?: string;
+}
+
+/** The SHA-256 of the text each compressed file of a bundle was made from, by path. */
+const sourcesByDigests = new WeakMap<BundleDigests, Map<string, string>>();
+
+/** Records that the compressed file `path` of `digests` was made from text of digest `source`. */
+export function rememberSource(digests: BundleDigests, path: string, source: string): void {
+  let sources = sourcesByDigests.get(digests);
+  if (sources === undefined) {
+    sources = new Map();
+    sourcesByDigests.set(digests, sources);
+  }
+  sources.set(path, source);
+}
+
+function remember(digests: BundleDigests, path: string, stamp: FileStamp): void {
+  let stamps = stampsByDigests.get(digests);
+  if (stamps === undefined) {
+    stamps = new Map();
+    stampsByDigests.set(digests, stamps);
+  }
+  stamps.set(path, stamp);
+}
+
+/** Every digest of `digests` whose file's stamp is known, with it: what the next build may trust. */
+export function knownFilesOf(digests: BundleDigests): Map<string, KnownFile> {
+  const known = new Map<string, KnownFile>();
+  const stamps = stampsByDigests.get(digests);
+  const sources = sourcesByDigests.get(digests);
+  for (const [path, digest] of digests) {
+    const stamp = stamps?.get(path);
+    const source = sources?.get(path);
+    if (stamp !== undefined)
+      known.set(path, { ...stamp, digest, ...(source !== undefined ? { source } : {}) });
+  }
+  return known;
+}
+
+/**
+ * Puts the digest of `file` into `digests`: taken from `known` when the file's stamp is the
+ * one it was known by (the same inode, size and modification time: the same bytes, as git's
+ * index and rsync assume), read through SHA-256 otherwise.
+ */
+export async function digestKnownInto(
+  digests: BundleDigests,
+  path: string,
+  file: string,
+  known: KnownFile | undefined,
+): Promise<void> {
+  if (known !== undefined && sameStamp(known, await stat(file))) {
+    digests.set(path, known.digest);
+    remember(digests, path, { ino: known.ino, size: known.size, mtimeMs: known.mtimeMs });
+    if (known.source !== undefined) rememberSource(digests, path, known.source);
+    return;
+  }
+  await digestInto(digests, path, file);
+}
+
+/** Records the stamp of `file` for `path` of `digests` (a file whose digest the writer knows). */
+export async function stampInto(digests: BundleDigests, path: string, file: string): Promise<void> {
+  remember(digests, path, stampOf(await stat(file)));
+}
+
+/**
+ * Digests `file` into `digests` under `path`, and remembers its stamp when the file did not
+ * change while it was read (the same stamp before and after).
+ */
+export async function digestInto(digests: BundleDigests, path: string, file: string): Promise<void> {
+  const before = await stat(file);
+  digests.set(path, await digestFile(file));
+  const after = await stat(file);
+  if (sameStamp(stampOf(before), after)) remember(digests, path, stampOf(after));
+}
 
 export function digestBytes(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -45,4 +151,9 @@ export function matchesArtifacts(
   artifacts: readonly Pick<Artifact, 'path' | 'body' | 'encoding'>[],
 ): boolean {
   return digests.size === artifacts.length && holdsArtifacts(digests, artifacts);
+}
+
+/** The text digest a compressed file of `digests` was made from, when known. */
+export function sourceOfDigest(digests: BundleDigests, path: string): string | undefined {
+  return sourcesByDigests.get(digests)?.get(path);
 }

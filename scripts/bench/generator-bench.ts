@@ -13,7 +13,9 @@ import { median, runMeasured } from './child-process.js';
 import { countBundleFiles, type FileCount, fileBudgetRow } from './file-budget.js';
 import { benchStartup, failure } from './generator-startup.js';
 import { writeShopifyFixture } from './make-shopify-products.js';
+import { measureOneChange, type OneChangeFigures, oneChangeRow } from './one-change.js';
 import type { BenchOptions } from './options.js';
+import { benchOnePriceChange } from './parts-bench.js';
 import { benchScript, CATALOG_CLI, makeScratchDir, REPO_ROOT } from './paths.js';
 import { type BenchRow, judge } from './results.js';
 
@@ -29,6 +31,8 @@ interface SizeFigures {
   outputBytes: number;
   /** Its files, fullest folder and shards (the file budget). */
   fileCount: FileCount;
+  /** The rebuild after one price changed, against a cold build with the cache. */
+  oneChange: OneChangeFigures;
 }
 
 const TIME_LIMIT = 2.5;
@@ -130,8 +134,11 @@ async function measureSize(
       fileCount = await countBundleFiles(out);
       await rm(out, { recursive: true, force: true });
     }
+    log(`generator: N=${size}, one price changed`);
+    const oneChange = await measureOneChange(size, dir, config, fixture);
     return {
       size,
+      oneChange,
       baselineMs: median(baseline.map((r) => r.ms)),
       buildMs: median(build.map((r) => r.ms)),
       baselineCpuMs: medianOrNull(baseline.map((r) => r.cpu)),
@@ -238,7 +245,7 @@ export async function benchGenerator(
     try {
       const figures = await measureSize(size, options, log);
       all.push(figures);
-      rows.push(sizeRow(figures));
+      rows.push(sizeRow(figures), oneChangeRow(figures.oneChange));
       if (figures.size === 10_000) rows.push(fileBudgetRow(figures.size, figures.fileCount));
     } catch (error) {
       const note = (error instanceof Error ? error.message : String(error)).slice(0, 400);
@@ -252,5 +259,13 @@ export async function benchGenerator(
     }
   }
   rows.push(...linearityRows(all), ...memoryGrowthRow(all));
+  // What one change uploads, at the issue's 10,000 products (only where that size is asked for).
+  rows.push(
+    ...(await benchOnePriceChange(
+      options.sizes.filter((size) => size === 10_000),
+      writeBenchConfig,
+      log,
+    )),
+  );
   return rows;
 }

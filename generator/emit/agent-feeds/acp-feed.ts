@@ -17,6 +17,7 @@ import type {
 } from '../../../record/product-record.js';
 import { offerOf } from '../../../record/variant-offers.js';
 import type { Artifact } from '../../artifact.js';
+import { spillArtifact } from '../../compact-artifact.js';
 import type { ResolvedConfig } from '../../config.js';
 import type { BuildPlan, PlannedProduct } from '../../plan.js';
 import { jsonBody } from '../json.js';
@@ -25,6 +26,8 @@ export const ACP_FEED_DIR = 'feeds/acp';
 export const ACP_METADATA_FILE = `${ACP_FEED_DIR}/metadata.json`;
 export const ACP_PRODUCTS_FILE = `${ACP_FEED_DIR}/products.jsonl`;
 export const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
+/** The fragment kind of a product's line in products.jsonl. */
+const ACP_LINE = 'acp-line';
 
 type Json = Record<string, unknown>;
 
@@ -125,9 +128,18 @@ export function buildAcpMetadata(plan: BuildPlan): Json {
 
 export function emitAcpFeed(plan: BuildPlan): Artifact[] {
   if (!plan.config.agent_feeds.acp.enabled) return [];
-  const lines = plan.products.map((planned) => `${JSON.stringify(buildAcpProduct(planned, plan.config))}\n`);
+  // One line per product, copied from the last build when the product did not change.
+  const lines = Buffer.concat(
+    plan.products.map((planned) =>
+      plan.fragments.bytes(
+        ACP_LINE,
+        planned,
+        () => `${JSON.stringify(buildAcpProduct(planned, plan.config))}\n`,
+      ),
+    ),
+  );
   return [
     { path: ACP_METADATA_FILE, mediaType: 'application/json', ...jsonBody(buildAcpMetadata(plan)) },
-    { path: ACP_PRODUCTS_FILE, mediaType: NDJSON_MEDIA_TYPE, body: lines.join('') },
+    spillArtifact({ path: ACP_PRODUCTS_FILE, mediaType: NDJSON_MEDIA_TYPE, body: '' }, () => lines),
   ];
 }

@@ -22,64 +22,29 @@ export const OPENAI_MANIFEST_FILE = `${OPENAI_FEED_DIR}/manifest.json`;
 export const OPENAI_SHARD_DIR = `${OPENAI_FEED_DIR}/shards`;
 export const GZIP_MEDIA_TYPE = 'application/gzip';
 
-/** A variant the feed leaves out, and why (the build warns about each). */
-export interface OpenAiExclusion {
-  product: string;
-  variant: string;
-  message: string;
-}
-
-export interface OpenAiFeedRows {
-  rows: OpenAiRow[];
-  excluded: OpenAiExclusion[];
-}
-
-/** Every row of the feed, and the variants left out; empty when the feed is off. */
-export function buildOpenAiRows(plan: BuildPlan): OpenAiFeedRows {
-  const settings = openAiFeedSettings(plan.config.agent_feeds, plan.config.merchant.ships_to);
-  if (settings === undefined) return { rows: [], excluded: [] };
-  const rows: OpenAiRow[] = [];
-  const excluded: OpenAiExclusion[] = [];
-  for (const { record } of plan.products) {
-    for (const variant of record.variants) {
-      const row = buildOpenAiRow(record, variant, plan.config, settings);
-      if (row !== undefined) {
-        rows.push(row);
-        continue;
-      }
-      excluded.push({
-        product: record.slug,
-        variant: variant.id,
-        message: `product "${record.slug}" variant ${variant.id} has no image, and OpenAI's feed requires image_url: left out of the OpenAI feed (still in the catalog)`,
-      });
-    }
-  }
-  return { rows, excluded };
-}
-
 export function shardFileName(index: number, format: 'jsonl' | 'csv'): string {
   return `${OPENAI_SHARD_DIR}/products-${String(index + 1).padStart(4, '0')}.${format}.gz`;
 }
 
-/** One JSON object a line, each ending in a newline (JSON Lines). */
-export function formatJsonLines(rows: readonly OpenAiRow[]): string {
-  return rows.map((row) => `${JSON.stringify(row)}\n`).join('');
+/** A row's cells as the CSV writes them: lists joined with commas, booleans as lower-case words. */
+function csvCells(row: OpenAiRow): string[] {
+  return OPENAI_COLUMNS.map((column) => {
+    const value = row[column];
+    if (value === undefined) return '';
+    if (Array.isArray(value)) return value.join(',');
+    return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  });
 }
 
-/**
- * RFC 4180 CSV with a header row; lists joined with commas, booleans as lower-case words,
- * and an object (`variant_dict`) as its JSON text, the spec's own notation for it.
- */
-export function formatCsv(rows: readonly OpenAiRow[]): string {
-  const cells = rows.map((row) =>
-    OPENAI_COLUMNS.map((column) => {
-      const value = row[column];
-      if (value === undefined) return '';
-      if (Array.isArray(value)) return value.join(',');
-      return typeof value === 'object' ? JSON.stringify(value) : String(value);
-    }),
-  );
-  return stringify([[...OPENAI_COLUMNS], ...cells], { record_delimiter: '\n' });
+/** The fragment kind of a product's rows: each row as its JSON line and its CSV line. */
+const OPENAI_ROWS = 'openai-rows';
+
+/** A product's rows, each as its JSON line and its CSV line (CSV quotes field by field, so lines join). */
+function renderProductRows(rows: readonly OpenAiRow[]): [json: string, csv: string][] {
+  return rows.map((row) => [
+    `${JSON.stringify(row)}\n`,
+    stringify([csvCells(row)], { record_delimiter: '\n' }),
+  ]);
 }
 
 function sha256(text: string): string {
@@ -89,15 +54,27 @@ function sha256(text: string): string {
 export function emitOpenAiFeed(plan: BuildPlan): Artifact[] {
   const settings = openAiFeedSettings(plan.config.agent_feeds, plan.config.merchant.ships_to);
   if (settings === undefined) return [];
-  const { rows } = buildOpenAiRows(plan);
+  // Each product's rows, copied from the last build when the product did not change.
+  const rows: [json: string, csv: string][] = [];
+  for (const planned of plan.products) {
+    const bytes = plan.fragments.bytes(OPENAI_ROWS, planned, () => {
+      const own = planned.record.variants.flatMap((variant) => {
+        const row = buildOpenAiRow(planned.record, variant, plan.config, settings);
+        return row === undefined ? [] : [row];
+      });
+      return JSON.stringify(renderProductRows(own));
+    });
+    rows.push(...(JSON.parse(bytes.toString('utf8')) as [string, string][]));
+  }
+  const header = stringify([[...OPENAI_COLUMNS]], { record_delimiter: '\n' });
   const artifacts: Artifact[] = [];
   const files: { path: string; format: string; rows: number; content_sha256: string }[] = [];
   const shards = Math.max(1, Math.ceil(rows.length / settings.shard_rows));
   for (let index = 0; index < shards; index += 1) {
     const shard = rows.slice(index * settings.shard_rows, (index + 1) * settings.shard_rows);
     for (const [format, body] of [
-      ['jsonl', formatJsonLines(shard)],
-      ['csv', formatCsv(shard)],
+      ['jsonl', shard.map(([json]) => json).join('')],
+      ['csv', header + shard.map(([, csv]) => csv).join('')],
     ] as const) {
       const path = shardFileName(index, format);
       artifacts.push({ path, mediaType: GZIP_MEDIA_TYPE, body, encoding: 'gzip' });

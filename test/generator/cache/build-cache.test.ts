@@ -7,7 +7,7 @@ import { type BuildOptions, type BuildResult, build } from '../../../generator/b
 import { CACHE_FORMAT, createBuildCache } from '../../../generator/cache/build-cache-file.js';
 import { silentLogger } from '../../../generator/logger.js';
 import { formatReport, reportSuccess } from '../../../generator/summary/report.js';
-import { FIXED_NOW, hashTree, makeWorkspace } from '../pipeline/helpers.js';
+import { FIXED_NOW, hashTree, makeWorkspace, setUpstreamPrice } from '../pipeline/helpers.js';
 
 const AN_HOUR_LATER = new Date(FIXED_NOW.getTime() + 3_600_000);
 const TWO_HOURS_LATER = new Date(FIXED_NOW.getTime() + 7_200_000);
@@ -45,14 +45,7 @@ function options(now: Date): BuildOptions {
 }
 
 async function setPrice(handle: string, price: string): Promise<void> {
-  const file = join(dir, 'upstream/products.json');
-  const data = JSON.parse(await readFile(file, 'utf8')) as {
-    products: { handle: string; variants: { price: string }[] }[];
-  };
-  for (const product of data.products) {
-    if (product.handle === handle) for (const variant of product.variants) variant.price = price;
-  }
-  await writeFile(file, JSON.stringify(data));
+  await setUpstreamPrice(dir, handle, price);
 }
 
 function readCacheRows(): { slug: string; digest: string; lastmod: string }[] {

@@ -4,7 +4,7 @@
  * under a directory, to prove a bundle stayed byte-for-byte as it was.
  */
 import { createHash } from 'node:crypto';
-import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,4 +45,16 @@ export async function hashTree(dir: string): Promise<Record<string, string>> {
 /** Names in `dir` (no recursion), to see staging or backup folders left beside a bundle. */
 export async function listDir(dir: string): Promise<string[]> {
   return (await readdir(dir)).sort();
+}
+
+/** Sets every variant price of the product `handle` in a workspace's Shopify-shaped upstream file. */
+export async function setUpstreamPrice(dir: string, handle: string, price: string): Promise<void> {
+  const file = join(dir, 'upstream/products.json');
+  const data = JSON.parse(await readFile(file, 'utf8')) as {
+    products: { handle: string; variants: { price: string }[] }[];
+  };
+  const product = data.products.find((candidate) => candidate.handle === handle);
+  if (product === undefined) throw new Error(`${file} has no product ${handle}`);
+  for (const variant of product.variants) variant.price = price;
+  await writeFile(file, JSON.stringify(data));
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type BuildOptions, build } from '../../../generator/build.js';
 import { silentLogger } from '../../../generator/logger.js';
-import { FIXED_NOW, hashTree, makeWorkspace } from '../pipeline/helpers.js';
+import { FIXED_NOW, hashTree, makeWorkspace, setUpstreamPrice } from '../pipeline/helpers.js';
 
 let dir = '';
 let cleanup: () => Promise<void> = async () => {};
@@ -36,14 +36,7 @@ function options(now: Date): BuildOptions {
 }
 
 async function setPrice(handle: string, price: string): Promise<void> {
-  const file = join(dir, 'upstream/products.json');
-  const data = JSON.parse(await readFile(file, 'utf8')) as {
-    products: { handle: string; variants: { price: string }[] }[];
-  };
-  for (const product of data.products) {
-    if (product.handle === handle) for (const variant of product.variants) variant.price = price;
-  }
-  await writeFile(file, JSON.stringify(data));
+  await setUpstreamPrice(dir, handle, price);
 }
 
 async function inodes(root: string, paths: readonly string[]): Promise<Map<string, number>> {

@@ -1,0 +1,59 @@
+/**
+ * The gate of a rebuild whose unchanged products were validated by the build that last
+ * published them (their digests are the build cache's, under the same settings and
+ * version): the products that changed are validated in full, as a bundle of their own
+ * (every checker, the cross-document ones included), and the whole bundle is validated by
+ * the checkers that do not go product by product. The big documents of the whole bundle
+ * are the fragments of the two (emit/fragments.ts): the same bytes a cold build writes,
+ * which test/generator/cache/incremental-build.test.ts holds to.
+ */
+import type { Artifact } from './artifact.js';
+import { wholeDocuments } from './emit/document-storage.js';
+import { checkHostingRules } from './emit/hosting-check.js';
+import { emitBundle } from './emit/index.js';
+import { checkLlms } from './emit/llms.js';
+import { checkRobots } from './emit/robots.js';
+import { checkSitemap } from './emit/sitemap.js';
+import { planBuild } from './pipeline.js';
+import type { BuildPlan } from './plan.js';
+import { checkDiscovery } from './validate/discovery.js';
+import { bundleFilesOf, checkJsonSyntax, validateArtifacts, validateBundle } from './validate/index.js';
+import { checkOpenApi } from './validate/openapi.js';
+import type { BundleChecker, Problem } from './validate/problem.js';
+import { checkUcpProfile } from './validate/ucp-profile.js';
+import { checkWellKnown } from './validate/well-known.js';
+
+/** The checkers whose work does not grow with the products a document holds, or that read only small documents. */
+export const WHOLE_BUNDLE_CHECKERS: readonly BundleChecker[] = [
+  checkJsonSyntax,
+  checkOpenApi,
+  checkWellKnown,
+  checkDiscovery,
+  checkUcpProfile,
+  checkSitemap,
+  checkLlms,
+  checkRobots,
+  checkHostingRules,
+];
+
+/**
+ * The problems of `artifacts` (the bundle of `plan`) when the products named in `validated`
+ * passed the gate before with the digests they have now.
+ */
+export function validateChanged(
+  plan: BuildPlan,
+  artifacts: readonly Artifact[],
+  validated: ReadonlySet<string>,
+): Problem[] {
+  const changed = plan.products.filter((product) => !validated.has(product.record.slug));
+  const ofChanged = planBuild({
+    config: plan.config,
+    products: changed,
+    articles: plan.articles,
+    generated: plan.generated,
+    allowEmpty: true,
+  });
+  const problems = validateArtifacts(wholeDocuments(emitBundle(ofChanged)));
+  problems.push(...validateBundle(bundleFilesOf(artifacts), WHOLE_BUNDLE_CHECKERS));
+  return problems;
+}

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { artifactBytes } from '../../../generator/compact-artifact.js';
+import { indentedJson, jsonWithElements } from '../../../generator/emit/fragments.js';
+import { emitBundle } from '../../../generator/emit/index.js';
+import { stableJson } from '../../../generator/emit/json.js';
+import {
+  buildXmlDocument,
+  buildXmlDocumentWithElements,
+  buildXmlElementsAtDepth2,
+} from '../../../generator/emit/xml-text.js';
+import type { PlannedProduct } from '../../../generator/plan.js';
+import { makeSamplePlan, makeVariedPlan } from '../../helpers/sample-plan.js';
+
+const ODD_TEXTS = [
+  'plain',
+  'Ünïcödé — 中文 🍊',
+  'quote " and \\ backslash',
+  'line\nbreak',
+  '<tag>&amp;</tag>',
+];
+
+describe('a JSON document assembled from its elements', () => {
+  it('when the elements are laid out one level in then the bytes equal stableJson of the whole value', () => {
+    const value = {
+      head: 'first',
+      count: ODD_TEXTS.length,
+      products: ODD_TEXTS.map((text) => ({ text, n: [1, { deep: text }] })),
+      tail: true,
+    };
+    const elements = value.products.map((item) => Buffer.from(indentedJson(item), 'utf8'));
+    expect(jsonWithElements(value, 'products', elements).toString('utf8')).toBe(stableJson(value));
+  });
+
+  it('when there is no element then the bytes equal stableJson of the empty array', () => {
+    const value = { merchant: { name: 'x' }, products: [] as unknown[] };
+    expect(jsonWithElements(value, 'products', []).toString('utf8')).toBe(stableJson(value));
+  });
+});
+
+describe('an XML document assembled from its elements', () => {
+  const frameWith = (item: unknown[]) => ({
+    rss: { '@_version': '2.0', channel: { title: 'Shop & Co <b>', item } },
+  });
+  const items = ODD_TEXTS.map((text, index) => ({
+    title: text,
+    'g:id': String(index),
+    link: `https://shop.test/${index}`,
+  }));
+
+  it('when each element is built two levels down then the document equals buildXmlDocument of the whole tree', () => {
+    const fragments = items.map((item) => Buffer.from(buildXmlElementsAtDepth2('item', [item]), 'utf8'));
+    expect(buildXmlDocumentWithElements(frameWith, 'item', fragments).toString('utf8')).toBe(
+      buildXmlDocument(frameWith(items)),
+    );
+  });
+
+  it('when some products have no element then they leave no trace', () => {
+    const fragments = [
+      Buffer.alloc(0),
+      Buffer.from(buildXmlElementsAtDepth2('item', items.slice(0, 2)), 'utf8'),
+      Buffer.alloc(0),
+    ];
+    expect(buildXmlDocumentWithElements(frameWith, 'item', fragments).toString('utf8')).toBe(
+      buildXmlDocument(frameWith(items.slice(0, 2))),
+    );
+  });
+
+  it('when no product has an element then the document equals the tree with an empty list', () => {
+    expect(buildXmlDocumentWithElements(frameWith, 'item', []).toString('utf8')).toBe(
+      buildXmlDocument(frameWith([])),
+    );
+  });
+});
+
+/** The plan's fragments answered from a map (as the build cache does), counting what is rendered. */
+function remembering(store: Map<string, Buffer>) {
+  let rendered = 0;
+  return {
+    get rendered() {
+      return rendered;
+    },
+    bytes(kind: string, product: PlannedProduct, render: () => string): Buffer {
+      const key = `${kind} ${product.record.slug}`;
+      const known = store.get(key);
+      if (known !== undefined) return known;
+      rendered += 1;
+      const bytes = Buffer.from(render(), 'utf8');
+      store.set(key, bytes);
+      return bytes;
+    },
+  };
+}
+
+function bundleBytes(plan: ReturnType<typeof makeSamplePlan>): Map<string, string> {
+  return new Map(
+    emitBundle(plan).map((artifact) => [artifact.path, artifactBytes(artifact).toString('base64')]),
+  );
+}
+
+describe('a bundle emitted with remembered fragments', () => {
+  for (const [name, makePlan] of [
+    ['the juice sample', () => makeSamplePlan()],
+    ['the varied store', () => makeVariedPlan()],
+  ] as const) {
+    it(`when ${name} is emitted again from remembered fragments then every file has the same bytes and nothing is rendered`, () => {
+      const fresh = bundleBytes(makePlan());
+      const store = new Map<string, Buffer>();
+      const first = remembering(store);
+      const again = remembering(store);
+      const firstBytes = bundleBytes({ ...makePlan(), fragments: first });
+      const againBytes = bundleBytes({ ...makePlan(), fragments: again });
+      expect(firstBytes).toEqual(fresh);
+      expect(againBytes).toEqual(fresh);
+      expect(first.rendered).toBeGreaterThan(0);
+      expect(again.rendered).toBe(0);
+    });
+  }
+
+  it('when a remembered fragment differs from what rendering gives then the document carries the remembered bytes', () => {
+    const plan = makeSamplePlan();
+    const [first] = plan.products;
+    if (first === undefined) throw new Error('the sample has products');
+    const store = new Map<string, Buffer>([
+      [`record-json ${first.record.slug}`, Buffer.from(indentedJson({ marker: 'REMEMBERED' }), 'utf8')],
+    ]);
+    const catalog = emitBundle({ ...plan, fragments: remembering(store) }).find(
+      (artifact) => artifact.path === 'agent-catalog.json',
+    );
+    expect(JSON.parse(catalog?.body ?? '{}').products[0]).toEqual({ marker: 'REMEMBERED' });
+  });
+});
