@@ -10,6 +10,7 @@
  * after it.
  */
 import { resolve } from 'node:path';
+import { countShards } from '../live/live-layout.js';
 import type { Artifact } from './artifact.js';
 import { type CacheReport, openBuildCache } from './cache/build-cache.js';
 import type { ConfigOverrides, ResolvedConfig } from './config.js';
@@ -258,6 +259,8 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         articles: content.articles,
         now,
         allowEmpty: options.allowEmpty === true,
+        // The shard counts stay as they were while the catalog still fits them: no reshard on every build.
+        ...(previous ? { previousShards: countShards(previous.digests.keys()) } : {}),
         ...(partSizes ? { partSizes } : {}),
       },
       previous,

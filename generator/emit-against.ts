@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import type { ShardCounts } from '../live/live-layout.js';
 import type { Artifact } from './artifact.js';
 import { artifactBytes, compactArtifact, spillArtifact } from './compact-artifact.js';
 import type { ResolvedConfig } from './config.js';
@@ -41,6 +42,8 @@ export interface EmitInput {
   articles: Article[];
   now: Date;
   allowEmpty: boolean;
+  /** The last bundle's shard counts (`countShards` of its files), kept while they fit. */
+  previousShards?: Partial<ShardCounts>;
   partSizes?: PartSizes;
   /** The build cache's fragments of unchanged products, when the build writes. */
   fragments?: ProductFragments;

@@ -3,7 +3,7 @@
  * (resolveConfig → fetchUpstream → normalise → loadContent → merge → plan). Every
  * document of the bundle is a pure function of one plan, so they cannot disagree.
  */
-
+import type { ShardCounts } from '../live/live-layout.js';
 import type { ResolvedConfig } from './config.js';
 import type { Catalog, Health, ProductRecord } from './model.js';
 import type { PartSizes } from './parts/cut-parts.js';
@@ -64,4 +64,9 @@ export interface BuildPlan {
    * from the build cache when the product did not change (emit/fragments.ts).
    */
   fragments: ProductFragments;
+  /**
+   * How many shards of each kind the live handler's data is cut into (`live/live-layout.ts`):
+   * chosen from the catalog's size, keeping the last bundle's counts while they still fit.
+   */
+  shards: ShardCounts;
 }

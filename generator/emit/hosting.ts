@@ -47,7 +47,10 @@ const PREAMBLE = [
 
 type Header = [name: string, value: string];
 
-function isStable(artifact: Artifact): boolean {
+/** What the headers of a document depend on: where it is served and its media type. */
+type DocumentHead = Pick<Artifact, 'path' | 'publicPath' | 'mediaType'>;
+
+function isStable(artifact: DocumentHead): boolean {
   return (
     artifact.path.startsWith('.well-known/') ||
     artifact.path === 'robots.txt' ||
@@ -63,7 +66,7 @@ function urlPathsOf(artifact: Artifact): string[] {
 }
 
 function headersFor(
-  artifact: Artifact,
+  artifact: DocumentHead,
   policy: UsagePolicy,
   catalogPath: string,
   twins: ReadonlyMap<string, string>,
@@ -134,9 +137,10 @@ function needsRewrite(artifact: Artifact): boolean {
 
 /**
  * The headers a document's static file gets from `_headers`, for a document the live handler
- * serves instead (a parted document, `document-storage.ts`): the same fields on every host.
+ * serves instead (a parted document, `document-storage.ts`; a product page packed into a
+ * shard, `product-page-shards.ts`): the same fields on every host.
  */
-export function documentHeaders(plan: BuildPlan, artifact: Artifact): Header[] {
+export function documentHeaders(plan: BuildPlan, artifact: DocumentHead): Header[] {
   const { catalogPath } = catalogPaths(plan.config.base_url);
   const twins = new Map(markdownTwins(plan.config).map(({ page, twin }) => [page, twin]));
   return headersFor(artifact, resolveUsagePolicy(plan.config), catalogPath, twins);

@@ -28,7 +28,7 @@ import { emitLlms } from './llms.js';
 import { emitMarkdownTwins } from './markdown-twins.js';
 import { emitMcpServerCards } from './mcp-server-card.js';
 import { emitOpenApi } from './openapi.js';
-import { emitProductMarkdown } from './product-markdown.js';
+import { emitProductPages } from './product-page-shards.js';
 import { emitRobots } from './robots.js';
 import { emitSitemap } from './sitemap.js';
 import { emitWebMcp } from './webmcp.js';
@@ -55,7 +55,7 @@ export const DOCUMENT_EMITTERS: readonly Emitter[] = [
   emitAiCatalog,
   emitAuthMd,
   emitMarkdownTwins,
-  emitProductMarkdown,
+  emitProductPages,
   emitWebMcp,
   emitLiveIndex,
   emitUcpProfile,

@@ -83,5 +83,18 @@ export default async (request: Request, netlify?: NetlifyContext): Promise<Respo
   const live = context && { ...context, fetchStatic, openAsset, hooks: hooks.runtime, waitUntil };
   const answer = live && (await handleLiveRequest(request, live));
   // Only the live paths are routed here; one the core does not claim is a real 404.
-  return answer ?? hostFileNotFound();
+  return answer ?? siteNotFound(fetchStatic);
 };
+
+/**
+ * A routed path the core does not claim (a product page no product has) answers as a
+ * missing file does on Netlify: the site's `404.html` when it has one, else plain text.
+ */
+async function siteNotFound(fetchStatic: (path: string) => Promise<Response>): Promise<Response> {
+  const page = await fetchStatic('404.html').catch(() => undefined);
+  if (page?.status !== 200) return hostFileNotFound();
+  return new Response(page.body, {
+    status: 404,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+  });
+}
