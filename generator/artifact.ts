@@ -26,6 +26,6 @@ export interface Artifact {
   serialisedFrom?: { body: string; value: unknown };
 }
 
-export function artifactUrlPath(artifact: Artifact): string {
+export function artifactUrlPath(artifact: Pick<Artifact, 'path' | 'publicPath'>): string {
   return artifact.publicPath ?? `/${artifact.path}`;
 }

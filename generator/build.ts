@@ -10,6 +10,7 @@
  * after it.
  */
 import { resolve } from 'node:path';
+import { countShards } from '../live/live-layout.js';
 import type { Artifact } from './artifact.js';
 import { type CacheReport, openBuildCache } from './cache/build-cache.js';
 import type { ConfigOverrides, ResolvedConfig } from './config.js';
@@ -24,10 +25,13 @@ import { checkEveryHost, type HostFit } from './hosting/host-fit.js';
 import { judgeHostFit } from './hosting/judge-host-fit.js';
 import type { Logger } from './logger.js';
 import { type LeftOutProduct, mergeProducts } from './merge.js';
+import { type PartSizes, partSizesAround } from './parts/cut-parts.js';
 import type { BuildStage, UpstreamFetcher } from './pipeline.js';
 import type { BuildPlan } from './plan.js';
+import { knownFilesOf } from './publish/file-digest.js';
 import { type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
 import { type PublishReport, recoverBundle } from './publish/publish-bundle.js';
+import { stampBundle } from './publish/read-bundle.js';
 import { describeShipping } from './shipping/policy.js';
 import { fetchUpstreamWithDeadline } from './sources/deadline.js';
 import type { UpstreamResult } from './sources/index.js';
@@ -54,6 +58,31 @@ export interface BuildOptions {
   onStage?: (stage: BuildStage) => void;
   /** The fetchUpstream stage; the real adapters unless a test passes its own. */
   fetchUpstream?: UpstreamFetcher;
+  /**
+   * The sizes of a parted document's parts; default `DEFAULT_PART_SIZES`, or around
+   * `AGENT_CATALOG_PART_BYTES` bytes when the environment sets it (tests lower it, so a small
+   * catalog is parted; not a config field, since no merchant should need to change it).
+   */
+  partSizes?: PartSizes;
+}
+
+const PART_BYTES_VARIABLE = 'AGENT_CATALOG_PART_BYTES';
+
+function partSizesOf(options: BuildOptions): PartSizes | undefined {
+  if (options.partSizes) return options.partSizes;
+  const text = options.env?.[PART_BYTES_VARIABLE];
+  if (text === undefined || text === '') return undefined;
+  const avg = Number(text);
+  if (!Number.isSafeInteger(avg) || avg < 64) {
+    throw new CatalogError(
+      'CONFIG_INVALID',
+      `${PART_BYTES_VARIABLE} must be a whole number of bytes, 64 or more: ${JSON.stringify(text)}`,
+      {
+        field: PART_BYTES_VARIABLE,
+      },
+    );
+  }
+  return partSizesAround(avg);
 }
 
 export interface BuildWarning {
@@ -191,9 +220,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const warnings = leftOutWarnings([...upstream.rejected, ...merged.leftOut], options.strict === true);
   // A killed build may have left the last good bundle in its backup folder: put it back first.
   if (options.write) await recoverBundle(out, options.logger);
-  const previous = await readPreviousBundle(out, config, options.logger, warnings);
   const cache = await openBuildCache(out, config, options.logger, options.write);
   try {
+    // Files whose inode, size and time are those the cache knows are not read again.
+    const previous = await readPreviousBundle(out, config, options.logger, warnings, cache.knownFiles());
     for (const warning of warnings) options.logger.warn(warning.message);
     guardEmpty(
       merged.products.length,
@@ -219,6 +249,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     // Each product dated by the cache: the sitemap's lastmod when the store gives none.
     const products = await cache.dateProducts(merged.products, now);
     const productsChanged = cache.productsChanged();
+    const partSizes = partSizesOf(options);
     const emitted = await emitAgainst(
       {
         config,
@@ -228,6 +259,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         articles: content.articles,
         now,
         allowEmpty: options.allowEmpty === true,
+        // The shard counts stay as they were while the catalog still fits them: no reshard on every build.
+        ...(previous ? { previousShards: countShards(previous.digests.keys()) } : {}),
+        ...(partSizes ? { partSizes } : {}),
       },
       previous,
       { write: options.write, out, logger: options.logger },
@@ -256,7 +290,12 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     options.logger.info(
       `  ${artifacts.length} documents: ${files.written} written, ${files.unchanged} unchanged, ${files.removed} removed`,
     );
-    if (options.write) await cache.save(published);
+    if (options.write) {
+      // What the next build may trust without reading: the bundle now in `out`, stamped.
+      const inOut =
+        sink !== undefined ? await stampBundle(out, sink.digests, sink.sources) : previous?.digests;
+      await cache.save(published, inOut === undefined ? new Map() : knownFilesOf(inOut));
+    }
     return {
       plan,
       artifacts,

@@ -50,6 +50,13 @@ export function compactArtifact(artifact: Artifact): Artifact {
   return compact;
 }
 
+/** A compact artifact made from bytes already encoded (a part of a document): no text round trip. */
+export function bytesArtifact(meta: Pick<Artifact, 'path' | 'mediaType'>, bytes: Buffer): Artifact {
+  const artifact = compactArtifact({ ...meta, body: '' });
+  bytesOfCompact.set(artifact, bytes);
+  return artifact;
+}
+
 /** True for an artifact from `compactArtifact`: its `serialisedFrom`, if any, matches its body by construction. */
 export function isCompactArtifact(artifact: Artifact): boolean {
   return bytesOfCompact.has(artifact);

@@ -10,21 +10,27 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import type { ShardCounts } from '../live/live-layout.js';
 import type { Artifact } from './artifact.js';
-import { spillArtifact } from './compact-artifact.js';
+import { artifactBytes, compactArtifact, spillArtifact } from './compact-artifact.js';
 import type { ResolvedConfig } from './config.js';
 import { emitCatalog } from './emit/catalog.js';
+import { storeDocument, wholeDocuments } from './emit/document-storage.js';
 import { type ArtifactSink, DOCUMENT_EMITTERS, emitBundle } from './emit/index.js';
 import { CatalogError } from './errors.js';
 import { validateChanged } from './incremental-gate.js';
 import type { Logger } from './logger.js';
+import type { PartSizes } from './parts/cut-parts.js';
 import { type BuildStage, planBuild } from './pipeline.js';
 import type { Article, BuildPlan, PlannedProduct, ProductFragments } from './plan.js';
 import {
   type BundleDigests,
   digestArtifact,
+  digestBytes,
   holdsArtifacts,
   matchesArtifacts,
+  rememberSource,
+  sourceOfDigest,
 } from './publish/file-digest.js';
 import type { PreviousBundle } from './publish/previous-bundle.js';
 import { openStagingSink, type StagingSink } from './publish/staging-sink.js';
@@ -36,6 +42,9 @@ export interface EmitInput {
   articles: Article[];
   now: Date;
   allowEmpty: boolean;
+  /** The last bundle's shard counts (`countShards` of its files), kept while they fit. */
+  previousShards?: Partial<ShardCounts>;
+  partSizes?: PartSizes;
   /** The build cache's fragments of unchanged products, when the build writes. */
   fragments?: ProductFragments;
   /** Which products an earlier gate passed, and where to say this one passed (the build cache). */
@@ -73,12 +82,17 @@ export interface EmitTarget {
  * The gate: every document checked, or, when an earlier gate passed most products with
  * the digests they have now, the changed products in full and the bundle around them.
  */
-function assertValid(plan: BuildPlan, artifacts: readonly Artifact[], trust: GateTrust | undefined): void {
+function assertValid(
+  plan: BuildPlan,
+  artifacts: readonly Artifact[],
+  trust: GateTrust | undefined,
+  unchangedFiles: ReadonlySet<string>,
+): void {
   const validated = trust?.validatedProducts(plan.products);
   const problems =
     validated === undefined || validated.size === 0
       ? validateArtifacts(artifacts)
-      : validateChanged(plan, artifacts, validated);
+      : validateChanged(plan, artifacts, validated, unchangedFiles);
   if (problems.length === 0) return;
   const documents = [...new Set(problems.map((problem) => problem.path))].sort();
   throw new CatalogError(
@@ -88,13 +102,33 @@ function assertValid(plan: BuildPlan, artifacts: readonly Artifact[], trust: Gat
   );
 }
 
+/** The files of the result with the bytes the last bundle had: every file when nothing changed. */
+function unchangedFilesOf(result: Emitted, previous: PreviousBundle | undefined): ReadonlySet<string> {
+  if (!result.changed) return new Set(result.artifacts.map((artifact) => artifact.path));
+  const digests = result.sink?.digests;
+  if (digests === undefined || previous === undefined) return new Set();
+  return new Set(
+    [...digests].filter(([path, digest]) => previous.digests.get(path) === digest).map(([path]) => path),
+  );
+}
+
 /** Stops an emission compared with the current bundle at its first different file. */
 class BundleDiffers extends Error {}
 
 /** A sink that checks each file against the bundle at `out` and reads it from there. */
 function compareWithBundle(out: string, digests: BundleDigests): ArtifactSink {
   return (artifact) => {
-    if (digests.get(artifact.path) !== digestArtifact(artifact).digest) throw new BundleDiffers();
+    // A compressed file is compared by the text it was made from when the cache knows it.
+    const source = artifact.encoding === 'gzip' ? sourceOfDigest(digests, artifact.path) : undefined;
+    const same =
+      source !== undefined
+        ? digestBytes(artifactBytes(artifact)) === source
+        : digests.get(artifact.path) === digestArtifact(artifact).digest;
+    if (!same) throw new BundleDiffers();
+    // Learnt for the next build: the text this compressed file was made from.
+    if (artifact.encoding === 'gzip' && source === undefined) {
+      rememberSource(digests, artifact.path, digestBytes(artifactBytes(artifact)));
+    }
     const file = join(out, artifact.path);
     return spillArtifact(
       artifact,
@@ -110,7 +144,10 @@ function emitUnchanged(
 ): Artifact[] | undefined {
   // A changed bundle nearly always has a changed catalog: comparing that one document
   // first spares emitting the whole bundle twice on every build that changes something.
-  if (!holdsArtifacts(previous.digests, emitCatalog(plan))) return undefined;
+  const catalogFiles = emitCatalog(plan).flatMap(
+    (artifact) => storeDocument(plan, compactArtifact(artifact), (file) => file).files,
+  );
+  if (!holdsArtifacts(previous.digests, catalogFiles)) return undefined;
   if (!target.write) {
     const artifacts = emitBundle(plan);
     return matchesArtifacts(previous.digests, artifacts) ? artifacts : undefined;
@@ -170,7 +207,13 @@ export async function emitAgainst(
   }
   onStage('validate');
   try {
-    assertValid(result.plan, result.artifacts, input.trust);
+    // The gate reads each document whole, a parted one joined from its parts.
+    assertValid(
+      result.plan,
+      wholeDocuments(result.artifacts),
+      input.trust,
+      unchangedFilesOf(result, previous),
+    );
     input.trust?.gatePassed();
   } catch (error) {
     await result.sink?.discard();
@@ -178,6 +221,6 @@ export async function emitAgainst(
   }
   // Validated: the values the documents were serialised from (the feed's and sitemap's
   // trees) have done their work, so they do not stay beside the bodies while publishing.
-  for (const artifact of result.artifacts) delete artifact.serialisedFrom;
+  for (const artifact of wholeDocuments(result.artifacts)) delete artifact.serialisedFrom;
   return result;
 }

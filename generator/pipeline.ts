@@ -4,9 +4,11 @@
  * one BuildPlan every emitter reads, so the catalog's `count`, the health document and
  * every other document agree by construction.
  */
+import { chooseShardCounts, type ShardCounts } from '../live/live-layout.js';
 import type { ResolvedConfig } from './config.js';
 import { renderEveryFragment } from './emit/fragments.js';
 import type { Catalog, Health } from './model.js';
+import type { PartSizes } from './parts/cut-parts.js';
 import type { Article, BuildPlan, PlannedProduct, ProductFragments } from './plan.js';
 import type { fetchUpstream } from './sources/index.js';
 
@@ -34,6 +36,10 @@ export interface PlanInput {
   generated: string;
   /** The build was told `--allow-empty`; an empty catalog then says so in its health document. */
   allowEmpty?: boolean;
+  /** The last bundle's shard counts, kept while they still fit the catalog (`chooseShardCounts`). */
+  previousShards?: Partial<ShardCounts>;
+  /** Part sizes of parted documents; tests lower them so a small catalog has several parts. */
+  partSizes?: PartSizes;
   /** Rendered every time unless the build's cache offers the unchanged products' fragments. */
   fragments?: ProductFragments;
 }
@@ -63,6 +69,8 @@ export function planBuild(input: PlanInput): BuildPlan {
     cached: true,
     ...(input.allowEmpty === true && products.length === 0 ? { allow_empty: true as const } : {}),
   };
+  const shards = chooseShardCounts(products.length, input.previousShards);
   const fragments = input.fragments ?? renderEveryFragment;
-  return { config, generated, products, articles, catalog, health, fragments };
+  const partSizes = input.partSizes ? { partSizes: input.partSizes } : {};
+  return { config, generated, products, articles, catalog, health, fragments, shards, ...partSizes };
 }

@@ -3,8 +3,10 @@
  * (resolveConfig → fetchUpstream → normalise → loadContent → merge → plan). Every
  * document of the bundle is a pure function of one plan, so they cannot disagree.
  */
+import type { ShardCounts } from '../live/live-layout.js';
 import type { ResolvedConfig } from './config.js';
 import type { Catalog, Health, ProductRecord } from './model.js';
+import type { PartSizes } from './parts/cut-parts.js';
 
 /** A product: its canonical record, plus the build facts no document publishes as a field. */
 export interface PlannedProduct {
@@ -55,9 +57,16 @@ export interface BuildPlan {
   articles: Article[];
   catalog: Catalog;
   health: Health;
+  /** How large a parted document's parts are (`parts/cut-parts.ts`); the default unless a test lowers it. */
+  partSizes?: PartSizes;
   /**
    * Where each product's fragment of the big documents comes from: rendered, or copied
    * from the build cache when the product did not change (emit/fragments.ts).
    */
   fragments: ProductFragments;
+  /**
+   * How many shards of each kind the live handler's data is cut into (`live/live-layout.ts`):
+   * chosen from the catalog's size, keeping the last bundle's counts while they still fit.
+   */
+  shards: ShardCounts;
 }

@@ -2,8 +2,8 @@
  * The live handler's pure core: `handleLiveRequest(request, context)` answers the live
  * paths (`{base_url}/mcp`, `{base_url}/ucp/catalog/*`, `{base_url}/a2a`) from the bundle's
  * search index and product data, receives the store's webhooks (`{base_url}/hooks/*`,
- * `hooks/`), and returns undefined for every other path so the runtime shell serves its
- * static files. Web-standard `Request`/`Response` only; the shells (Cloudflare,
+ * `hooks/`), answers the product pages packed into shards (`page-route.ts`), and returns
+ * undefined for every other path so the runtime shell serves its static files. Web-standard `Request`/`Response` only; the shells (Cloudflare,
  * Netlify, Node) adapt I/O and supply the asset reader. Every answer carries the usage
  * headers the documents announce (RateLimit-Policy and the content-usage fields), and a
  * failure inside never leaks a stack: a client's mistake is a 4xx, a broken bundle a 503.
@@ -14,6 +14,8 @@ import type { LiveContext } from './live-context.js';
 import { type LiveData, LiveDataError, loadLiveData } from './live-data.js';
 import { choosePageForm, HTML, MARKDOWN, negotiatePage } from './markdown-negotiation.js';
 import { handleMcpRequest } from './mcp-route.js';
+import { answerProductPage } from './page-route.js';
+import { handlePartedDocument } from './parted-document-route.js';
 import type { BodyLimits } from './read-body.js';
 import { handleRestRequest, REST_OPERATIONS } from './rest-route.js';
 
@@ -41,7 +43,12 @@ export async function handleLiveRequest(
   );
   if (page !== undefined) return negotiateLivePage(request, context, page);
   const route = matchLiveRoute(pathname, context.settings.basePath);
-  if (route === undefined) return undefined;
+  // A document too large for one host file, stored in parts: served whole, with its own
+  // headers; else a product page, when the bundle packs them (with its file's headers too).
+  if (route === undefined) {
+    const parted = await handlePartedDocument(request, pathname, context);
+    return parted ?? answerProductPage(request, context.settings, context.readAsset);
+  }
   const loadData = (): Promise<LiveData> => loadLiveData(context.settings, context.readAsset);
   let response: Response;
   try {

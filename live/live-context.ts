@@ -9,6 +9,9 @@ import { type LiveManifest, MANIFEST_PATH } from './live-files.js';
 /** Reads a file of the bundle by its path relative to the bundle root; undefined when absent. */
 export type AssetReader = (path: string) => Promise<string | undefined>;
 
+/** Opens a file of the bundle as a byte stream (a parted document's part); undefined when absent. */
+export type AssetOpener = (path: string) => Promise<ReadableStream<Uint8Array> | undefined>;
+
 export interface LiveSettings {
   /** Where `{base_url}` is mounted: "" at the root, or a path such as "/api" (no trailing slash). */
   basePath: string;
@@ -36,6 +39,8 @@ export interface LiveSettings {
 export interface LiveContext {
   settings: LiveSettings;
   readAsset: AssetReader;
+  /** Streams a bundle file; a shell without it serves no parted document (`parted-document-route.ts`). */
+  openAsset?: AssetOpener;
   /** How the account tool asks the issuer's userinfo; default the global `fetch`. */
   fetch?: typeof fetch;
   /** Milliseconds since the epoch for token expiry; default `Date.now` (tests move it). */

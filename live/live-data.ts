@@ -1,23 +1,24 @@
 /**
  * The bundle's live data as the handler sees it: the manifest and the search index's root
- * read once per isolate (its partitions as queries need them) (keyed by the bundle's build time, so a new deploy is picked up), and
- * product shards read on demand and kept in a small bounded cache.
+ * read once per isolate (its partitions as queries need them; keyed by the bundle's build
+ * time, so a new deploy is picked up), and
+ * product and variant shards read on demand, kept in a cache bounded by size, of which
+ * only the entries asked for are parsed (packed-shard.ts).
  */
 import type { AssetReader, LiveSettings } from './live-context.js';
-import {
-  indexFilePath,
-  type LiveManifest,
-  MANIFEST_PATH,
-  productShardPath,
-  shardOf,
-  variantShardPath,
-} from './live-files.js';
+import { indexFilePath, type LiveManifest, MANIFEST_PATH } from './live-files.js';
+import { productShardPath, shardOf, variantShardPath } from './live-layout.js';
+import { readPackedEntry } from './packed-shard.js';
 import { type LoadedSearchIndex, openSearchIndex } from './search-index.js';
 import { openPartitionStore, SearchIndexError } from './search-partitions.js';
+import { createShardCache } from './shard-cache.js';
 import type { UcpProduct } from './ucp-types.js';
 
-/** About 16 products each: a few MB of parsed products at most, beside the index. */
-const SHARDS_KEPT = 256;
+/**
+ * Characters of shard text kept per isolate: about 8 MB (shards are mostly ASCII, one
+ * byte a character in V8), a few dozen product shards beside the index.
+ */
+const SHARD_CHARS_KEPT = 8_000_000;
 
 export interface LiveData {
   manifest: LiveManifest;
@@ -78,36 +79,34 @@ async function readLiveData(readAsset: AssetReader): Promise<LiveData> {
   const index = brokenAsLiveDataError(
     openSearchIndex(await asLiveDataError(openPartitionStore((name) => readAsset(indexFilePath(name))))),
   );
-  const shards = new Map<string, Promise<Record<string, unknown>>>();
-  const readShard = <T>(path: string): Promise<Record<string, T>> => {
-    let shard = shards.get(path);
-    if (!shard) {
-      if (shards.size >= SHARDS_KEPT) shards.clear();
-      shard = readJson<Record<string, unknown>>(readAsset, path);
-      shards.set(path, shard);
-      shard.catch(() => shards.delete(path));
+  const readShard = createShardCache(readAsset, SHARD_CHARS_KEPT);
+  const readEntry = async (path: string, key: string): Promise<string | undefined> => {
+    const text = await readShard(path);
+    if (text === undefined) throw new LiveDataError(`the bundle has no ${path}`);
+    try {
+      return readPackedEntry(text, key)?.body;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new LiveDataError(`${path} cannot be read (${reason}); rebuild the bundle`);
     }
-    return shard as Promise<Record<string, T>>;
   };
   return {
     manifest,
     index,
     async readProducts(ids) {
       // A page's products sit in as many shards as it has products: read them side by side.
-      const shards = await Promise.all(
-        ids.map((id) => readShard<UcpProduct>(productShardPath(shardOf(id, manifest.shards)))),
+      const bodies = await Promise.all(
+        ids.map((id) => readEntry(productShardPath(shardOf(id, manifest.shards)), id)),
       );
       const found = new Map<string, UcpProduct>();
       ids.forEach((id, index) => {
-        const shard = shards[index] ?? {};
-        const product = Object.hasOwn(shard, id) ? shard[id] : undefined;
-        if (product) found.set(id, product);
+        const body = bodies[index];
+        if (body !== undefined) found.set(id, JSON.parse(body) as UcpProduct);
       });
       return found;
     },
-    async productOfVariant(variantId) {
-      const shard = await readShard<string>(variantShardPath(shardOf(variantId, manifest.variant_shards)));
-      return Object.hasOwn(shard, variantId) ? shard[variantId] : undefined;
+    productOfVariant(variantId) {
+      return readEntry(variantShardPath(shardOf(variantId, manifest.variant_shards)), variantId);
     },
   };
 }

@@ -1,47 +1,31 @@
 /**
  * The files the live handler reads, and how they are laid out in the bundle under
- * `_live/` (docs/live.md): `manifest.json` (the settings and the shard count),
+ * `_live/` (docs/live.md): `manifest.json` (the settings and the shard counts),
  * `index/` (the search index in partitions the handler reads as a query needs them:
- * search-partition-format.ts names them), `products/<n>.json` (UCP products by product id) and
- * `variants/<n>.json` (variant id → product id). Product data is sharded by a hash of the
- * id, so a lookup or a page of results reads only the few shards it needs, and the
- * handler's cold start at 100,000 products is the index alone. The generator builds them
- * with `buildLiveFiles`; the handler finds a shard with the same `shardOf`.
+ * search-partition-format.ts names them), `products/<n>.pack` (UCP products by product id) and
+ * `variants/<n>.pack` (variant id → product id), packed shards (`packed-shard.ts`) whose
+ * number `live-layout.ts` chooses. A lookup or a page of results reads one entry of a few
+ * shards, and the handler's cold start is the index's root alone. The generator builds them with
+ * `buildLiveFiles`; the handler finds a shard with the same `shardOf`.
  */
 import type { ProductRecord } from '../record/product-record.js';
-import { fnv1a } from './fnv1a.js';
+import { chooseShardCounts, indexFilePath, MANIFEST_PATH, type ShardCounts } from './live-layout.js';
+import { buildProductShards } from './product-shards.js';
 import { buildSearchIndex } from './search-index-file.js';
 import {
   buildSearchPartitions,
   DEFAULT_PARTITION_SIZES,
   type PartitionSizes,
 } from './search-partitions-file.js';
-import { toUcpProduct } from './ucp-product.js';
-import type { UcpProduct } from './ucp-types.js';
 
-export const LIVE_DIR = '_live';
-export const MANIFEST_PATH = `${LIVE_DIR}/manifest.json`;
-/**
- * About this many products per product shard: a page of 10 results reads up to 10 shards,
- * so each is kept small (at 100,000 products 64 per shard made parsing them most of a
- * search's time, docs/live.md). Variant shards hold only id → id pairs and stay larger, to
- * keep the bundle's file count down.
- */
-const PRODUCTS_PER_SHARD = 16;
-const PRODUCTS_PER_VARIANT_SHARD = 64;
-
-/** A file of the search index, by its name inside the index folder (search-partition-format.ts). */
-export function indexFilePath(name: string): string {
-  return `${LIVE_DIR}/index/${name}`;
-}
-
-export function productShardPath(shard: number): string {
-  return `${LIVE_DIR}/products/${shard}.json`;
-}
-
-export function variantShardPath(shard: number): string {
-  return `${LIVE_DIR}/variants/${shard}.json`;
-}
+export {
+  indexFilePath,
+  LIVE_DIR,
+  MANIFEST_PATH,
+  productShardPath,
+  shardOf,
+  variantShardPath,
+} from './live-layout.js';
 
 /** What the handler needs to know about the deployment, fixed at build time. */
 export interface LiveManifest {
@@ -63,9 +47,9 @@ export interface LiveManifest {
   server: { name: string; title: string; version: string };
   /** The MCP server's instructions: what the catalog is and the usage rules. */
   instructions: string;
-  /** How many `products/<n>.json` files there are (a product's is `shardOf(id, shards)`). */
+  /** How many `products/<n>.pack` files there are (a product's is `shardOf(id, shards)`). */
   shards: number;
-  /** How many `variants/<n>.json` files there are (a variant's is `shardOf(id, variant_shards)`). */
+  /** How many `variants/<n>.pack` files there are (a variant's is `shardOf(id, variant_shards)`). */
   variant_shards: number;
   /** How many files under `index/` hold the search index. */
   index_parts: number;
@@ -87,28 +71,13 @@ export interface LiveFile {
   body: string;
 }
 
-/** FNV-1a over UTF-16 code units: the same on every runtime, no crypto needed. */
-export function shardOf(id: string, shards: number): number {
-  return fnv1a(id) % shards;
-}
-
 export function buildLiveFiles(
   records: readonly ProductRecord[],
   settings: LiveManifestSettings,
-  options: { indexSizes?: Partial<PartitionSizes> } = {},
+  options: { indexSizes?: Partial<PartitionSizes>; shards?: Pick<ShardCounts, 'products' | 'variants'> } = {},
 ): LiveFile[] {
-  const shards = Math.max(1, Math.ceil(records.length / PRODUCTS_PER_SHARD));
-  const variantShardCount = Math.max(1, Math.ceil(records.length / PRODUCTS_PER_VARIANT_SHARD));
-  const productShards = Array.from({ length: shards }, (): Record<string, UcpProduct> => ({}));
-  const variantShards = Array.from({ length: variantShardCount }, (): Record<string, string> => ({}));
-  for (const record of records) {
-    const productShard = productShards[shardOf(record.id, shards)];
-    if (productShard) productShard[record.id] = toUcpProduct(record);
-    for (const variant of record.variants) {
-      const variantShard = variantShards[shardOf(variant.id, variantShardCount)];
-      if (variantShard) variantShard[variant.id] = record.id;
-    }
-  }
+  const { products: shards, variants: variantShardCount } =
+    options.shards ?? chooseShardCounts(records.length);
   const index = buildSearchPartitions(buildSearchIndex(records), {
     ...DEFAULT_PARTITION_SIZES,
     ...options.indexSizes,
@@ -124,7 +93,6 @@ export function buildLiveFiles(
   return [
     { path: MANIFEST_PATH, body: JSON.stringify(manifest) },
     ...index.map(({ name, body }) => ({ path: indexFilePath(name), body })),
-    ...productShards.map((shard, index) => ({ path: productShardPath(index), body: JSON.stringify(shard) })),
-    ...variantShards.map((shard, index) => ({ path: variantShardPath(index), body: JSON.stringify(shard) })),
+    ...buildProductShards(records, { products: shards, variants: variantShardCount }),
   ];
 }

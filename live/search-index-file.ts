@@ -1,5 +1,5 @@
 /**
- * The live search index as the generator writes it (`_live/index/<n>.part`, JSON text):
+ * The live search index whole, as the generator builds it before cutting it into partitions (search-partitions-file.ts):
  * an inverted index over name, brand, category, description, options and tags, with one
  * precomputed, quantised BM25F impact per posting (field boosts applied at build time), and
  * the filter columns (search-columns-file.ts: category, each variant's price in minor units

@@ -11,6 +11,7 @@
 import type { ResolvedConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { PlannedProduct, ProductFragments } from '../plan.js';
+import type { KnownFile } from '../publish/file-digest.js';
 import { readPackageVersion } from '../sources/deadline.js';
 import {
   buildCacheDir,
@@ -56,8 +57,13 @@ export interface BuildCache {
    * when the cache is not trusted. Call after `dateProducts`.
    */
   productsChanged(): boolean | undefined;
-  /** Writes what `dateProducts` found, when the build published or the cache was not trusted. */
-  save(published: boolean): Promise<void>;
+  /** The bundle's files as the last build left them (each digest with its file's stamp); empty without a cache. */
+  knownFiles(): ReadonlyMap<string, KnownFile>;
+  /**
+   * Writes what `dateProducts` found, when the build published or the cache was not trusted,
+   * and the stamped files of the bundle now in `out`.
+   */
+  save(published: boolean, files: ReadonlyMap<string, KnownFile>): Promise<void>;
   /** Lets go of the fragment file; a build that failed keeps what it rendered (never wrong, only unused). */
   close(): void;
 }
@@ -105,6 +111,7 @@ export async function openBuildCache(
     report,
     ...(fragments !== undefined ? { fragments } : {}),
     close: () => closeStore(),
+    knownFiles: () => (store === undefined || closed ? new Map() : store.knownFiles()),
     validatedProducts: (products) =>
       report.state === 'used' ? fragments?.validatedProducts(products) : undefined,
     productsChanged() {
@@ -147,8 +154,9 @@ export async function openBuildCache(
         return dated;
       });
     },
-    async save(published) {
+    async save(published, files) {
       try {
+        if (!closed) store?.saveKnownFiles(files);
         // Published: the fragments of products no longer in the catalog go.
         const removedSlugs = cached === undefined ? [] : [...cached.keys()].filter((slug) => !rows.has(slug));
         closeStore(published ? { removedSlugs } : undefined);

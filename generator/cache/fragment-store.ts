@@ -21,9 +21,10 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import type { KnownFile } from '../publish/file-digest.js';
 
 /** Bumped whenever the table or what a kind renders changes: an older file is then emptied. */
-export const FRAGMENT_FORMAT = 3;
+export const FRAGMENT_FORMAT = 5;
 
 export const FRAGMENT_FILE_NAME = 'fragments.sqlite';
 
@@ -42,6 +43,10 @@ export interface FragmentStore {
   put(kind: string, slug: string, digest: string, bytes: Buffer): void;
   /** The gate passed the bundle every row written so far is in: they need no checking again. */
   markValidated(): void;
+  /** The bundle's files as the last build left them: each digest with the stamp of its file. */
+  knownFiles(): Map<string, KnownFile>;
+  /** Replaces what `knownFiles` gives the next build. */
+  saveKnownFiles(files: ReadonlyMap<string, KnownFile>): void;
   /**
    * Commits and closes the file; with `prune` (a published build), first deletes the rows
    * of the products that left the catalog and of the kinds this build did not ask for.
@@ -49,7 +54,7 @@ export interface FragmentStore {
   close(prune?: { removedSlugs: readonly string[] }): void;
 }
 
-const TABLES = 'fragments,meta';
+const TABLES = 'files,fragments,meta';
 
 type Opening = { db: Database.Database } | { reason: string } | undefined;
 
@@ -90,6 +95,8 @@ function createFile(file: string, settings: string): Database.Database {
   const db = new Database(file);
   db.exec(`
     CREATE TABLE meta (format INTEGER NOT NULL, settings TEXT NOT NULL);
+    CREATE TABLE files (path TEXT PRIMARY KEY, ino INTEGER NOT NULL, size INTEGER NOT NULL,
+      mtime REAL NOT NULL, digest TEXT NOT NULL, source TEXT) WITHOUT ROWID;
     CREATE TABLE fragments (kind TEXT NOT NULL, slug TEXT NOT NULL, digest TEXT NOT NULL,
       bytes BLOB NOT NULL, validated INTEGER NOT NULL, PRIMARY KEY (kind, slug)) WITHOUT ROWID;
   `);
@@ -187,6 +194,44 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
       insert.run(kind, slug, digest, bytes);
       pending += 1;
       if (pending >= ROWS_PER_COMMIT) commit();
+    },
+    knownFiles() {
+      const known = new Map<string, KnownFile>();
+      const rows = writer
+        .prepare('SELECT path, ino, size, mtime, digest, source FROM files')
+        .iterate() as Iterable<{
+        path: unknown;
+        ino: unknown;
+        size: unknown;
+        mtime: unknown;
+        digest: unknown;
+        source: unknown;
+      }>;
+      for (const { path, ino, size, mtime, digest, source } of rows) {
+        // A row that is not well formed is not trusted: that file is read again.
+        if (typeof path !== 'string' || typeof digest !== 'string') continue;
+        if (typeof ino !== 'number' || typeof size !== 'number' || typeof mtime !== 'number') continue;
+        known.set(path, {
+          ino,
+          size,
+          mtimeMs: mtime,
+          digest,
+          ...(typeof source === 'string' ? { source } : {}),
+        });
+      }
+      return known;
+    },
+    saveKnownFiles(files) {
+      commit();
+      const insert = writer.prepare(
+        'INSERT INTO files (path, ino, size, mtime, digest, source) VALUES (?, ?, ?, ?, ?, ?)',
+      );
+      writer.transaction(() => {
+        writer.exec('DELETE FROM files');
+        for (const [path, file] of files) {
+          insert.run(path, file.ino, file.size, file.mtimeMs, file.digest, file.source ?? null);
+        }
+      })();
     },
     markValidated() {
       commit();

@@ -7,7 +7,9 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { isPartsManifestPath } from '../../live/bundle-parts.js';
 import { CatalogError } from '../errors.js';
+import { joinParts, readPartsManifest } from '../publish/read-parted.js';
 import type { BundleFiles } from '../validate/index.js';
 import { filesOfBytes } from '../validate/lazy-bundle-files.js';
 
@@ -35,5 +37,10 @@ export async function readBundleDir(dir: string): Promise<BundleFiles> {
   const files = new Map<string, Buffer>();
   for (const file of await listFiles(dir))
     files.set(relative(dir, file).split(sep).join('/'), await readFile(file));
+  // A parted document is checked whole, joined from its parts, as its URL serves it.
+  for (const path of [...files.keys()].filter(isPartsManifestPath)) {
+    const manifest = await readPartsManifest(dir, path);
+    if (!files.has(manifest.document)) files.set(manifest.document, await joinParts(dir, manifest));
+  }
   return filesOfBytes(files);
 }

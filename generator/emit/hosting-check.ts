@@ -8,6 +8,7 @@
  * CORS and `nosniff`; the catalog keeps the spec's 15-minute cache. A live site exposes
  * neither file, so a bundle with neither is not checked here.
  */
+import { PARTS_INDEX_PATH, parsePartsIndex } from '../../live/bundle-parts.js';
 import { isHostFilePath } from '../../live/shells/host-files.js';
 import { isCatalogError } from '../errors.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
@@ -87,13 +88,18 @@ function checkServedHeaders(
   byPath: ReadonlyMap<string, HeaderRule>,
   allRedirects: readonly RedirectRule[],
   files: BundleFiles,
+  parted: readonly string[],
 ): string[] {
   // The storefront proxy serves the store's pages, whose headers are the store's own.
   const redirects = allRedirects.filter((rule) => !isStorefrontProxy(rule));
   const faults: string[] = [];
+  // A parted document's URLs carry the same rules: the handler sends what they say.
   const served = [
-    ...[...files.keys()].filter(isPublicDocument).map((path) => `/${path}`),
-    ...redirects.filter((rule) => rule.status === 200).map((rule) => rule.from),
+    ...new Set([
+      ...[...files.keys()].filter(isPublicDocument).map((path) => `/${path}`),
+      ...redirects.filter((rule) => rule.status === 200).map((rule) => rule.from),
+      ...parted,
+    ]),
   ];
   for (const path of served) {
     const rule = ruleFor(byPath, path);
@@ -119,6 +125,12 @@ function checkServedHeaders(
   return faults;
 }
 
+/** The URL paths the live handler answers with a parted document (`_parts/index.json`). */
+function partedPathsOf(files: BundleFiles): string[] {
+  const text = files.get(PARTS_INDEX_PATH);
+  return text === undefined ? [] : Object.keys(parsePartsIndex(text)?.documents ?? {});
+}
+
 function checkHeaderRules(
   rules: readonly HeaderRule[],
   redirects: readonly RedirectRule[],
@@ -126,7 +138,8 @@ function checkHeaderRules(
 ): string[] {
   const faults: string[] = [];
   const byPath = new Map<string, HeaderRule>();
-  const routed = new Set(redirects.map((rule) => rule.from));
+  const parted = partedPathsOf(files);
+  const routed = new Set([...redirects.map((rule) => rule.from), ...parted]);
   for (const rule of rules) {
     const folder = isFolderRulePath(rule.path);
     if (WILDCARD.test(rule.path) && !folder)
@@ -142,7 +155,7 @@ function checkHeaderRules(
     if (headerValue(rule, 'Content-Type').length > 1)
       faults.push(`"${rule.path}" has two Content-Type headers`);
   }
-  return [...faults, ...checkServedHeaders(byPath, redirects, files)];
+  return [...faults, ...checkServedHeaders(byPath, redirects, files, parted)];
 }
 
 export function checkHostingRules(files: BundleFiles): Problem[] {

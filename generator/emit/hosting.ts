@@ -8,6 +8,8 @@
  * `npm run preview` reads them with the same parser. `checkHostingRules` is in
  * `hosting-check.ts` and re-exported here.
  */
+
+import { isPartsFile } from '../../live/bundle-parts.js';
 import type { Artifact } from '../artifact.js';
 import { artifactUrlPath } from '../artifact.js';
 import type { BuildPlan } from '../plan.js';
@@ -45,7 +47,10 @@ const PREAMBLE = [
 
 type Header = [name: string, value: string];
 
-function isStable(artifact: Artifact): boolean {
+/** What the headers of a document depend on: where it is served and its media type. */
+type DocumentHead = Pick<Artifact, 'path' | 'publicPath' | 'mediaType'>;
+
+function isStable(artifact: DocumentHead): boolean {
   return (
     artifact.path.startsWith('.well-known/') ||
     artifact.path === 'robots.txt' ||
@@ -61,7 +66,7 @@ function urlPathsOf(artifact: Artifact): string[] {
 }
 
 function headersFor(
-  artifact: Artifact,
+  artifact: DocumentHead,
   policy: UsagePolicy,
   catalogPath: string,
   twins: ReadonlyMap<string, string>,
@@ -130,13 +135,33 @@ function needsRewrite(artifact: Artifact): boolean {
   return from !== `/${artifact.path}` && `${from}index.html` !== `/${artifact.path}`;
 }
 
-export function emitHostingRules(plan: BuildPlan, artifacts: readonly Artifact[]): Artifact[] {
-  // The live handler's data is read through the shell's asset reader, never linked or announced.
-  const documents = artifacts.filter((artifact) => !isLiveData(artifact));
+/**
+ * The headers a document's static file gets from `_headers`, for a document the live handler
+ * serves instead (a parted document, `document-storage.ts`; a product page packed into a
+ * shard, `product-page-shards.ts`): the same fields on every host.
+ */
+export function documentHeaders(plan: BuildPlan, artifact: DocumentHead): Header[] {
+  const { catalogPath } = catalogPaths(plan.config.base_url);
+  const twins = new Map(markdownTwins(plan.config).map(({ page, twin }) => [page, twin]));
+  return headersFor(artifact, resolveUsagePolicy(plan.config), catalogPath, twins);
+}
+
+/**
+ * `handled`: the URL paths the live handler answers (the parted documents'): their
+ * documents keep their header rules (the handler sends the same fields) but need no rewrite.
+ */
+export function emitHostingRules(
+  plan: BuildPlan,
+  artifacts: readonly Artifact[],
+  handled: ReadonlySet<string> = new Set(),
+): Artifact[] {
+  // The live handler's data is read through the shell's asset reader, never linked or
+  // announced; so are a parted document's parts (the handler answers its URLs).
+  const documents = artifacts.filter((artifact) => !isLiveData(artifact) && !isPartsFile(artifact.path));
   const policy = resolveUsagePolicy(plan.config);
   const { catalogPath } = catalogPaths(plan.config.base_url);
   const redirects: RedirectRule[] = documents
-    .filter((artifact) => needsRewrite(artifact))
+    .filter((artifact) => needsRewrite(artifact) && !handled.has(artifactUrlPath(artifact)))
     .map((artifact) => ({
       from: artifactUrlPath(artifact),
       to: `/${artifact.path}`,

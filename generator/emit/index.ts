@@ -16,6 +16,7 @@ import { emitAiCatalog } from './ai-catalog.js';
 import { emitAuthMd } from './auth-md.js';
 import { emitCatalog } from './catalog.js';
 import { emitDocs } from './docs.js';
+import { emitPartsIndex, type PartedSummary, storeDocument, wholeDocuments } from './document-storage.js';
 import { emitFeed } from './feed.js';
 import { emitHostingRules } from './hosting.js';
 import { emitKnowledgeBase } from './kb.js';
@@ -27,7 +28,7 @@ import { emitLlms } from './llms.js';
 import { emitMarkdownTwins } from './markdown-twins.js';
 import { emitMcpServerCards } from './mcp-server-card.js';
 import { emitOpenApi } from './openapi.js';
-import { emitProductMarkdown } from './product-markdown.js';
+import { emitProductPages } from './product-page-shards.js';
 import { emitRobots } from './robots.js';
 import { emitSitemap } from './sitemap.js';
 import { emitWebMcp } from './webmcp.js';
@@ -54,7 +55,7 @@ export const DOCUMENT_EMITTERS: readonly Emitter[] = [
   emitAiCatalog,
   emitAuthMd,
   emitMarkdownTwins,
-  emitProductMarkdown,
+  emitProductPages,
   emitWebMcp,
   emitLiveIndex,
   emitUcpProfile,
@@ -77,13 +78,24 @@ export function emitBundle(
   // Each emitter's texts become bytes as soon as it returns: held as strings, a large
   // catalog's bundle would not fit in Node's default heap (compact-artifact.ts).
   const settle = (artifact: Artifact) => sink(compactArtifact(artifact));
-  const documents = emitters.flatMap((emit) => emit(plan).map(settle));
+  const documents: Artifact[] = [];
+  const parted: PartedSummary[] = [];
+  for (const emit of emitters) {
+    for (const artifact of emit(plan)) {
+      // A document too large for one file is stored as parts the live handler serves whole.
+      const stored = storeDocument(plan, compactArtifact(artifact), sink);
+      documents.push(...stored.files);
+      if (stored.parted) parted.push(stored.parted);
+    }
+  }
   forgetKnowledgeBaseSections(plan);
+  const partedPaths = parted.flatMap((item) => item.urlPaths);
   // The live handler's files come after the rules: they are code for the hosts, not documents to serve.
   const artifacts = [
     ...documents,
-    ...emitHostingRules(plan, documents).map(settle),
-    ...emitLiveShells(plan).map(settle),
+    ...emitPartsIndex(parted).map(settle),
+    ...emitHostingRules(plan, wholeDocuments(documents), new Set(partedPaths)).map(settle),
+    ...emitLiveShells(plan, partedPaths).map(settle),
   ];
   assertNoCollisions(artifacts);
   return artifacts.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

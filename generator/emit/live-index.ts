@@ -23,6 +23,7 @@ export function emitLiveIndex(plan: BuildPlan): Artifact[] {
   return buildLiveFiles(
     plan.products.map((product) => product.record),
     liveSettings(plan),
+    { shards: plan.shards },
   ).map((file) => ({
     path: file.path,
     mediaType: file.path.endsWith('.json') ? 'application/json' : 'text/plain; charset=utf-8',

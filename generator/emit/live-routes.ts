@@ -45,16 +45,28 @@ export function livePaths(basePath: string): string[] {
  * Pages the function's folder, and `wrangler pages dev` answers 502 for its own files).
  * Cloudflare reads it as `_routes.json`'s `include`; Netlify as the function's `config.path`.
  */
-export function routedPaths(basePath: string, pages: readonly string[] = []): string[] {
-  // The HTML pages with a Markdown twin: the core negotiates their form (Accept). A folder
+export function routedPaths(
+  basePath: string,
+  pages: readonly string[] = [],
+  packedFolders: readonly string[] = [],
+): string[] {
+  // The HTML pages with a Markdown twin: the core negotiates their form (Accept); and the
+  // URLs of the parted documents, which it streams whole from their parts. A folder
   // page is listed without its slash too: Netlify matches a function's path with the
   // trailing slash removed, and serves the static page otherwise.
   const folders = pages.filter((page) => page !== '/' && page.endsWith('/')).map((page) => page.slice(0, -1));
-  return [...pages, ...folders, ...livePaths(basePath), ...HOST_FILE_PATHS];
+  // A folder whose documents are packed into shards (`/kb/products/`): every path in it,
+  // one rule however many documents it holds; the core answers an unknown one as missing.
+  const packed = packedFolders.map((folder) => `${folder}*`);
+  return [...pages, ...folders, ...packed, ...livePaths(basePath), ...HOST_FILE_PATHS];
 }
 
-export function cloudflareRoutes(basePath: string, pages: readonly string[] = []): LiveRoutes {
-  return { include: routedPaths(basePath, pages), exclude: [] };
+export function cloudflareRoutes(
+  basePath: string,
+  pages: readonly string[] = [],
+  packedFolders: readonly string[] = [],
+): LiveRoutes {
+  return { include: routedPaths(basePath, pages, packedFolders), exclude: [] };
 }
 
 export function formatRoutesFile(routes: LiveRoutes): string {

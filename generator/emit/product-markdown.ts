@@ -80,14 +80,20 @@ export function renderProductMarkdown(product: PlannedProduct, fields: CatalogFi
   return matter.stringify(body, productFrontMatter(record, brand), {});
 }
 
-export function emitProductMarkdown(plan: BuildPlan): Artifact[] {
+/** Each product's page as bytes, copied from the last build's fragments when the product did not change. */
+export function productPageRenderer(plan: BuildPlan): (product: PlannedProduct) => Buffer {
   const fields = describeCatalogFields(plan);
   const kind = facetedFragmentKind('product-page', fields);
-  return plan.products.map((product) => {
-    // Copied from the last build when the product did not change.
-    const bytes = plan.fragments.bytes(kind, product, () =>
+  return (product) =>
+    plan.fragments.bytes(kind, product, () =>
       renderProductMarkdown(product, fields, plan.config.merchant.brand),
     );
+}
+
+export function emitProductMarkdown(plan: BuildPlan): Artifact[] {
+  const render = productPageRenderer(plan);
+  return plan.products.map((product) => {
+    const bytes = render(product);
     return spillArtifact(
       { path: productMarkdownFile(product.record.slug), mediaType: PRODUCT_MARKDOWN_MEDIA_TYPE, body: '' },
       () => bytes,

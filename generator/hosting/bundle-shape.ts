@@ -8,12 +8,13 @@ import { readFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { isPartsManifestPath, parsePartsManifest } from '../../live/bundle-parts.js';
 import { NETLIFY_FUNCTION_FILE, WORKER_FILE } from '../../live/shells/host-files.js';
 import type { Artifact } from '../artifact.js';
 import { encodeArtifact } from '../bundle-file-encoding.js';
 import { HEADERS_FILE, parseHeadersFile } from '../emit/hosting-rules-format.js';
 import { parseRoutesFile, ROUTES_FILE } from '../emit/live-routes.js';
-import { type BundleShape, describeBundleShape } from './host-fit.js';
+import { type BundleShape, describeBundleShape, NO_PARTED_DOCUMENTS, type PartedShape } from './host-fit.js';
 
 /** One file of the bundle: its path, its size, and its bytes when a rule file or a handler needs reading. */
 export interface ShapeFile {
@@ -34,11 +35,26 @@ function countRoutes(text: string): number {
   }
 }
 
+/** A parts manifest's document, part count and whole length, folded into the largest so far. */
+function foldParted(parted: PartedShape, text: string): PartedShape {
+  const manifest = parsePartsManifest(text);
+  if (manifest === undefined) return parted;
+  const { document, length } = manifest;
+  const parts = manifest.parts.length;
+  return {
+    mostParts: parts > parted.mostParts.parts ? { path: document, parts } : parted.mostParts,
+    largestStreamed:
+      length > parted.largestStreamed.bytes ? { path: document, bytes: length } : parted.largestStreamed,
+  };
+}
+
 export function readBundleShape(files: Iterable<ShapeFile>): BundleShape {
   const sizes: [string, number][] = [];
   const rules = { headerRules: 0, routeRules: 0, workerCompressedBytes: 0, functionCompressedBytes: 0 };
+  let parted = NO_PARTED_DOCUMENTS;
   for (const file of files) {
     sizes.push([file.path, file.bytes]);
+    if (isPartsManifestPath(file.path)) parted = foldParted(parted, file.read().toString('utf8'));
     if (!READ_FILES.has(file.path)) continue;
     const bytes = file.read();
     if (file.path === HEADERS_FILE) rules.headerRules = parseHeadersFile(bytes.toString('utf8')).length;
@@ -46,7 +62,7 @@ export function readBundleShape(files: Iterable<ShapeFile>): BundleShape {
     if (file.path === WORKER_FILE) rules.workerCompressedBytes = gzipSync(bytes).length;
     if (file.path === NETLIFY_FUNCTION_FILE) rules.functionCompressedBytes = gzipSync(bytes).length;
   }
-  return describeBundleShape(sizes, rules);
+  return describeBundleShape(sizes, { ...rules, ...parted });
 }
 
 /** The shape of the bundle these artifacts become (a `.gz` artifact counted compressed). */

@@ -14,7 +14,22 @@ export interface BundleShape {
   routeRules: number;
   workerCompressedBytes: number;
   functionCompressedBytes: number;
+  /**
+   * The parted document (`live/bundle-parts.ts`) the handler streams with the most parts,
+   * and the largest one: each part is one fetch of the handler, and the whole document one
+   * response. None (`parts: 0`) when nothing is parted.
+   */
+  mostParts: { path: string; parts: number };
+  largestStreamed: { path: string; bytes: number };
 }
+
+/** What a bundle's parts manifests say of its parted documents. */
+export type PartedShape = Pick<BundleShape, 'mostParts' | 'largestStreamed'>;
+
+export const NO_PARTED_DOCUMENTS: PartedShape = {
+  mostParts: { path: '', parts: 0 },
+  largestStreamed: { path: '', bytes: 0 },
+};
 
 export interface HostBreach {
   host: HostName;
@@ -36,7 +51,8 @@ export function describeBundleShape(
   rules: Pick<
     BundleShape,
     'headerRules' | 'routeRules' | 'workerCompressedBytes' | 'functionCompressedBytes'
-  >,
+  > &
+    Partial<PartedShape>,
 ): BundleShape {
   let files = 0;
   let largestFile = { path: '', bytes: 0 };
@@ -51,7 +67,7 @@ export function describeBundleShape(
   let fullestFolder = { path: '', files: 0 };
   for (const [path, count] of folders)
     if (count > fullestFolder.files) fullestFolder = { path, files: count };
-  return { files, largestFile, fullestFolder, ...rules };
+  return { files, largestFile, fullestFolder, ...NO_PARTED_DOCUMENTS, ...rules };
 }
 
 const MIB = 1024 * 1024;
@@ -77,6 +93,17 @@ function figuresOf(
     workerCompressedBytes: {
       figure: shape.workerCompressedBytes,
       say: (a) => `_worker.js is ${mib(shape.workerCompressedBytes)} compressed, over ${mib(a)}`,
+    },
+    subrequests: {
+      // The parts, the document's manifest and the parts index, when an isolate starts cold.
+      figure: shape.mostParts.parts === 0 ? 0 : shape.mostParts.parts + 2,
+      say: (a) =>
+        `${shape.mostParts.path} is ${count(shape.mostParts.parts)} parts, ${count(shape.mostParts.parts + 2)} fetches of the live handler, over ${count(a)} subrequests a request`,
+    },
+    streamedBytes: {
+      figure: shape.largestStreamed.bytes,
+      say: (a) =>
+        `${shape.largestStreamed.path} is ${mib(shape.largestStreamed.bytes)}, over the ${mib(a)} a function may stream (set build.hosts to ["netlify"] to keep documents whole)`,
     },
     functionCompressedBytes: {
       figure: shape.functionCompressedBytes,

@@ -14,6 +14,13 @@
  *   than 50 MB ("The function … is larger than the 50MB limit", Netlify's own build log as
  *   reported in reactplay/react-play-web-svc#13). Netlify documents no file-count or
  *   per-file limit.
+ * - A parted document (`live/bundle-parts.ts`) is streamed by the live handler. On Cloudflare
+ *   each part is one `env.ASSETS.fetch`, counted here as a subrequest (50 a request on Workers
+ *   Free, 10,000 on paid plans: https://developers.cloudflare.com/workers/platform/limits/;
+ *   the docs do not say the assets binding is exempt). A Netlify function streams "a 20 MB
+ *   response size limit" at most (https://docs.netlify.com/functions/api/, "Streaming
+ *   responses"), so a larger parted document cannot be served there; Netlify alone keeps
+ *   documents whole (`emit/document-storage.ts`).
  */
 
 export const HOST_NAMES = ['cloudflare-pages-free', 'cloudflare-pages-paid', 'netlify'] as const;
@@ -34,6 +41,10 @@ export interface HostLimits {
   workerCompressedBytes?: number;
   /** The Netlify function, compressed. */
   functionCompressedBytes?: number;
+  /** Fetches the live handler makes to serve one parted document (its parts, manifest and index). */
+  subrequests?: number;
+  /** Bytes of one parted document, which the handler streams as one response. */
+  streamedBytes?: number;
 }
 
 const MIB = 1024 * 1024;
@@ -45,6 +56,7 @@ export const HOST_LIMITS: Readonly<Record<HostName, HostLimits>> = {
     headerRules: 100,
     routeRules: 100,
     workerCompressedBytes: 3 * MIB,
+    subrequests: 50,
   },
   'cloudflare-pages-paid': {
     files: 100_000,
@@ -52,9 +64,11 @@ export const HOST_LIMITS: Readonly<Record<HostName, HostLimits>> = {
     headerRules: 100,
     routeRules: 100,
     workerCompressedBytes: 10 * MIB,
+    subrequests: 10_000,
   },
   netlify: {
     filesPerFolder: 54_000,
     functionCompressedBytes: 50 * 1000 * 1000,
+    streamedBytes: 20 * 1000 * 1000,
   },
 };

@@ -8,10 +8,12 @@
  * claims no live path the hosts do not. `createPreviewApp` never listens; `server.ts` does.
  */
 
+import { createReadStream } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { Readable } from 'node:stream';
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
 import type { HookRuntime } from '../../live/shells/core.js';
 import { createNodeLiveHandler } from '../../live/shells/node-http.js';
@@ -75,6 +77,14 @@ async function readBundleAsset(dir: string, path: string): Promise<string | unde
   const found = realDir === undefined ? undefined : await resolveInside(realDir, path);
   if (found === undefined || !found.stats.isFile()) return undefined;
   return readFile(found.file, 'utf8');
+}
+
+/** A file of the bundle as a byte stream (a parted document's part), from inside the bundle only. */
+async function openBundleAsset(dir: string, path: string): Promise<ReadableStream<Uint8Array> | undefined> {
+  const realDir = await realpath(dir).catch(() => undefined);
+  const found = realDir === undefined ? undefined : await resolveInside(realDir, path);
+  if (found === undefined || !found.stats.isFile()) return undefined;
+  return Readable.toWeb(createReadStream(found.file)) as ReadableStream<Uint8Array>;
 }
 
 /** Spec part 7: the catalog must be a JSON object with a products list, or the answer is 500. */
@@ -195,6 +205,7 @@ export function createPreviewApp(options: PreviewAppOptions): Express {
     checkedCatalog: undefined,
     live: createNodeLiveHandler({
       readAsset: (path) => readBundleAsset(options.dir, path),
+      openAsset: (path) => openBundleAsset(options.dir, path),
       ...(options.now ? { now: options.now } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),
     }),

@@ -38,6 +38,74 @@ export function stampOfDigest(digests: BundleDigests, path: string): FileStamp |
   return stampsByDigests.get(digests)?.get(path);
 }
 
+/** A file's digest with the stamp of the file it was read from: kept between builds (the build cache). */
+export interface KnownFile extends FileStamp {
+  digest: string;
+  /** For a compressed (`.gz`) file: the SHA-256 of the text it was compressed from. */
+  source?: string;
+}
+
+/** The SHA-256 of the text each compressed file of a bundle was made from, by path. */
+const sourcesByDigests = new WeakMap<BundleDigests, Map<string, string>>();
+
+/** Records that the compressed file `path` of `digests` was made from text of digest `source`. */
+export function rememberSource(digests: BundleDigests, path: string, source: string): void {
+  let sources = sourcesByDigests.get(digests);
+  if (sources === undefined) {
+    sources = new Map();
+    sourcesByDigests.set(digests, sources);
+  }
+  sources.set(path, source);
+}
+
+function remember(digests: BundleDigests, path: string, stamp: FileStamp): void {
+  let stamps = stampsByDigests.get(digests);
+  if (stamps === undefined) {
+    stamps = new Map();
+    stampsByDigests.set(digests, stamps);
+  }
+  stamps.set(path, stamp);
+}
+
+/** Every digest of `digests` whose file's stamp is known, with it: what the next build may trust. */
+export function knownFilesOf(digests: BundleDigests): Map<string, KnownFile> {
+  const known = new Map<string, KnownFile>();
+  const stamps = stampsByDigests.get(digests);
+  const sources = sourcesByDigests.get(digests);
+  for (const [path, digest] of digests) {
+    const stamp = stamps?.get(path);
+    const source = sources?.get(path);
+    if (stamp !== undefined)
+      known.set(path, { ...stamp, digest, ...(source !== undefined ? { source } : {}) });
+  }
+  return known;
+}
+
+/**
+ * Puts the digest of `file` into `digests`: taken from `known` when the file's stamp is the
+ * one it was known by (the same inode, size and modification time: the same bytes, as git's
+ * index and rsync assume), read through SHA-256 otherwise.
+ */
+export async function digestKnownInto(
+  digests: BundleDigests,
+  path: string,
+  file: string,
+  known: KnownFile | undefined,
+): Promise<void> {
+  if (known !== undefined && sameStamp(known, await stat(file))) {
+    digests.set(path, known.digest);
+    remember(digests, path, { ino: known.ino, size: known.size, mtimeMs: known.mtimeMs });
+    if (known.source !== undefined) rememberSource(digests, path, known.source);
+    return;
+  }
+  await digestInto(digests, path, file);
+}
+
+/** Records the stamp of `file` for `path` of `digests` (a file whose digest the writer knows). */
+export async function stampInto(digests: BundleDigests, path: string, file: string): Promise<void> {
+  remember(digests, path, stampOf(await stat(file)));
+}
+
 /**
  * Digests `file` into `digests` under `path`, and remembers its stamp when the file did not
  * change while it was read (the same stamp before and after).
@@ -46,13 +114,7 @@ export async function digestInto(digests: BundleDigests, path: string, file: str
   const before = await stat(file);
   digests.set(path, await digestFile(file));
   const after = await stat(file);
-  if (!sameStamp(stampOf(before), after)) return;
-  let stamps = stampsByDigests.get(digests);
-  if (stamps === undefined) {
-    stamps = new Map();
-    stampsByDigests.set(digests, stamps);
-  }
-  stamps.set(path, stampOf(after));
+  if (sameStamp(stampOf(before), after)) remember(digests, path, stampOf(after));
 }
 
 export function digestBytes(bytes: Buffer): string {
@@ -89,4 +151,9 @@ export function matchesArtifacts(
   artifacts: readonly Pick<Artifact, 'path' | 'body' | 'encoding'>[],
 ): boolean {
   return digests.size === artifacts.length && holdsArtifacts(digests, artifacts);
+}
+
+/** The text digest a compressed file of `digests` was made from, when known. */
+export function sourceOfDigest(digests: BundleDigests, path: string): string | undefined {
+  return sourcesByDigests.get(digests)?.get(path);
 }

@@ -5,15 +5,15 @@
  * non-empty directory that holds no catalog is refused, so a mistyped `--out` (say, the
  * project root) is never swapped away.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { documentOfManifest, isPartsManifestPath, partsManifestPath } from '../../live/bundle-parts.js';
 import type { ResolvedConfig } from '../config.js';
 import { catalogPaths } from '../emit/catalog.js';
 import { CatalogError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { productFactsOf } from '../summary/diff.js';
-import type { BundleDigests } from './file-digest.js';
+import type { BundleDigests, KnownFile } from './file-digest.js';
 import { readBundleDigests } from './read-bundle.js';
+import { readDocument } from './read-parted.js';
 
 export interface PreviousBundle {
   /** Every file's digest, by bundle-relative path. */
@@ -31,11 +31,14 @@ export interface PreviousWarning {
 
 function findCatalogPath(files: BundleDigests, config: ResolvedConfig): string | undefined {
   const expected = `${catalogPaths(config.base_url).catalogPath.slice(1)}.json`;
-  if (files.has(expected)) return expected;
+  // A large catalog is stored in parts: its manifest stands for it.
+  const stored = (path: string) => files.has(path) || files.has(partsManifestPath(path));
+  if (stored(expected)) return expected;
   // The base URL may have changed since the last build; its catalog is still the last good one.
-  return [...files.keys()].find(
-    (path) => path === 'agent-catalog.json' || path.endsWith('/agent-catalog.json'),
-  );
+  const isCatalog = (path: string) => path === 'agent-catalog.json' || path.endsWith('/agent-catalog.json');
+  const whole = [...files.keys()].find(isCatalog);
+  if (whole !== undefined) return whole;
+  return [...files.keys()].filter(isPartsManifestPath).map(documentOfManifest).find(isCatalog);
 }
 
 function parseCatalog(bytes: Buffer): {
@@ -58,8 +61,9 @@ export async function readPreviousBundle(
   config: ResolvedConfig,
   logger: Logger,
   warnings: { push(warning: PreviousWarning): unknown },
+  known?: ReadonlyMap<string, KnownFile>,
 ): Promise<PreviousBundle | undefined> {
-  const digests = await readBundleDigests(out);
+  const digests = await readBundleDigests(out, known);
   if (digests === undefined || digests.size === 0) return undefined;
   const catalogPath = findCatalogPath(digests, config);
   if (catalogPath === undefined) {
@@ -70,7 +74,7 @@ export async function readPreviousBundle(
     );
   }
   try {
-    return { digests, ...parseCatalog(await readFile(join(out, catalogPath))) };
+    return { digests, ...parseCatalog(await readDocument(out, catalogPath, digests)) };
   } catch (error) {
     const message = `the last bundle's ${catalogPath} is not valid JSON; no shrink guard or diff this time`;
     logger.debug(`${message}: ${error instanceof Error ? error.message : String(error)}`);

@@ -7,7 +7,13 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CatalogError } from '../errors.js';
-import { type BundleDigests, digestInto } from './file-digest.js';
+import {
+  type BundleDigests,
+  digestKnownInto,
+  type KnownFile,
+  rememberSource,
+  stampInto,
+} from './file-digest.js';
 
 const MAX_DEPTH = 16;
 const MAX_FILES = 200_000;
@@ -18,16 +24,43 @@ function isMissing(error: unknown): boolean {
 
 type Visit = (path: string, file: string) => Promise<void>;
 
-/** The digest of every file of the bundle at `dir` (streamed), or undefined when there is no directory. */
-export async function readBundleDigests(dir: string): Promise<BundleDigests | undefined> {
+/**
+ * The digest of every file of the bundle at `dir` (streamed, or taken from `known` for a file
+ * with the stamp it was known by), or undefined when there is no directory.
+ */
+export async function readBundleDigests(
+  dir: string,
+  known: ReadonlyMap<string, KnownFile> = new Map(),
+): Promise<BundleDigests | undefined> {
   const digests: BundleDigests = new Map();
   try {
-    await walk(dir, '', 0, (path, file) => digestInto(digests, path, file));
+    await walk(dir, '', 0, (path, file) => digestKnownInto(digests, path, file, known.get(path)));
   } catch (error) {
     if (isMissing(error) && digests.size === 0) return undefined;
     throw error;
   }
   return digests;
+}
+
+/**
+ * The bundle at `dir` as its writer knows it: `digests` (what was written or kept) with each
+ * file's stamp, taken without reading the files.
+ */
+export async function stampBundle(
+  dir: string,
+  digests: ReadonlyMap<string, string>,
+  sources: ReadonlyMap<string, string> = new Map(),
+): Promise<BundleDigests> {
+  const stamped: BundleDigests = new Map();
+  await walk(dir, '', 0, async (path, file) => {
+    const digest = digests.get(path);
+    if (digest === undefined) return;
+    stamped.set(path, digest);
+    await stampInto(stamped, path, file);
+    const source = sources.get(path);
+    if (source !== undefined) rememberSource(stamped, path, source);
+  });
+  return stamped;
 }
 
 /** The bundle-relative paths of every file under `dir`, sorted, without reading them. */

@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { Artifact } from '../artifact.js';
 import { encodeArtifact } from '../bundle-file-encoding.js';
-import { spillArtifact } from '../compact-artifact.js';
+import { artifactBytes, spillArtifact } from '../compact-artifact.js';
 import { CatalogError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import {
@@ -26,6 +26,7 @@ import {
   digestFile,
   type FileStamp,
   sameStamp,
+  sourceOfDigest,
   stampOfDigest,
 } from './file-digest.js';
 import { acquirePublishLock, lockPathFor } from './lock.js';
@@ -46,6 +47,10 @@ export interface StagingSink {
   accept(artifact: Artifact): Artifact;
   /** Makes staging durable, verifies it and swaps it in as the target. */
   commit(): Promise<PublishReport>;
+  /** The digest of every file of the bundle, written or kept (complete once every artifact was accepted). */
+  readonly digests: ReadonlyMap<string, string>;
+  /** For each compressed file: the SHA-256 of the text it was made from. */
+  readonly sources: ReadonlyMap<string, string>;
   /** Removes staging and releases the lock; safe to call after a failed commit. */
   discard(): Promise<void>;
 }
@@ -97,6 +102,8 @@ export async function openStagingSink(options: {
   const written = new Map<string, string>();
   const folders = new Set<string>([dir]);
   const accepted = new Set<string>();
+  const digests = new Map<string, string>();
+  const sources = new Map<string, string>();
   let unchanged = 0;
   let active = true;
   try {
@@ -116,20 +123,35 @@ export async function openStagingSink(options: {
     }
     accepted.add(artifact.path);
     const file = join(dir, artifact.path);
-    const bytes = encodeArtifact(artifact);
-    const digest = digestBytes(bytes);
     // One mkdir per new folder, not one per file: 100,000 product pages share one folder.
     if (!folders.has(dirname(file))) {
       mkdirSync(dirname(file), { recursive: true });
       for (let folder = dirname(file); folder.startsWith(dir); folder = dirname(folder)) folders.add(folder);
     }
+    const current = join(layout.target, artifact.path);
     const before = options.previous?.get(artifact.path);
     const stamp = options.previous === undefined ? undefined : stampOfDigest(options.previous, artifact.path);
-    if (before === digest && linkUnchangedSync(join(layout.target, artifact.path), file, digest, stamp))
+    // A compressed file made from the same text as the last bundle's is that file: kept
+    // without compressing again (gzip at level 9 is most of what an OpenAI feed shard costs).
+    const source = artifact.encoding === 'gzip' ? digestBytes(artifactBytes(artifact)) : undefined;
+    if (source !== undefined) sources.set(artifact.path, source);
+    const sameSource =
+      source !== undefined &&
+      before !== undefined &&
+      options.previous !== undefined &&
+      sourceOfDigest(options.previous, artifact.path) === source;
+    if (sameSource && linkUnchangedSync(current, file, before, stamp)) {
+      digests.set(artifact.path, before);
       unchanged += 1;
-    else {
-      writeFileSync(file, bytes, { flag: 'wx' });
-      written.set(artifact.path, digest);
+    } else {
+      const bytes = encodeArtifact(artifact);
+      const digest = digestBytes(bytes);
+      digests.set(artifact.path, digest);
+      if (before === digest && linkUnchangedSync(current, file, digest, stamp)) unchanged += 1;
+      else {
+        writeFileSync(file, bytes, { flag: 'wx' });
+        written.set(artifact.path, digest);
+      }
     }
     const read =
       artifact.encoding === 'gzip' ? () => gunzipSync(readFileSync(file)) : () => readFileSync(file);
@@ -173,5 +195,5 @@ export async function openStagingSink(options: {
     return { written: written.size, unchanged, removed };
   }
 
-  return { dir, accept, commit, discard };
+  return { dir, accept, commit, discard, digests, sources };
 }

@@ -1,10 +1,12 @@
 /**
  * The gate for the Markdown pages: each HTML page of the bundle has its twin (`/api/` →
  * `api/index.md`, model (a)'s `/` → `index.md`), and every catalog product has its page
- * under `kb/products/` whose front matter states the catalog's id, url, price, currency and
- * availability, and no page names a product the catalog lacks.
+ * under `kb/products/` (a file, or an entry of the live handler's page shards) whose
+ * front matter states the catalog's id, url, price, currency and availability, and no
+ * page names a product the catalog lacks.
  */
-import { isProductMarkdownFile, readProductMarkdown } from '../emit/product-markdown.js';
+import { readProductMarkdown } from '../emit/product-markdown.js';
+import { readProductPages } from '../emit/product-page-shards.js';
 import {
   API_DOCS_MARKDOWN_PATH,
   filePathOf,
@@ -24,7 +26,10 @@ function checkProductPages(files: BundleFiles, problems: Problem[]): void {
   const { catalogFile } = locateDocuments(files);
   const catalog = catalogFile === undefined ? undefined : readJson(files, catalogFile);
   const products = isRecord(catalog) && Array.isArray(catalog.products) ? catalog.products : [];
-  const pages = [...files.keys()].filter(isProductMarkdownFile);
+  // Files, or entries of the live handler's page shards: the same pages either way.
+  const stored = readProductPages(files);
+  problems.push(...stored.problems);
+  const pages = [...stored.pages.keys()];
   // A bundle from before product pages existed is not refused for lacking all of them.
   if (pages.length === 0) return;
   const expected = new Set<string>();
@@ -32,7 +37,7 @@ function checkProductPages(files: BundleFiles, problems: Problem[]): void {
     const slug = stringField(product, 'slug') ?? '';
     const file = productMarkdownFile(slug);
     expected.add(file);
-    const body = files.get(file);
+    const body = stored.pages.get(file);
     const report = (message: string) => problems.push({ path: file, rule: 'markdown', message });
     if (body === undefined) {
       report(`${slug} has no Markdown page`);

@@ -54,7 +54,12 @@ export default {
       return response.ok ? response.text() : undefined;
     });
     const waitUntil = ctx ? (promise: Promise<unknown>) => ctx.waitUntil(promise) : undefined;
-    const live = context && { ...context, hooks: hooksFor(env), waitUntil };
+    // A parted document's parts, one asset each (docs/hosting.md counts them as subrequests).
+    const openAsset = async (path: string) => {
+      const response = await env.ASSETS.fetch(new URL(path, url.origin).href);
+      return response.ok ? (response.body ?? undefined) : undefined;
+    };
+    const live = context && { ...context, openAsset, hooks: hooksFor(env), waitUntil };
     const answer = live && (await handleLiveRequest(request, live));
     return answer ?? env.ASSETS.fetch(request);
   },

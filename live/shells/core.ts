@@ -6,14 +6,14 @@
  * has no live surface, and the shell serves its static files.
  */
 import { handleLiveRequest } from '../handle-live-request.js';
-import { type AssetReader, type LiveContext, readLiveSettings } from '../live-context.js';
+import { type AssetOpener, type AssetReader, type LiveContext, readLiveSettings } from '../live-context.js';
 
 export { DEFAULT_BODY_LIMITS } from '../handle-live-request.js';
 export { createHookRuntime, type HookRuntime } from '../hooks/hook-runtime.js';
 export type { EnvReader } from '../hooks/hook-settings.js';
 export { PROCESS_POLICY, SERVERLESS_POLICY, type TriggerPolicy } from '../hooks/trigger-scheduler.js';
 export { HOOK_BODY_LIMITS, isHookPathname } from '../hooks/webhook-route.js';
-export type { AssetReader, LiveContext };
+export type { AssetOpener, AssetReader, LiveContext };
 export { handleLiveRequest };
 
 /** The context for a bundle, or undefined when it has no live surface. */

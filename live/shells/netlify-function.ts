@@ -56,6 +56,16 @@ async function readOwnFile(origin: string, path: string): Promise<string | undef
   }
 }
 
+/** One of the site's own files as a stream (a parted document's part), or undefined. */
+async function openOwnFile(origin: string, path: string): Promise<ReadableStream<Uint8Array> | undefined> {
+  try {
+    const response = await fetch(new URL(path, origin), { redirect: 'error' });
+    return response.ok ? (response.body ?? undefined) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export default async (request: Request, netlify?: NetlifyContext): Promise<Response> => {
   const url = new URL(request.url);
   if (isHostFilePath(url.pathname)) return hostFileNotFound();
@@ -69,8 +79,22 @@ export default async (request: Request, netlify?: NetlifyContext): Promise<Respo
   const waitUntil = netlify?.waitUntil
     ? (promise: Promise<unknown>) => netlify.waitUntil?.(promise)
     : undefined;
-  const live = context && { ...context, fetchStatic, hooks: hooks.runtime, waitUntil };
+  const openAsset = (path: string) => openOwnFile(url.origin, path);
+  const live = context && { ...context, fetchStatic, openAsset, hooks: hooks.runtime, waitUntil };
   const answer = live && (await handleLiveRequest(request, live));
   // Only the live paths are routed here; one the core does not claim is a real 404.
-  return answer ?? hostFileNotFound();
+  return answer ?? siteNotFound(fetchStatic);
 };
+
+/**
+ * A routed path the core does not claim (a product page no product has) answers as a
+ * missing file does on Netlify: the site's `404.html` when it has one, else plain text.
+ */
+async function siteNotFound(fetchStatic: (path: string) => Promise<Response>): Promise<Response> {
+  const page = await fetchStatic('404.html').catch(() => undefined);
+  if (page?.status !== 200) return hostFileNotFound();
+  return new Response(page.body, {
+    status: 404,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+  });
+}

@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  type AssetOpener,
   type AssetReader,
   createLiveContext,
   DEFAULT_BODY_LIMITS,
@@ -20,6 +21,8 @@ import {
 export interface NodeLiveOptions {
   /** Read again on every request: preview picks up a rebuilt bundle without a restart. */
   readAsset: AssetReader;
+  /** Streams a bundle file (a parted document's part); without it no parted document is served. */
+  openAsset?: AssetOpener;
   /**
    * The origin requests are addressed to; by default the address the connection came in on
    * (`http://127.0.0.1:8080`), since the Host header is the client's to choose.
@@ -153,6 +156,7 @@ export function createNodeLiveHandler(
     const read = await createLiveContext(options.readAsset);
     const context = read && {
       ...read,
+      ...(options.openAsset ? { openAsset: options.openAsset } : {}),
       ...(options.now ? { now: options.now } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),
     };

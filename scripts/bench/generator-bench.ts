@@ -10,10 +10,12 @@
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { median, runMeasured } from './child-process.js';
+import { countBundleFiles, type FileCount, fileBudgetRow } from './file-budget.js';
 import { benchStartup, failure } from './generator-startup.js';
 import { writeShopifyFixture } from './make-shopify-products.js';
 import { measureOneChange, type OneChangeFigures, oneChangeRow } from './one-change.js';
 import type { BenchOptions } from './options.js';
+import { benchOnePriceChange } from './parts-bench.js';
 import { benchScript, CATALOG_CLI, makeScratchDir, REPO_ROOT } from './paths.js';
 import { type BenchRow, judge } from './results.js';
 
@@ -27,6 +29,8 @@ interface SizeFigures {
   buildRssMB: number | null;
   /** Bytes of the build's output folder. */
   outputBytes: number;
+  /** Its files, fullest folder and shards (the file budget). */
+  fileCount: FileCount;
   /** The rebuild after one price changed, against a cold build with the cache. */
   oneChange: OneChangeFigures;
 }
@@ -105,6 +109,7 @@ async function measureSize(
     const baseline: Run[] = [];
     const build: Run[] = [];
     let outputBytes = 0;
+    let fileCount: FileCount = { files: 0, fullestFolder: { path: '', files: 0 }, shards: {} };
     for (let round = 0; round < repeatsFor(size, options); round++) {
       const baseOut = join(dir, `baseline-${round}`);
       const base = await runMeasured(NODE, [benchScript('baseline.js'), fixture, baseOut]);
@@ -126,6 +131,7 @@ async function measureSize(
       if (run.exitCode !== 0) throw failure(`build N=${size}`, run);
       build.push(toRun(run));
       outputBytes = await folderBytes(out);
+      fileCount = await countBundleFiles(out);
       await rm(out, { recursive: true, force: true });
     }
     log(`generator: N=${size}, one price changed`);
@@ -140,6 +146,7 @@ async function measureSize(
       baselineRssMB: peak(baseline),
       buildRssMB: peak(build),
       outputBytes,
+      fileCount,
     };
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -239,6 +246,7 @@ export async function benchGenerator(
       const figures = await measureSize(size, options, log);
       all.push(figures);
       rows.push(sizeRow(figures), oneChangeRow(figures.oneChange));
+      if (figures.size === 10_000) rows.push(fileBudgetRow(figures.size, figures.fileCount));
     } catch (error) {
       const note = (error instanceof Error ? error.message : String(error)).slice(0, 400);
       rows.push({
@@ -251,5 +259,13 @@ export async function benchGenerator(
     }
   }
   rows.push(...linearityRows(all), ...memoryGrowthRow(all));
+  // What one change uploads, at the issue's 10,000 products (only where that size is asked for).
+  rows.push(
+    ...(await benchOnePriceChange(
+      options.sizes.filter((size) => size === 10_000),
+      writeBenchConfig,
+      log,
+    )),
+  );
   return rows;
 }

@@ -12,6 +12,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handleFor } from '../fixtures/upstream/make-products.js';
 import { ensureCompiled } from '../generator/cli/run-cli.js';
 import { REPO_ROOT } from '../generator/pipeline/helpers.js';
 import { AGENT_FEED_PATHS, contractPaths } from '../helpers/contract-paths.js';
@@ -37,6 +38,8 @@ const CASES = [
     root: [] as string[],
     missing: ['/'],
     make: (root: string) => buildWith(root, 'sample', join(REPO_ROOT, 'catalog.config.json')),
+    // A product page, which the live handler answers from its packed shards.
+    pages: ['/kb/products/green-glow.md'],
   },
   {
     name: 'a hostile 300-product Shopify-shaped bundle',
@@ -45,6 +48,7 @@ const CASES = [
     root: ['/'],
     missing: [] as string[],
     make: buildHostileBundle,
+    pages: [`/kb/products/${handleFor(0)}.md`, `/kb/products/${handleFor(299)}.md`],
   },
 ];
 
@@ -60,12 +64,17 @@ describe("the hosts' own engines", requires(ENGINES), () => {
     if (root !== '') await rm(root, { recursive: true, force: true });
   });
 
-  describe.each(CASES)('$name', ({ base, slug, root: rootPaths, missing, make }) => {
+  describe.each(CASES)('$name', ({ base, slug, root: rootPaths, missing, make, pages }) => {
     let served: Served | undefined;
 
     beforeAll(async () => {
       const dir = await make(root);
-      served = await serveEverywhere(dir, [...contractPaths(base, slug), ...AGENT_FEED_PATHS, ...rootPaths]);
+      served = await serveEverywhere(dir, [
+        ...contractPaths(base, slug),
+        ...AGENT_FEED_PATHS,
+        ...rootPaths,
+        ...pages,
+      ]);
     }, 240_000);
 
     afterAll(() => stopAll(served), 60_000);
@@ -107,6 +116,8 @@ describe("the hosts' own engines", requires(ENGINES), () => {
         '/no-such-page',
         '/.well-known/no-such-document',
         `${base}/agent-catalog/nothing`,
+        // A product page no product has: the handler claims the folder, not the path.
+        '/kb/products/no-such-juice.md',
       ]) {
         for (const url of [preview.url, ...engines.map((engine) => engine.url)]) {
           expect((await ask(url, path, 'GET')).status, `${path} at ${url}`).toBe(404);

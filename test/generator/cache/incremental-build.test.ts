@@ -128,6 +128,28 @@ describe('a rebuild from the fragments the last build kept', () => {
   });
 });
 
+describe('the last bundle as the cache knows it', () => {
+  it('when a build published then the cache holds every bundle file with its digest', async () => {
+    await build(options('dist', FIXED_NOW));
+    const rows = withFragments((db) => db.prepare('SELECT path, digest FROM files').all()) as {
+      path: string;
+      digest: string;
+    }[];
+    const tree = await hashTree(join(dir, 'dist'));
+    expect(Object.fromEntries(rows.map((row) => [row.path, row.digest]))).toEqual(tree);
+  });
+
+  it('when a bundle file was edited by hand then the next build notices and writes it anew', async () => {
+    await build(options('dist', FIXED_NOW));
+    const before = await hashTree(join(dir, 'dist'));
+    const robots = join(dir, 'dist/robots.txt');
+    await writeFile(robots, `${await readFile(robots, 'utf8')}# edited\n`);
+    const again = await build(options('dist', AN_HOUR_LATER));
+    expect(again.files.written).toBeGreaterThan(0);
+    expect((await hashTree(join(dir, 'dist')))['robots.txt']).toBe(before['robots.txt']);
+  });
+});
+
 describe('the gate of a rebuild', () => {
   it('when a changed product renders invalid documents then the gate names it', () => {
     const plan = makeSamplePlanWithFirstProduct((product) => ({
@@ -153,5 +175,24 @@ describe('the gate of a rebuild', () => {
     );
     const problems = validateChanged(plan, artifacts, all);
     expect(problems.map((problem) => problem.path)).toContain('robots.txt');
+  });
+
+  it('when a JSON file changed then its syntax is checked, and when it is the last bundle file it is not parsed again', () => {
+    const plan = makeSamplePlan();
+    const all = new Set(plan.products.map((product) => product.record.slug));
+    const artifacts = emitBundle(plan).map((artifact) =>
+      artifact.path === '.well-known/api-catalog.json' ? { ...artifact, body: '{"broken": ' } : artifact,
+    );
+    const changed = validateChanged(plan, artifacts, all);
+    expect(
+      changed.some(
+        (problem) => problem.path === '.well-known/api-catalog.json' && /JSON/.test(problem.message),
+      ),
+    ).toBe(true);
+    const json = artifacts
+      .filter((artifact) => artifact.path.endsWith('.json'))
+      .map((artifact) => artifact.path);
+    const kept = validateChanged(plan, artifacts, all, new Set(json));
+    expect(kept.filter((problem) => problem.rule === 'json')).toEqual([]);
   });
 });

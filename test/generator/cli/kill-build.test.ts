@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCacheDir } from '../../../generator/cache/build-cache-file.js';
 import { silentLogger } from '../../../generator/logger.js';
 import { recoverInterruptedPublish } from '../../../generator/publish/publish-bundle.js';
+import { readPackedEntries } from '../../../live/packed-shard.js';
 import { makeShopifyProducts } from '../../helpers/upstream-server.js';
 import { hashTree, listDir, makeWorkspace } from '../pipeline/helpers.js';
 import { CLI, ensureCompiled, runCli } from './run-cli.js';
@@ -27,12 +28,19 @@ const CONFIG = {
 };
 
 /** A complete bundle: every file of a full build, a parsable catalog whose count matches. */
-/** One Markdown page per product: their number follows the catalog. */
-const isProductPage = (path: string): boolean => path.startsWith('kb/products/');
-/** The live handler's shards: their number follows the catalog too (`_live/manifest.json` counts them). */
-const isLiveShard = (path: string): boolean => /^_live\/(products|variants|index)\//.test(path);
+/** The live handler's shards, product pages included: their number follows the catalog (`_live/manifest.json` and `_live/pages.json` count them). */
+const isLiveShard = (path: string): boolean => /^_live\/(products|variants|index|pages)\//.test(path);
 /** Everything else: the same files whatever the catalog's size. */
-const isFixed = (path: string): boolean => !isProductPage(path) && !isLiveShard(path);
+const isFixed = (path: string): boolean => !isLiveShard(path);
+
+/** How many product pages the bundle's page shards hold (the live surface packs one per product). */
+async function countPackedPages(target: string, files: readonly string[]): Promise<number> {
+  let pages = 0;
+  for (const path of files.filter((file) => file.startsWith('_live/pages/'))) {
+    pages += readPackedEntries(await readFile(join(target, path), 'utf8')).length;
+  }
+  return pages;
+}
 
 async function expectCompleteBundle(target: string): Promise<void> {
   const files = Object.keys(await hashTree(target)).sort();
@@ -42,7 +50,7 @@ async function expectCompleteBundle(target: string): Promise<void> {
     products: unknown[];
   };
   expect(catalog.count).toBe(catalog.products.length);
-  expect(files.filter(isProductPage)).toHaveLength(catalog.count);
+  expect(await countPackedPages(target, files)).toBe(catalog.count);
   const live = JSON.parse(await readFile(join(target, '_live/manifest.json'), 'utf8')) as {
     shards: number;
     variant_shards: number;
@@ -50,11 +58,13 @@ async function expectCompleteBundle(target: string): Promise<void> {
     products: number;
   };
   expect(live.products).toBe(catalog.count);
+  const pages = JSON.parse(await readFile(join(target, '_live/pages.json'), 'utf8')) as { shards: number };
   const count = (folder: string) => files.filter((path) => path.startsWith(`_live/${folder}/`)).length;
-  expect([count('products'), count('variants'), count('index')]).toEqual([
+  expect([count('products'), count('variants'), count('index'), count('pages')]).toEqual([
     live.shards,
     live.variant_shards,
     live.index_parts,
+    pages.shards,
   ]);
 }
 

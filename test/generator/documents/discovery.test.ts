@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { buildAuthorizationServerMetadata } from '../../../auth-server/metadata.js';
 import type { Artifact } from '../../../generator/artifact.js';
 import { emitBundle } from '../../../generator/emit/index.js';
+import { readProductPages } from '../../../generator/emit/product-page-shards.js';
 import { bundleFilesOf, validateBundle } from '../../../generator/validate/index.js';
 import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
 
@@ -28,8 +29,8 @@ function json(path: string): Json {
   return JSON.parse(body(path)) as Json;
 }
 
-function problemsAfter(path: string, change: (text: string) => string) {
-  const broken = new Map(files);
+function problemsAfter(path: string, change: (text: string) => string, bundle = files) {
+  const broken = new Map(bundle);
   broken.set(path, change(broken.get(path) ?? ''));
   return validateBundle(broken).filter((problem) => problem.path === path || problem.rule !== 'consistency');
 }
@@ -178,7 +179,9 @@ describe('the Markdown pages', () => {
   test("each product has a page whose front matter is the record's key fields", () => {
     for (const product of plan.products) {
       const { record } = product;
-      const { data, content } = matter(body(`kb/products/${record.slug}.md`), {});
+      // The sample turns the live surface on: its pages are entries of the handler's shards.
+      const page = readProductPages(files).pages.get(`kb/products/${record.slug}.md`) ?? '';
+      const { data, content } = matter(page, {});
       expect(data).toMatchObject({
         id: record.id,
         name: record.name,
@@ -203,13 +206,43 @@ describe('the Markdown pages', () => {
   test('the gate refuses a page whose price disagrees with the catalog, and a missing twin', () => {
     const slug = plan.products[0]?.record.slug ?? '';
     const price = plan.products[0]?.record.price ?? '';
-    const problems = problemsAfter(`kb/products/${slug}.md`, (text) =>
-      text.replace(`price: '${price}'`, "price: '0.01'"),
+    // With the live surface off each page is a file of its own.
+    const staticFiles = bundleFilesOf(
+      emitBundle(
+        makeSamplePlan({ config: makeSampleConfig({ ...SAMPLE_CONFIG_INPUT, live: { enabled: false } }) }),
+      ),
+    );
+    const problems = problemsAfter(
+      `kb/products/${slug}.md`,
+      (text) => text.replace(`price: '${price}'`, "price: '0.01'"),
+      staticFiles,
     );
     expect(problems.map((problem) => problem.rule)).toEqual(['markdown']);
     const withoutTwin = new Map(files);
     withoutTwin.delete('api/index.md');
     expect(validateBundle(withoutTwin).filter((problem) => problem.path === 'api/index.md')).toHaveLength(1);
+  });
+
+  test('the gate refuses a packed page whose price disagrees with the catalog, and whose entity tag is not its own', () => {
+    const slug = plan.products[0]?.record.slug ?? '';
+    const price = plan.products[0]?.record.price ?? '';
+    // As long as the old price, so the shard's offsets still hold: only this page differs.
+    const wrong = price.replace(/\d/g, '0').replace(/0$/, '1');
+    const shard = [...files.keys()].find(
+      (path) => path.startsWith('_live/pages/') && (files.get(path) ?? '').includes(`slug: ${slug}\n`),
+    );
+    const problems = problemsAfter(shard ?? '', (text) =>
+      text.replace(
+        new RegExp(`(slug: ${slug}\\n[^]*?)price: '${price.replace('.', '\\.')}'`),
+        `$1price: '${wrong}'`,
+      ),
+    );
+    expect(problems.filter((problem) => problem.path === shard).map((problem) => problem.message)).toEqual([
+      expect.stringContaining('entity tag'),
+    ]);
+    expect(
+      problems.filter((problem) => problem.path === `kb/products/${slug}.md`).map((p) => p.rule),
+    ).toEqual(['markdown']);
   });
 
   test('model (a) has a twin of / and both HTML pages link theirs', () => {

@@ -3,7 +3,7 @@ import type { Artifact } from '../../../generator/artifact.js';
 import { checkHostingRules, emitHostingRules } from '../../../generator/emit/hosting.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { bundleFilesOf } from '../../../generator/validate/index.js';
-import { makeSamplePlan } from '../../helpers/sample-plan.js';
+import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
 
 /** An independent reading of the Netlify `_headers` format: path lines at column 0, indented `Name: value`. */
 function readHeaders(text: string): Map<string, Map<string, string[]>> {
@@ -34,8 +34,11 @@ function readRedirects(text: string): { from: string; to: string; status: string
     });
 }
 
-function bundle() {
-  const plan = makeSamplePlan();
+/** The sample bundle; with the live surface off its product pages are files under one folder rule. */
+function bundle(live = true) {
+  const plan = makeSamplePlan(
+    live ? {} : { config: makeSampleConfig({ ...SAMPLE_CONFIG_INPUT, live: { enabled: false } }) },
+  );
   const artifacts = emitBundle(plan);
   const body = (path: string) => artifacts.find((a) => a.path === path)?.body ?? '';
   // The live handler's code (`_worker.js`, the Netlify function) is for the hosts, not served.
@@ -71,14 +74,21 @@ describe('emitHostingRules', () => {
     expect(redirects.map((r) => r.from)).toContain('/agent-catalog/health');
   });
 
-  it('has no catch-all or pattern route, so an unknown path stays a 404', () => {
-    const { redirects, headers } = bundle();
-    for (const rule of redirects) expect(rule.from).not.toMatch(/\*|:[a-z]/);
-    // Headers only: one folder rule for the product Markdown pages, which routes nothing.
-    const patterns = [...headers.keys()].filter((path) => /\*|:[a-z]/.test(path));
-    expect(patterns).toEqual(['/kb/products/*']);
-    expect(redirects.some((r) => r.from === '/.well-known/unknown' || r.from === '/')).toBe(false);
-  });
+  it.each([
+    // Headers only: one folder rule for the product Markdown pages when they are files,
+    // which routes nothing; none when the live handler answers them from shards.
+    { live: false, folders: ['/kb/products/*'] },
+    { live: true, folders: [] },
+  ])(
+    'has no catch-all or pattern route, so an unknown path stays a 404 (live $live)',
+    ({ live, folders }) => {
+      const { redirects, headers } = bundle(live);
+      for (const rule of redirects) expect(rule.from).not.toMatch(/\*|:[a-z]/);
+      const patterns = [...headers.keys()].filter((path) => /\*|:[a-z]/.test(path));
+      expect(patterns).toEqual(folders);
+      expect(redirects.some((r) => r.from === '/.well-known/unknown' || r.from === '/')).toBe(false);
+    },
+  );
 
   it('gives every document its media type and open CORS under its public path and its file path', () => {
     const { documents, headers } = bundle();
@@ -163,6 +173,7 @@ describe('emitHostingRules', () => {
 
 describe('checkHostingRules', () => {
   const files = () => new Map(bundleFilesOf(bundle().artifacts));
+  const staticPageFiles = () => new Map(bundleFilesOf(bundle(false).artifacts));
   const rules = (bundleFiles: Map<string, string>) => checkHostingRules(bundleFiles).map((p) => p.path);
 
   it('refuses a catch-all rewrite', () => {
@@ -203,7 +214,7 @@ describe('checkHostingRules', () => {
   });
 
   it("refuses an exact rule inside a folder's rule, which a host would apply on top of it", () => {
-    const bundleFiles = files();
+    const bundleFiles = staticPageFiles();
     const page = [...bundleFiles.keys()].find((path) => path.startsWith('kb/products/'));
     bundleFiles.set(
       '_headers',
@@ -215,7 +226,7 @@ describe('checkHostingRules', () => {
   });
 
   it('refuses a product Markdown page the folder rule does not cover', () => {
-    const bundleFiles = files();
+    const bundleFiles = staticPageFiles();
     const headers = (bundleFiles.get('_headers') ?? '').replace('/kb/products/*', '/kb/products/only-one.md');
     bundleFiles.set('_headers', headers);
     expect(checkHostingRules(bundleFiles).some((p) => p.message.includes('/kb/products/'))).toBe(true);

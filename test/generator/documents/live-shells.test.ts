@@ -62,6 +62,8 @@ describe('the live handler files', () => {
       // The documentation page (with and without its slash, for Netlify), for Markdown negotiation.
       '/api/',
       '/api',
+      // The product pages, packed into the handler's shards: one rule for the whole folder.
+      '/kb/products/*',
       ...live,
     ]);
     expect(routes.include.length + routes.exclude.length).toBeLessThanOrEqual(MAX_ROUTE_RULES);

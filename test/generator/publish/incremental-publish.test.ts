@@ -11,6 +11,17 @@ let cleanup: () => Promise<void> = async () => {};
 beforeEach(async () => {
   ({ dir, cleanup } = await makeWorkspace('sample-small'));
 });
+
+/**
+ * The live surface off: each product's page is a file of its own, as a plain static host
+ * serves it. (With it on, the pages are packed into the live handler's shards, whose
+ * one-change behaviour `packed-shards-incremental.test.ts` proves.)
+ */
+async function servePagesAsFiles(): Promise<void> {
+  const file = join(dir, 'catalog.config.json');
+  const config = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+  await writeFile(file, JSON.stringify({ ...config, live: { enabled: false } }));
+}
 afterEach(() => cleanup());
 
 function options(now: Date): BuildOptions {
@@ -36,6 +47,7 @@ async function inodes(root: string, paths: readonly string[]): Promise<Map<strin
 
 describe('publishing a rebuild against the last bundle', () => {
   it('when one price changes an hour later then only changed files are written and every other file is the same file', async () => {
+    await servePagesAsFiles();
     const first = await build(options(FIXED_NOW));
     expect(first.files).toEqual({
       written: Object.keys(await hashTree(join(dir, 'dist'))).length,
@@ -73,6 +85,7 @@ describe('publishing a rebuild against the last bundle', () => {
   });
 
   it('when a product is dropped then its page is counted as removed', async () => {
+    await servePagesAsFiles();
     await build(options(FIXED_NOW));
     const file = join(dir, 'upstream/products.json');
     const data = JSON.parse(await readFile(file, 'utf8')) as { products: { handle: string }[] };

@@ -1,0 +1,106 @@
+/**
+ * Where the product pages are stored. With the live surface off they are a file each
+ * (`emitProductMarkdown`), which any static host serves. With it on they are packed into
+ * `_live/pages/<n>.pack` (`live/page-store.ts`), a few thousand files at a million products
+ * instead of a million, and the live handler answers `/kb/products/<slug>.md` from them
+ * (`live/page-route.ts`) with the bytes the file would have held, its strong entity tag
+ * and the headers `_headers` would have given it. A page's shard is a hash of its slug,
+ * so a changed product rewrites one shard. `readPackedPages` gives the gate every page
+ * back, from either storage.
+ */
+import { PAGES_MANIFEST_PATH, pageShardPath, shardOf } from '../../live/live-layout.js';
+import { readPackedEntries } from '../../live/packed-shard.js';
+import { buildPagesManifest, type PagesManifest, packPageShard } from '../../live/page-store.js';
+import type { Artifact } from '../artifact.js';
+import type { BuildPlan, PlannedProduct } from '../plan.js';
+import { computeEtag } from '../preview/conditional.js';
+import { isRecord, readJson } from '../validate/bundle-layout.js';
+import type { BundleFiles, Problem } from '../validate/problem.js';
+import { documentHeaders } from './hosting.js';
+import {
+  emitProductMarkdown,
+  isProductMarkdownFile,
+  PRODUCT_MARKDOWN_MEDIA_TYPE,
+  productPageRenderer,
+} from './product-markdown.js';
+import { PRODUCT_MARKDOWN_DIR, productMarkdownFile } from './sitemap-pages.js';
+
+/** True when the bundle's product pages are packed (the live surface is on). */
+export function packsProductPages(plan: BuildPlan): boolean {
+  return plan.config.live.enabled;
+}
+
+export function emitProductPages(plan: BuildPlan): Artifact[] {
+  if (!packsProductPages(plan)) return emitProductMarkdown(plan);
+  // Copied from the last build's fragments when the product did not change.
+  const render = productPageRenderer(plan);
+  const count = plan.shards.pages;
+  const buckets = Array.from({ length: count }, (): PlannedProduct[] => []);
+  for (const product of plan.products) buckets[shardOf(product.record.slug, count)]?.push(product);
+  const manifest = buildPagesManifest({
+    generated: plan.generated,
+    folder: PRODUCT_MARKDOWN_DIR,
+    shards: count,
+    // Every page has the same headers (one folder rule when they are files): any path speaks for all.
+    headers: documentHeaders(plan, {
+      path: productMarkdownFile('page'),
+      mediaType: PRODUCT_MARKDOWN_MEDIA_TYPE,
+    }),
+  });
+  return [
+    { path: PAGES_MANIFEST_PATH, mediaType: 'application/json', body: manifest },
+    // One shard's pages rendered at a time, so only that shard's texts are held at once.
+    ...buckets.map((bucket, shard) => ({
+      path: pageShardPath(shard),
+      mediaType: 'text/plain; charset=utf-8',
+      body: packPageShard(
+        bucket.map((product) => {
+          const bytes = render(product);
+          return { slug: product.record.slug, body: bytes.toString('utf8'), etag: computeEtag(bytes) };
+        }),
+      ),
+    })),
+  ];
+}
+
+function isPagesManifest(value: unknown): value is PagesManifest {
+  return (
+    isRecord(value) &&
+    typeof value.folder === 'string' &&
+    Number.isSafeInteger(value.shards) &&
+    Array.isArray(value.headers)
+  );
+}
+
+/** Every product page of a bundle by its file path, from its files or its shards, and what is wrong with the shards. */
+export function readProductPages(files: BundleFiles): { pages: Map<string, string>; problems: Problem[] } {
+  const pages = new Map<string, string>();
+  for (const [path, body] of files) if (isProductMarkdownFile(path)) pages.set(path, body);
+  const problems: Problem[] = [];
+  if (!files.has(PAGES_MANIFEST_PATH)) return { pages, problems };
+  const manifest = readJson(files, PAGES_MANIFEST_PATH);
+  const report = (path: string, message: string) => problems.push({ path, rule: 'markdown', message });
+  if (!isPagesManifest(manifest)) {
+    report(PAGES_MANIFEST_PATH, 'not a pages manifest (folder, shards, headers)');
+    return { pages, problems };
+  }
+  for (let shard = 0; shard < manifest.shards; shard += 1) {
+    const path = pageShardPath(shard);
+    const text = files.get(path);
+    if (text === undefined) {
+      report(path, 'the page shard is missing');
+      continue;
+    }
+    try {
+      for (const { key, body, meta } of readPackedEntries(text)) {
+        if (shardOf(key, manifest.shards) !== shard) report(path, `${key} is in the wrong shard`);
+        if (meta !== computeEtag(Buffer.from(body, 'utf8')))
+          report(path, `${key}'s entity tag is not its body's`);
+        pages.set(productMarkdownFile(key), body);
+      }
+    } catch (error) {
+      report(path, error instanceof Error ? error.message : String(error));
+    }
+  }
+  return { pages, problems };
+}

@@ -1,0 +1,63 @@
+/**
+ * Reads a parted document back whole from a bundle on disk (`live/bundle-parts.ts`): its
+ * manifest, then each part in order, checked against the manifest's lengths and SHA-256 so
+ * a damaged part is never taken for the document. The build reads the last bundle's catalog
+ * this way, and `check` every parted document of a bundle directory.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type PartsManifest, parsePartsManifest, partsManifestPath } from '../../live/bundle-parts.js';
+import { CatalogError } from '../errors.js';
+
+export async function readPartsManifest(dir: string, manifestPath: string): Promise<PartsManifest> {
+  const manifest = parsePartsManifest(await readFile(join(dir, manifestPath), 'utf8'));
+  if (manifest === undefined) {
+    throw new CatalogError('OUTPUT_INVALID', `${manifestPath} is not a parts manifest`, {
+      path: manifestPath,
+    });
+  }
+  return manifest;
+}
+
+/** The whole document a manifest describes, from its parts. */
+export async function joinParts(dir: string, manifest: PartsManifest): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const whole = createHash('sha256');
+  for (const part of manifest.parts) {
+    const bytes = await readFile(join(dir, part.path));
+    if (bytes.length !== part.length || createHash('sha256').update(bytes).digest('hex') !== part.sha256) {
+      throw new CatalogError(
+        'OUTPUT_INVALID',
+        `${part.path} differs from its entry in ${manifest.document}'s parts manifest`,
+        {
+          path: part.path,
+        },
+      );
+    }
+    whole.update(bytes);
+    chunks.push(bytes);
+  }
+  const bytes = Buffer.concat(chunks);
+  if (bytes.length !== manifest.length || whole.digest('hex') !== manifest.sha256) {
+    throw new CatalogError(
+      'OUTPUT_INVALID',
+      `the parts of ${manifest.document} do not make the document their manifest names`,
+      {
+        path: manifest.document,
+      },
+    );
+  }
+  return bytes;
+}
+
+/** A document of the bundle at `dir` by its file path, whole or joined from its parts. */
+export async function readDocument(
+  dir: string,
+  path: string,
+  files: { has(path: string): boolean },
+): Promise<Buffer> {
+  const manifestPath = partsManifestPath(path);
+  if (files.has(path) || !files.has(manifestPath)) return readFile(join(dir, path));
+  return joinParts(dir, await readPartsManifest(dir, manifestPath));
+}
