@@ -111,9 +111,14 @@ interface Row {
   validated: number;
 }
 
+/** Rows a lookup walks forward before it seeks instead: skipped rows are read, so keep it short. */
+const MAX_STEPS = 32;
+
 /**
- * Reads one kind's rows in slug order, one at a time, for lookups that come in slug order;
- * a lookup behind the cursor starts the scan again.
+ * Reads one kind's rows in slug order, one at a time, for lookups that mostly come in slug
+ * order. A lookup behind the cursor, for another kind, or more than a few rows ahead (an
+ * emitter that asks in another order, such as the page shards by hash) seeks instead, so
+ * a lookup never walks far: walking reads every row it passes.
  */
 function forwardReader(db: Database.Database) {
   const scan = db.prepare(
@@ -123,27 +128,34 @@ function forwardReader(db: Database.Database) {
   let rows: IterableIterator<unknown> | undefined;
   let current: Row | undefined;
   let last = '';
+  const advance = (): Row | undefined => {
+    const next = rows?.next();
+    return next === undefined || next.done === true ? undefined : (next.value as Row);
+  };
   const stop = () => {
     rows?.return?.();
     rows = undefined;
     current = undefined;
   };
-  const start = (nextKind: string, from: string) => {
+  const seek = (nextKind: string, from: string) => {
     stop();
     kind = nextKind;
     rows = scan.iterate(nextKind, from);
     current = advance();
   };
-  const advance = (): Row | undefined => {
-    const next = rows?.next();
-    return next === undefined || next.done === true ? undefined : (next.value as Row);
-  };
   return {
     stop,
     get(wanted: string, slug: string): Row | undefined {
-      if (wanted !== kind || slug < last) start(wanted, slug);
+      let found = false;
+      if (wanted === kind && rows !== undefined && slug >= last) {
+        for (let steps = 0; current !== undefined && current.slug < slug && steps < MAX_STEPS; steps += 1) {
+          current = advance();
+        }
+        // Reached (or passed) the slug, or the kind has no rows left: the walk answered.
+        found = current === undefined || current.slug >= slug;
+      }
+      if (!found) seek(wanted, slug);
       last = slug;
-      while (current !== undefined && current.slug < slug) current = advance();
       return current?.slug === slug ? current : undefined;
     },
   };

@@ -1,0 +1,69 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openFragmentStore } from '../../../generator/cache/fragment-store.js';
+
+let dir = '';
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'fragment-store-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const slugs = Array.from({ length: 300 }, (_, index) => `product-${String(index).padStart(4, '0')}`);
+
+function fill(): void {
+  const store = openFragmentStore(dir, 'settings');
+  for (const slug of slugs) store.put('page', slug, `digest-${slug}`, Buffer.from(`body of ${slug}`));
+  store.markValidated();
+  store.close();
+}
+
+describe('the fragment file', () => {
+  it('when rows are asked for in slug order, in a shuffled order or far apart then each is found', () => {
+    fill();
+    const store = openFragmentStore(dir, 'settings');
+    try {
+      // A fixed shuffle (the page shards ask by hash, not by slug).
+      const shuffled = slugs
+        .map((slug, index) => ({ slug, key: (index * 7919) % slugs.length }))
+        .sort((a, b) => a.key - b.key);
+      for (const order of [
+        slugs,
+        shuffled.map((item) => item.slug),
+        slugs.filter((_, index) => index % 97 === 0),
+      ]) {
+        for (const slug of order) {
+          expect(store.get('page', slug, `digest-${slug}`)?.bytes.toString()).toBe(`body of ${slug}`);
+        }
+      }
+    } finally {
+      store.close();
+    }
+  });
+
+  it('when the digest differs or the slug is unknown then nothing is found', () => {
+    fill();
+    const store = openFragmentStore(dir, 'settings');
+    try {
+      expect(store.get('page', 'product-0010', 'another digest')).toBeUndefined();
+      expect(store.get('page', 'product-0010x', 'digest-product-0010x')).toBeUndefined();
+      expect(store.get('other kind', 'product-0010', 'digest-product-0010')).toBeUndefined();
+      expect(store.get('page', 'product-0011', 'digest-product-0011')?.validated).toBe(true);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('when the file was written under other settings then it is started again, empty, and says why', () => {
+    fill();
+    const store = openFragmentStore(dir, 'other settings');
+    try {
+      expect(store.state).toBe('rebuilt');
+      expect(store.reason).toMatch(/other settings/);
+      expect(store.get('page', 'product-0010', 'digest-product-0010')).toBeUndefined();
+    } finally {
+      store.close();
+    }
+  });
+});
