@@ -111,23 +111,31 @@ interface Row {
   validated: number;
 }
 
-/** Rows a lookup walks forward before it seeks instead: skipped rows are read, so keep it short. */
+/** Rows a lookup walks forward before it gives up walking: skipped rows are read, so keep it short. */
 const MAX_STEPS = 32;
+/** In-order lookups answered one by one before a scan is tried again. */
+const LOOKUPS_BEFORE_SCAN = 16;
 
 /**
- * Reads one kind's rows in slug order, one at a time, for lookups that mostly come in slug
- * order. A lookup behind the cursor, for another kind, or more than a few rows ahead (an
- * emitter that asks in another order, such as the page shards by hash) seeks instead, so
- * a lookup never walks far: walking reads every row it passes.
+ * Reads one kind's rows for lookups that mostly come in slug order (the catalog, the feed,
+ * the knowledge base): one scan in the table's order, walked forward. A lookup behind the
+ * scan, for another kind, or more than a few rows ahead (the page shards ask by hash) is
+ * answered by its own point query instead, and the scan is dropped until lookups run in
+ * order again: walking reads every row it passes, and opening a scan costs more than a
+ * point query.
  */
 function forwardReader(db: Database.Database) {
   const scan = db.prepare(
     'SELECT slug, digest, bytes, validated FROM fragments WHERE kind = ? AND slug >= ? ORDER BY slug',
   );
+  const point = db.prepare(
+    'SELECT slug, digest, bytes, validated FROM fragments WHERE kind = ? AND slug = ?',
+  );
   let kind: string | undefined;
   let rows: IterableIterator<unknown> | undefined;
   let current: Row | undefined;
   let last = '';
+  let inOrder = 0;
   const advance = (): Row | undefined => {
     const next = rows?.next();
     return next === undefined || next.done === true ? undefined : (next.value as Row);
@@ -137,26 +145,34 @@ function forwardReader(db: Database.Database) {
     rows = undefined;
     current = undefined;
   };
-  const seek = (nextKind: string, from: string) => {
-    stop();
-    kind = nextKind;
-    rows = scan.iterate(nextKind, from);
-    current = advance();
+  const walk = (slug: string): Row | undefined | false => {
+    for (let steps = 0; current !== undefined && current.slug < slug && steps < MAX_STEPS; steps += 1) {
+      current = advance();
+    }
+    // Reached (or passed) the slug, or the kind has no rows left: the walk answered.
+    if (current === undefined || current.slug >= slug) return current?.slug === slug ? current : undefined;
+    return false;
   };
   return {
     stop,
     get(wanted: string, slug: string): Row | undefined {
-      let found = false;
-      if (wanted === kind && rows !== undefined && slug >= last) {
-        for (let steps = 0; current !== undefined && current.slug < slug && steps < MAX_STEPS; steps += 1) {
-          current = advance();
-        }
-        // Reached (or passed) the slug, or the kind has no rows left: the walk answered.
-        found = current === undefined || current.slug >= slug;
-      }
-      if (!found) seek(wanted, slug);
+      const ordered = wanted === kind && slug >= last;
+      inOrder = ordered ? inOrder + 1 : 0;
+      kind = wanted;
       last = slug;
-      return current?.slug === slug ? current : undefined;
+      if (ordered && rows !== undefined) {
+        const walked = walk(slug);
+        if (walked !== false) return walked;
+      }
+      if (ordered && rows === undefined && inOrder >= LOOKUPS_BEFORE_SCAN) {
+        rows = scan.iterate(wanted, slug);
+        current = advance();
+        return current?.slug === slug ? current : undefined;
+      }
+      // Out of order or far ahead: one point query, and no scan until lookups run in order.
+      stop();
+      inOrder = 0;
+      return point.get(wanted, slug) as Row | undefined;
     },
   };
 }
