@@ -35,6 +35,8 @@ export interface FragmentStore {
   /** Whether the file was reused, or emptied and why. */
   readonly state: 'used' | 'created' | 'rebuilt';
   readonly reason?: string;
+  /** How the lookups were answered: scans opened and single-row queries (the log, and the tests). */
+  readonly reads: ReadCounts;
   /**
    * The fragment of `kind` for the product `slug` at `digest`, if the file has it, and
    * whether a published build's gate passed it; fastest in slug order.
@@ -55,6 +57,11 @@ export interface FragmentStore {
 }
 
 const TABLES = 'files,fragments,meta';
+
+export interface ReadCounts {
+  scans: number;
+  points: number;
+}
 
 type Opening = { db: Database.Database } | { reason: string } | undefined;
 
@@ -124,7 +131,7 @@ const LOOKUPS_BEFORE_SCAN = 16;
  * order again: walking reads every row it passes, and opening a scan costs more than a
  * point query.
  */
-function forwardReader(db: Database.Database) {
+function forwardReader(db: Database.Database, reads: ReadCounts) {
   const scan = db.prepare(
     'SELECT slug, digest, bytes, validated FROM fragments WHERE kind = ? AND slug >= ? ORDER BY slug',
   );
@@ -163,15 +170,19 @@ function forwardReader(db: Database.Database) {
       if (ordered && rows !== undefined) {
         const walked = walk(slug);
         if (walked !== false) return walked;
+        // Far ahead: the lookups are in order but sparse, so count them again before a scan.
+        inOrder = 0;
       }
       if (ordered && rows === undefined && inOrder >= LOOKUPS_BEFORE_SCAN) {
+        reads.scans += 1;
         rows = scan.iterate(wanted, slug);
         current = advance();
         return current?.slug === slug ? current : undefined;
       }
-      // Out of order or far ahead: one point query, and no scan until lookups run in order.
+      // Out of order, far ahead, or not yet enough in order: one point query, and no scan
+      // open meanwhile (walking it later would read every row in between).
       stop();
-      inOrder = 0;
+      reads.points += 1;
       return point.get(wanted, slug) as Row | undefined;
     },
   };
@@ -193,7 +204,8 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
   writer.pragma('journal_mode = WAL');
   writer.pragma('synchronous = NORMAL');
   const reader = new Database(file, { readonly: true, fileMustExist: true });
-  const rows = forwardReader(reader);
+  const reads: ReadCounts = { scans: 0, points: 0 };
+  const rows = forwardReader(reader, reads);
   const insert = writer.prepare(
     'INSERT OR REPLACE INTO fragments (kind, slug, digest, bytes, validated) VALUES (?, ?, ?, ?, 0)',
   );
@@ -209,6 +221,7 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
       : 'db' in trusted
         ? { state: 'used' as const }
         : { state: 'rebuilt' as const, reason: trusted.reason }),
+    reads,
     get(kind, slug, digest) {
       kinds.add(kind);
       const row = rows.get(kind, slug);

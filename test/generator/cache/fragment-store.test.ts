@@ -42,6 +42,25 @@ describe('the fragment file', () => {
     }
   });
 
+  it('when rows are asked for in slug order then one scan answers them, and out of order each is one query', () => {
+    fill();
+    const store = openFragmentStore(dir, 'settings');
+    try {
+      for (const slug of slugs) store.get('page', slug, `digest-${slug}`);
+      // A few single queries first, to see that the lookups run in order; then one scan.
+      expect(store.reads.scans).toBe(1);
+      expect(store.reads.points).toBeLessThan(slugs.length / 10);
+      const before = { ...store.reads };
+      const backwards = [...slugs].reverse();
+      for (const slug of backwards) store.get('page', slug, `digest-${slug}`);
+      expect(store.reads.scans).toBe(before.scans);
+      // The first of them is the row the scan stands on.
+      expect(store.reads.points - before.points).toBe(slugs.length - 1);
+    } finally {
+      store.close();
+    }
+  });
+
   it('when the digest differs or the slug is unknown then nothing is found', () => {
     fill();
     const store = openFragmentStore(dir, 'settings');
