@@ -6,8 +6,9 @@
  * changed under the crawl) is kept once, in the copy the store updated last (its
  * `updated_at`): the first copy met may be the stale one, from before a price or a sale
  * changed; two different products claiming one slug cannot both be published, so the
- * later one is rejected. Once every item is mapped,
- * WooCommerce grouped products are summarised from their children (`grouped.ts`).
+ * later one is rejected. Items come one at a time (`createNormaliser`), as a source reads
+ * them; once every item is mapped, WooCommerce grouped products are summarised from their
+ * children (`grouped.ts`).
  */
 import { cleanDeep } from './clean-text.js';
 import { decodeSlug, describeRejection } from './fields.js';
@@ -37,11 +38,27 @@ export interface NormaliseResult {
   duplicates: number;
 }
 
+/**
+ * The normaliser a source feeds item by item, as its pages or lines arrive, so no source
+ * holds its raw items until the end: `add` maps one upstream item at once, `finish`
+ * resolves what needs the whole crawl (grouped products) and returns the records.
+ */
+export interface Normaliser {
+  add(raw: unknown): void;
+  finish(): NormaliseResult;
+}
+
 export function normaliseProducts(
   items: readonly unknown[],
   format: UpstreamFormat,
   context: MapContext,
 ): NormaliseResult {
+  const normaliser = createNormaliser(format, context);
+  for (const raw of items) normaliser.add(raw);
+  return normaliser.finish();
+}
+
+export function createNormaliser(format: UpstreamFormat, context: MapContext): Normaliser {
   const map = MAPPERS[format];
   const products: NormalisedProduct[] = [];
   const rejected: RejectedProduct[] = [];
@@ -51,7 +68,7 @@ export function normaliseProducts(
   /** Where each kept product sits in `products`, by id. */
   const positions = new Map<string, number>();
   let duplicates = 0;
-  for (const raw of items) {
+  const add = (raw: unknown): void => {
     // Text hygiene happens once, here, for every field of every adapter (see clean-text.ts).
     const item = cleanDeep(raw);
     const outcome = map(item, context);
@@ -60,32 +77,35 @@ export function normaliseProducts(
       const id = readRawSourceId(item, format);
       if (id !== undefined && (seenIds.has(id) || rejectedIds.has(id))) {
         duplicates += 1;
-        continue;
+        return;
       }
       if (id !== undefined) rejectedIds.add(id);
       const slug = readRawSlug(item, format);
       rejected.push(slug === undefined ? outcome.rejected : { ...outcome.rejected, slug });
-      continue;
+      return;
     }
     const { product } = outcome;
     if (seenIds.has(product.sourceId)) {
       duplicates += 1;
       keepNewerCopy(products, positions, slugOwners, product);
-      continue;
+      return;
     }
     seenIds.add(product.sourceId);
     const owner = slugOwners.get(product.record.slug);
     if (owner !== undefined) {
       const reason = `has the slug "${product.record.slug}" of product ${owner} already`;
       rejected.push(describeRejection(product.sourceId, reason, product.record.name));
-      continue;
+      return;
     }
     slugOwners.set(product.record.slug, product.sourceId);
     positions.set(product.sourceId, products.length);
     products.push(product);
-  }
-  const grouped = resolveGroupedProducts(products);
-  return { products: grouped.products, rejected: [...rejected, ...grouped.rejected], duplicates };
+  };
+  const finish = (): NormaliseResult => {
+    const grouped = resolveGroupedProducts(products);
+    return { products: grouped.products, rejected: [...rejected, ...grouped.rejected], duplicates };
+  };
+  return { add, finish };
 }
 
 /**

@@ -30,15 +30,46 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 export function detectFormatFromDocument(document: unknown): UpstreamFormat | undefined {
-  if (Array.isArray(document)) {
-    const first: unknown = document[0];
-    return isRecord(first) && ('prices' in first || 'permalink' in first) ? 'woocommerce' : 'native';
-  }
+  if (Array.isArray(document)) return detectFormatFromFirstItem('array', document[0], () => false);
   if (!isRecord(document) || !Array.isArray(document.products)) return undefined;
-  const first: unknown = document.products[0];
-  if (isRecord(first))
-    return 'variants' in first || 'body_html' in first || 'handle' in first ? 'shopify' : 'native';
-  return 'merchant' in document || 'generated' in document ? 'native' : 'shopify';
+  return detectFormatFromFirstItem('object', document.products[0], (key) => key in document);
+}
+
+function looksLikeWoo(item: unknown): boolean {
+  return isRecord(item) && ('prices' in item || 'permalink' in item);
+}
+
+function looksLikeShopify(item: unknown): boolean {
+  return isRecord(item) && ('variants' in item || 'body_html' in item || 'handle' in item);
+}
+
+/**
+ * The format a product list points to, from what a streamed read knows early: the root's
+ * kind, the list's first item, and (only for a list with no readable first item) whether
+ * the root object has a member that only a native catalog has.
+ */
+export function detectFormatFromFirstItem(
+  root: 'array' | 'object',
+  first: unknown,
+  hasMember: (key: string) => boolean,
+): UpstreamFormat {
+  if (root === 'array') return looksLikeWoo(first) ? 'woocommerce' : 'native';
+  if (isRecord(first)) return looksLikeShopify(first) ? 'shopify' : 'native';
+  return hasMember('merchant') || hasMember('generated') ? 'native' : 'shopify';
+}
+
+/** JSON Lines hold one product a line, of any format: the first line's fields tell which. */
+export function detectFormatFromLine(first: unknown): UpstreamFormat {
+  if (looksLikeWoo(first)) return 'woocommerce';
+  return looksLikeShopify(first) ? 'shopify' : 'native';
+}
+
+export function detectionError(source: string): CatalogError {
+  return new CatalogError(
+    'UPSTREAM_SHAPE',
+    `cannot tell the upstream format of ${source}; pass --source-format (native, shopify, shopify_admin or woocommerce) or set upstream.format in the config`,
+    { url: source, status: undefined },
+  );
 }
 
 /** Where a store root given as the source serves its products (e.g. https://shop.example → /products.json). */
@@ -60,17 +91,20 @@ function shapeError(where: string, expected: string): CatalogError {
   });
 }
 
+/** What a document of `format` must be, for the error that says it is not. */
+export function describeExpectedList(format: UpstreamFormat): string {
+  if (format === 'woocommerce') return 'a WooCommerce Store API product array';
+  return format === 'shopify'
+    ? 'a Shopify products.json page ({ "products": [...] })'
+    : 'a catalog ({ "products": [...] } or an array of products)';
+}
+
 export function extractProductList(document: unknown, format: UpstreamFormat, where: string): unknown[] {
   if (format === 'woocommerce') {
-    if (!Array.isArray(document)) throw shapeError(where, 'a WooCommerce Store API product array');
+    if (!Array.isArray(document)) throw shapeError(where, describeExpectedList(format));
     return document;
   }
   if (format === 'native' && Array.isArray(document)) return document;
   if (isRecord(document) && Array.isArray(document.products)) return document.products;
-  throw shapeError(
-    where,
-    format === 'shopify'
-      ? 'a Shopify products.json page ({ "products": [...] })'
-      : 'a catalog ({ "products": [...] } or an array of products)',
-  );
+  throw shapeError(where, describeExpectedList(format));
 }

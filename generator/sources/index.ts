@@ -2,7 +2,8 @@
  * The fetchUpstream stage: reads the merchant's catalog from its store (a Shopify
  * storefront, the WooCommerce Store API, or a native document in the spec's shape, from
  * a URL or a file) and returns it normalised into canonical records, plus the products that
- * could not be mapped. Upstream failures (unreachable, timeout, 5xx after retries,
+ * could not be mapped. Every source hands its items on a page, a file chunk or a run of
+ * lines at a time, and each batch is normalised as it arrives (`normaliseBatches`). Upstream failures (unreachable, timeout, 5xx after retries,
  * truncated, oversized or wrong-shaped data) throw a CatalogError with an UPSTREAM_*
  * code; an empty catalog is not an error here, because refusing it (`CATALOG_EMPTY`,
  * unless `--allow-empty`) or a sharp shrink (against the last published bundle) is the
@@ -10,25 +11,26 @@
  */
 
 import type { ResolvedConfig } from '../config.js';
-import { CatalogError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { redactUrl } from '../http/redact-url.js';
 import type { Logger } from '../logger.js';
-import { normaliseProducts } from '../normalise/index.js';
+import { createNormaliser, type NormaliseResult, type Normaliser } from '../normalise/index.js';
 import type { MapContext, NormalisedProduct, RejectedProduct, UpstreamFormat } from '../normalise/types.js';
 import {
   buildListingUrl,
   detectFormatFromDocument,
   detectFormatFromUrl,
+  detectionError,
   extractProductList,
   resolveSourceLocation,
 } from './documents.js';
-import { readJsonFile } from './read-file.js';
-import { fetchShopifyProducts, SHOPIFY_MAX_PAGE_SIZE } from './shopify.js';
+import { readFileBatches } from './read-file.js';
+import { fetchShopifyPages, SHOPIFY_MAX_PAGE_SIZE } from './shopify.js';
 import { readAdminToken } from './shopify-admin/admin-endpoint.js';
-import type { AdminRead } from './shopify-admin/read-admin-products.js';
+import type { AdminBatch } from './shopify-admin/read-admin-products.js';
+import type { SourceBatch } from './source-batch.js';
 import type { SourceFormat } from './source-formats.js';
-import { fetchWooProducts, WOO_MAX_PAGE_SIZE } from './woocommerce.js';
+import { fetchWooPages, WOO_MAX_PAGE_SIZE } from './woocommerce.js';
 
 export type { NormalisedProduct, RejectedProduct, UpstreamFormat } from '../normalise/types.js';
 export type { SourceFormat } from './source-formats.js';
@@ -66,88 +68,81 @@ export function formatUserAgent(version: string, siteUrl: string): string {
   return `agent-catalog/${version} (+${siteUrl})`;
 }
 
-function detectionError(url: string): CatalogError {
-  const where = redactUrl(url);
-  return new CatalogError(
-    'UPSTREAM_SHAPE',
-    `cannot tell the upstream format of ${where}; pass --source-format (native, shopify, shopify_admin or woocommerce) or set upstream.format in the config`,
-    { url: where, status: undefined },
-  );
+function adminBatches(batches: AsyncIterable<AdminBatch>): AsyncGenerator<SourceBatch> {
+  return mapBatches(batches, (batch) => ({ format: 'shopify_admin', shape: 'shopify', ...batch }));
 }
 
-/** What a source read gives the normaliser: upstream items of one mapping format. */
-interface SourceRead {
-  format: SourceFormat;
-  /** The mapper the items take (`shopify_admin` items are storefront-shaped). */
-  shape: UpstreamFormat;
-  items: unknown[];
-  /** Items left out because shoppers cannot see them (the Admin API's drafts and the like). */
-  hidden?: number;
+function pageBatches(pages: AsyncIterable<unknown[]>, format: UpstreamFormat): AsyncGenerator<SourceBatch> {
+  return mapBatches(pages, (items) => ({ format, shape: format, items }));
 }
 
-function fromAdmin(read: AdminRead): SourceRead {
-  return { format: 'shopify_admin', shape: 'shopify', items: read.items, hidden: read.hidden };
+async function* mapBatches<T>(
+  runs: AsyncIterable<T>,
+  toBatch: (run: T) => SourceBatch,
+): AsyncGenerator<SourceBatch> {
+  for await (const run of runs) yield toBatch(run);
 }
 
-async function readFromFile(path: string, upstream: UpstreamConfig): Promise<SourceRead> {
+async function* readFromFile(path: string, upstream: UpstreamConfig): AsyncGenerator<SourceBatch> {
   if (upstream.format === 'shopify_admin') {
     const { readAdminExportFile } = await import('./shopify-admin/read-admin-products.js');
-    return fromAdmin(await readAdminExportFile(path, upstream.max_response_bytes));
+    yield* adminBatches(readAdminExportFile(path, upstream.max_response_bytes));
+    return;
   }
-  const document = await readJsonFile(path, upstream.max_response_bytes);
-  const format = upstream.format ?? detectFormatFromDocument(document);
-  if (format === undefined) throw detectionError(path);
-  return { format, shape: format, items: extractProductList(document, format, path) };
+  yield* readFileBatches(path, { format: upstream.format, maxItemBytes: upstream.max_response_bytes });
 }
 
-async function readFromUrl(
+async function* readFromUrl(
   client: HttpClient,
   url: URL,
   upstream: UpstreamConfig,
   context: UpstreamContext,
-): Promise<SourceRead> {
+): AsyncGenerator<SourceBatch> {
   const workers = upstream.max_concurrency;
   if (upstream.format === 'shopify_admin') {
     const { fetchAdminProducts } = await import('./shopify-admin/read-admin-products.js');
     const { setTimeout: sleep } = await import('node:timers/promises');
-    const read = await fetchAdminProducts(client, url, {
+    const batches = fetchAdminProducts(client, url, {
       token: readAdminToken(context.env ?? {}),
       maxLineBytes: upstream.max_response_bytes,
       sleep: (ms) => sleep(ms, undefined, context.signal ? { signal: context.signal } : {}),
       ...(context.signal ? { signal: context.signal } : {}),
     });
-    return fromAdmin(read);
+    yield* adminBatches(batches);
+    return;
   }
   let format = upstream.format ?? detectFormatFromUrl(url);
   if (format === undefined || format === 'native') {
+    // A native catalog over HTTP is one response, capped by max_response_bytes like any other.
     const response = await client.getJson(url.href);
     format ??= detectFormatFromDocument(response.body);
-    if (format === undefined) throw detectionError(url.href);
-    if (format === 'native')
-      return { format, shape: format, items: extractProductList(response.body, format, redactUrl(url.href)) };
+    if (format === undefined) throw detectionError(redactUrl(url.href));
+    if (format === 'native') {
+      const items = extractProductList(response.body, format, redactUrl(url.href));
+      yield { format, shape: format, items };
+      return;
+    }
   }
   const listing = buildListingUrl(url, format);
   if (format === 'shopify') {
     const pageSize = upstream.page_size ?? SHOPIFY_MAX_PAGE_SIZE;
-    return {
-      format,
-      shape: format,
-      items: await fetchShopifyProducts(client, listing, { pageSize, workers }),
-    };
+    yield* pageBatches(fetchShopifyPages(client, listing, { pageSize, workers }), format);
+    return;
   }
   const pageSize = Math.min(upstream.page_size ?? WOO_MAX_PAGE_SIZE, WOO_MAX_PAGE_SIZE);
-  return { format, shape: format, items: await fetchWooProducts(client, listing, { pageSize, workers }) };
+  yield* pageBatches(fetchWooPages(client, listing, { pageSize, workers }), format);
 }
 
 /**
  * Crawls a store over HTTP. The HTTP client (and undici under it, a twelfth of a small
  * build's start-up) is loaded only here, so a build from a file never pays for it.
  */
-async function fetchOverHttp(
+async function* fetchOverHttp(
   url: URL,
   upstream: UpstreamConfig,
   context: UpstreamContext,
-): Promise<{ read: SourceRead; requests: number }> {
+  counter: { requests: number },
+): AsyncGenerator<SourceBatch> {
   const { createHttpClient } = await import('../http/client.js');
   const client = createHttpClient({
     userAgent: upstream.user_agent ?? context.userAgent,
@@ -162,11 +157,9 @@ async function fetchOverHttp(
     ...(context.signal ? { signal: context.signal } : {}),
   });
   try {
-    return {
-      read: await readFromUrl(client, url, upstream, context),
-      requests: client.requests,
-    };
+    yield* readFromUrl(client, url, upstream, context);
   } finally {
+    counter.requests = client.requests;
     await client.close();
   }
 }
@@ -176,25 +169,48 @@ export async function fetchUpstream(
   context: UpstreamContext,
 ): Promise<UpstreamResult> {
   const location = resolveSourceLocation(upstream.source, context.configDir);
-  const { read, requests } =
+  const counter = { requests: 0 };
+  const batches =
     location.kind === 'file'
-      ? { read: await readFromFile(location.path, upstream), requests: 0 }
-      : await fetchOverHttp(location.url, upstream, context);
+      ? readFromFile(location.path, upstream)
+      : fetchOverHttp(location.url, upstream, context, counter);
   const mapContext: MapContext = {
     siteUrl: context.siteUrl.replace(/\/+$/, ''),
     currency: context.currency,
     comingSoonTag: upstream.coming_soon_tag,
   };
-  const normalised = normaliseProducts(read.items, read.shape, mapContext);
+  const read = await normaliseBatches(batches, mapContext);
+  const { normalised, format } = read;
   const source = location.kind === 'file' ? location.path : redactUrl(location.url.href);
   context.logger.debug(
-    `upstream ${read.format} ${source}: ${read.items.length} items, ${normalised.products.length} products, ${normalised.rejected.length} rejected, ${normalised.duplicates} duplicates, ${read.hidden ?? 0} hidden from shoppers, ${requests} requests`,
+    `upstream ${format} ${source}: ${read.items} items, ${normalised.products.length} products, ${normalised.rejected.length} rejected, ${normalised.duplicates} duplicates, ${read.hidden} hidden from shoppers, ${counter.requests} requests`,
   );
   return {
-    format: read.format,
+    format,
     products: normalised.products,
     rejected: normalised.rejected,
-    requests,
+    requests: counter.requests,
     source,
   };
+}
+
+/**
+ * Maps each batch as it arrives, so raw items are dropped page by page. Every source yields
+ * at least one batch, an empty one for an empty catalog, so the format is always known.
+ */
+async function normaliseBatches(
+  batches: AsyncIterable<SourceBatch>,
+  context: MapContext,
+): Promise<{ format: SourceFormat; normalised: NormaliseResult; items: number; hidden: number }> {
+  let current: { format: SourceFormat; normaliser: Normaliser } | undefined;
+  let items = 0;
+  let hidden = 0;
+  for await (const batch of batches) {
+    current ??= { format: batch.format, normaliser: createNormaliser(batch.shape, context) };
+    for (const item of batch.items) current.normaliser.add(item);
+    items += batch.items.length;
+    hidden += batch.hidden ?? 0;
+  }
+  if (current === undefined) throw new TypeError('an upstream source ended without a batch');
+  return { format: current.format, normalised: current.normaliser.finish(), items, hidden };
 }

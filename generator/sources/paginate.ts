@@ -1,10 +1,13 @@
 /**
  * Overlapping pagination: a few workers take page numbers in order and fetch them at
  * once (the HTTP client still enforces the concurrency and rate limits), so a crawl of
- * 21 pages costs a few round trips, not 21. With `stopAtShortPage` the first page with
- * fewer than `pageSize` items marks the end: pages after it are not started, and those
- * already in flight are cancelled and their results ignored. The first real failure
- * cancels everything else and is rethrown. Bounded by `lastPage`.
+ * 21 pages costs a few round trips, not 21. Pages are handed on in page order as soon as
+ * every earlier one is in, so the caller maps a page while later ones download and no more
+ * than a window of pages is held (a worker waits before starting a page more than `window`
+ * ahead of the one the caller is on). With `stopAtShortPage` the first page with fewer
+ * than `pageSize` items marks the end: pages after it are not started, and those already
+ * in flight are cancelled and their results ignored. The first real failure cancels
+ * everything else and is rethrown. Bounded by `lastPage`.
  */
 
 /** The listing URL with its page-size parameter (named per platform) and page number set. */
@@ -25,52 +28,113 @@ export interface PaginateOptions<T> {
   fetchPage(page: number, signal: AbortSignal): Promise<T[]>;
 }
 
-export interface PaginateResult<T> {
-  /** Items of every page up to the end, in page order. */
-  items: T[];
-  /** The short page that ended the crawl, or undefined when every page up to lastPage was full. */
-  shortPage: number | undefined;
+/** Pages fetched ahead of the one being handed on, per worker: enough to keep them busy. */
+const WINDOW_PER_WORKER = 2;
+
+/** Yields the items of each page up to the end, in page order. */
+export async function* fetchPagesInOrder<T>(options: PaginateOptions<T>): AsyncGenerator<T[]> {
+  const crawl = new OrderedCrawl(options);
+  const workers = crawl.start();
+  try {
+    for (let page = options.firstPage; page <= Math.min(crawl.end, options.lastPage); page++) {
+      yield await crawl.take(page);
+    }
+  } finally {
+    // The caller may stop early (an error of its own): nothing keeps running behind it.
+    crawl.stop();
+    await workers;
+  }
 }
 
-export async function fetchPagesInParallel<T>(options: PaginateOptions<T>): Promise<PaginateResult<T>> {
-  const pages = new Map<number, T[]>();
-  const controllers = new Map<number, AbortController>();
-  let next = options.firstPage;
-  let end = Number.POSITIVE_INFINITY;
-  let failure: { error: unknown } | undefined;
+class OrderedCrawl<T> {
+  end = Number.POSITIVE_INFINITY;
+  private next: number;
+  /** The page the caller waits for or maps now; workers stay within the window past it. */
+  private current: number;
+  private readonly window: number;
+  private readonly pages = new Map<number, T[]>();
+  private readonly controllers = new Map<number, AbortController>();
+  private failure: { error: unknown } | undefined;
+  private stopped = false;
+  private waiters: (() => void)[] = [];
 
-  function markEnd(page: number): void {
-    end = page;
-    for (const [other, controller] of controllers)
-      if (other > end) controller.abort(new Error('past the last page'));
+  constructor(private readonly options: PaginateOptions<T>) {
+    this.next = options.firstPage;
+    this.current = options.firstPage;
+    this.window = Math.max(1, options.workers) * WINDOW_PER_WORKER;
   }
 
-  async function work(): Promise<void> {
-    while (failure === undefined && next <= options.lastPage && next <= end) {
-      const page = next;
-      next += 1;
-      const controller = new AbortController();
-      controllers.set(page, controller);
-      try {
-        const items = await options.fetchPage(page, controller.signal);
-        if (page > end) continue;
-        pages.set(page, items);
-        if (options.stopAtShortPage && items.length < options.pageSize) markEnd(page);
-      } catch (error) {
-        if (page > end) continue;
-        failure ??= { error };
-        for (const other of controllers.values()) other.abort(new Error('another page failed'));
-      } finally {
-        controllers.delete(page);
+  start(): Promise<void> {
+    const { firstPage, lastPage, workers } = this.options;
+    const count = Math.max(1, Math.min(workers, lastPage - firstPage + 1));
+    return Promise.all(Array.from({ length: count }, () => this.work())).then(() => undefined);
+  }
+
+  async take(page: number): Promise<T[]> {
+    this.current = page;
+    this.wake();
+    for (;;) {
+      if (this.failure !== undefined) throw this.failure.error;
+      const items = this.pages.get(page);
+      if (items !== undefined) {
+        this.pages.delete(page);
+        return items;
       }
+      await this.sleep();
     }
   }
 
-  const workerCount = Math.max(1, Math.min(options.workers, options.lastPage - options.firstPage + 1));
-  await Promise.all(Array.from({ length: workerCount }, () => work()));
-  if (failure !== undefined) throw failure.error;
-  const items: T[] = [];
-  const last = Math.min(end, options.lastPage);
-  for (let page = options.firstPage; page <= last; page++) items.push(...(pages.get(page) ?? []));
-  return { items, shortPage: Number.isFinite(end) ? end : undefined };
+  stop(): void {
+    this.stopped = true;
+    for (const controller of this.controllers.values()) controller.abort(new Error('the crawl stopped'));
+    this.wake();
+  }
+
+  private async work(): Promise<void> {
+    while (this.running() && this.next <= this.options.lastPage && this.next <= this.end) {
+      if (this.next >= this.current + this.window) {
+        await this.sleep();
+        continue;
+      }
+      await this.fetch(this.next++);
+    }
+  }
+
+  private running(): boolean {
+    return this.failure === undefined && !this.stopped;
+  }
+
+  private async fetch(page: number): Promise<void> {
+    const controller = new AbortController();
+    this.controllers.set(page, controller);
+    try {
+      const items = await this.options.fetchPage(page, controller.signal);
+      if (page > this.end || this.stopped) return;
+      this.pages.set(page, items);
+      if (this.options.stopAtShortPage && items.length < this.options.pageSize) this.markEnd(page);
+    } catch (error) {
+      if (page > this.end || this.stopped) return;
+      this.failure ??= { error };
+      for (const other of this.controllers.values()) other.abort(new Error('another page failed'));
+    } finally {
+      this.controllers.delete(page);
+      this.wake();
+    }
+  }
+
+  private markEnd(page: number): void {
+    this.end = page;
+    for (const [other, controller] of this.controllers)
+      if (other > page) controller.abort(new Error('past the last page'));
+  }
+
+  private sleep(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
 }

@@ -1,7 +1,8 @@
 /**
  * The `shopify_admin` source: a bulk export of the store's products through the Admin
  * GraphQL API, streamed line by line into the on-disk join, then read back as
- * storefront-shaped products (only those shoppers can see). The same JSON Lines can also be
+ * storefront-shaped products (only those shoppers can see), a run at a time. The same JSON
+ * Lines can also be
  * read from a file (a result the merchant downloaded), with no token and no request.
  */
 import { createReadStream } from 'node:fs';
@@ -14,12 +15,15 @@ import { toStorefrontProduct } from './admin-product.js';
 import { type PollPolicy, runBulkExport } from './bulk-operation.js';
 import { type BulkResultStore, openBulkResultStore } from './bulk-result-store.js';
 
-export interface AdminRead {
-  /** Storefront-shaped products, in the export's order. */
+/** Storefront-shaped products, in the export's order, a run at a time. */
+export interface AdminBatch {
   items: unknown[];
-  /** Products in the export that shoppers cannot see (not active, or not on the online store). */
+  /** Products of this run that shoppers cannot see (not active, or not on the online store). */
   hidden: number;
 }
+
+/** Products handed on at once: the normaliser maps them while the next run is read. */
+const BATCH = 500;
 
 /** No bulk result file is bigger than this, whatever Shopify reports (a bound on the read). */
 const MAX_RESULT_BYTES = 64 * 1024 ** 3;
@@ -56,29 +60,32 @@ async function fillStore(store: BulkResultStore, lines: AsyncIterable<string>, w
   }
 }
 
-async function readFromLines(lines: AsyncIterable<string>, where: string): Promise<AdminRead> {
+async function* readFromLines(lines: AsyncIterable<string>, where: string): AsyncGenerator<AdminBatch> {
   const store = openBulkResultStore();
   try {
     await fillStore(store, lines, where);
-    const items: unknown[] = [];
-    let hidden = 0;
+    let batch: AdminBatch = { items: [], hidden: 0 };
     for (const { product, children } of store.products()) {
       const item = toStorefrontProduct(product, children);
-      if (item === undefined) hidden += 1;
-      else items.push(item);
+      if (item === undefined) batch.hidden += 1;
+      else batch.items.push(item);
+      if (batch.items.length + batch.hidden >= BATCH) {
+        yield batch;
+        batch = { items: [], hidden: 0 };
+      }
     }
-    return { items, hidden };
+    yield batch;
   } finally {
     store.close();
   }
 }
 
-export function readAdminExportFile(path: string, maxLineBytes: number): Promise<AdminRead> {
+export function readAdminExportFile(path: string, maxLineBytes: number): AsyncGenerator<AdminBatch> {
   const lines = splitLines(createReadStream(path), path, { maxLineBytes, maxTotalBytes: MAX_RESULT_BYTES });
   return readFromLines(lines, path);
 }
 
-export async function fetchAdminProducts(
+export async function* fetchAdminProducts(
   client: HttpClient,
   source: URL,
   options: {
@@ -88,7 +95,7 @@ export async function fetchAdminProducts(
     poll?: PollPolicy;
     signal?: AbortSignal;
   },
-): Promise<AdminRead> {
+): AsyncGenerator<AdminBatch> {
   const endpoint = resolveAdminEndpoint(source);
   const api = {
     endpoint,
@@ -98,7 +105,10 @@ export async function fetchAdminProducts(
     ...(options.signal ? { signal: options.signal } : {}),
   };
   const operation = await runBulkExport(api, options.poll);
-  if (operation.url === null) return { items: [], hidden: 0 };
+  if (operation.url === null) {
+    yield { items: [], hidden: 0 };
+    return;
+  }
   // The result lives on Shopify's file storage behind a signed URL: no token goes there.
   const maxTotalBytes = operation.fileSize > 0 ? operation.fileSize + 1024 * 1024 : MAX_RESULT_BYTES;
   const lines = client.streamLines(
@@ -106,5 +116,5 @@ export async function fetchAdminProducts(
     { maxLineBytes: options.maxLineBytes, maxTotalBytes },
     options.signal,
   );
-  return readFromLines(lines, redactUrl(operation.url));
+  yield* readFromLines(lines, redactUrl(operation.url));
 }

@@ -88,12 +88,27 @@ describe('fetchUpstream from a file', () => {
     expect(isCatalogError(error) && error.code).toBe('UPSTREAM_SHAPE');
   });
 
-  test('when the file is larger than max_response_bytes then the fetch fails with UPSTREAM_TOO_LARGE', async () => {
+  test('when the file is larger than max_response_bytes but each product is smaller then the whole file is read', async () => {
     await writeFile(join(dir, 'big.json'), JSON.stringify(makeNativeCatalog(50)));
+    const upstream = makeUpstreamConfig('big.json', { max_response_bytes: 1_000 });
+    const result = await fetchUpstream(upstream, makeContext({ configDir: dir }));
+    expect(result.products).toHaveLength(50);
+  });
+
+  test('when one product is larger than max_response_bytes then the fetch fails with UPSTREAM_TOO_LARGE naming it', async () => {
+    const catalog = makeNativeCatalog(3);
+    const products = catalog.products as Record<string, unknown>[];
+    products[1] = { ...products[1], description: 'x'.repeat(2_000) };
+    await writeFile(join(dir, 'big.json'), JSON.stringify(catalog));
     const upstream = makeUpstreamConfig('big.json', { max_response_bytes: 1_000 });
     const error = await fetchUpstream(upstream, makeContext({ configDir: dir })).catch(
       (caught: unknown) => caught,
     );
-    expect(isCatalogError(error) && error.code).toBe('UPSTREAM_TOO_LARGE');
+    expect(isCatalogError(error, 'UPSTREAM_TOO_LARGE') && error.details).toMatchObject({
+      file: join(dir, 'big.json'),
+      item: 1,
+      maxBytes: 1_000,
+      field: 'upstream.max_response_bytes',
+    });
   });
 });
