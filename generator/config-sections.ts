@@ -65,7 +65,9 @@ export const upstreamSchema = z
       .int()
       .positive()
       .default(20 * 1024 * 1024)
-      .describe('largest upstream response body accepted'),
+      .describe(
+        'largest upstream response body accepted; for a file source (read as a stream, any size), the largest single product or JSON line',
+      ),
     max_concurrency: z
       .number()
       .int()

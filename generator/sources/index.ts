@@ -179,7 +179,7 @@ export async function fetchUpstream(
     currency: context.currency,
     comingSoonTag: upstream.coming_soon_tag,
   };
-  const read = await normaliseBatches(batches, mapContext);
+  const read = await normaliseBatches(batches, mapContext, context.signal);
   const { normalised, format } = read;
   const source = location.kind === 'file' ? location.path : redactUrl(location.url.href);
   context.logger.debug(
@@ -197,15 +197,19 @@ export async function fetchUpstream(
 /**
  * Maps each batch as it arrives, so raw items are dropped page by page. Every source yields
  * at least one batch, an empty one for an empty catalog, so the format is always known.
+ * Once the build's deadline has passed (`signal`), the next batch stops the read: a file
+ * of a million products is not read to its end for nothing.
  */
 async function normaliseBatches(
   batches: AsyncIterable<SourceBatch>,
   context: MapContext,
+  signal: AbortSignal | undefined,
 ): Promise<{ format: SourceFormat; normalised: NormaliseResult; items: number; hidden: number }> {
   let current: { format: SourceFormat; normaliser: Normaliser } | undefined;
   let items = 0;
   let hidden = 0;
   for await (const batch of batches) {
+    signal?.throwIfAborted();
     current ??= { format: batch.format, normaliser: createNormaliser(batch.shape, context) };
     for (const item of batch.items) current.normaliser.add(item);
     items += batch.items.length;

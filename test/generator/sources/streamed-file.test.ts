@@ -152,6 +152,14 @@ describe('a file source read as a stream', () => {
     });
   });
 
+  test('when the build has given up on the read (its deadline passed) then the read stops instead of going on to the end', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('deadline'));
+    const upstream = makeUpstreamConfig(documentPath, { max_response_bytes: ITEM_BOUND });
+    const error = await failureOf(fetchUpstream(upstream, { ...makeContext(), signal: controller.signal }));
+    expect(error).toEqual(new Error('deadline'));
+  });
+
   test('when a .json file holds JSON Lines then UPSTREAM_SHAPE points at the second value', async () => {
     const path = join(dir, 'lines-named-json.json');
     const lines = makeShopifyProducts(2).map((product) => JSON.stringify(product));
