@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: runs the benchmarks the options select (generator, feeds, fetch, issuer, live, search),
+ * `npm run bench`: runs the benchmarks the options select (generator, read, feeds, fetch, issuer, live, search),
  * prints one table per section and writes every row, the machine and the load average to
  * a JSON report (bench-results/latest.json by default) and the same as Markdown beside
  * it. Not part of `npm test`: timing belongs here, not in assertions. See BENCHMARKS.md
@@ -16,6 +16,7 @@ import { describeMachine, readLoadAverage, waitForQuiet } from './machine.js';
 import { renderMarkdown } from './markdown.js';
 import { type BenchOptions, type BenchPart, parseBenchOptions } from './options.js';
 import { REPO_ROOT } from './paths.js';
+import { benchRead } from './read-bench.js';
 import { type BenchReport, type BenchRow, formatTable, groupBySection, writeReport } from './results.js';
 import { benchSearchScale } from './search-scale-bench.js';
 
@@ -23,6 +24,7 @@ type Section = (options: BenchOptions, log: (line: string) => void) => Promise<B
 
 const SECTIONS: Record<BenchPart, Section> = {
   generator: benchGenerator,
+  read: benchRead,
   feeds: benchAgentFeeds,
   fetch: benchFetch,
   issuer: benchIssuers,
