@@ -29,7 +29,7 @@ async function writeConfig(dir: string, fixture: string, feedsOn: boolean): Prom
     string,
     unknown
   >;
-  config.upstream = { format: 'shopify', source: fixture, max_response_bytes: 1024 * 1024 * 1024 };
+  config.upstream = { format: 'shopify', source: fixture, timeout_ms: 3_600_000 };
   delete config.content_dir;
   const feeds = config.agent_feeds as { openai: { enabled: boolean }; acp: { enabled: boolean } };
   feeds.openai.enabled = feedsOn;
