@@ -59,53 +59,67 @@ export function normaliseProducts(
 }
 
 export function createNormaliser(format: UpstreamFormat, context: MapContext): Normaliser {
-  const map = MAPPERS[format];
-  const products: NormalisedProduct[] = [];
-  const rejected: RejectedProduct[] = [];
-  const seenIds = new Set<string>();
-  const rejectedIds = new Set<string>();
-  const slugOwners = new Map<string, string>();
+  return new CatalogNormaliser(format, context);
+}
+
+class CatalogNormaliser implements Normaliser {
+  private readonly products: NormalisedProduct[] = [];
+  private readonly rejected: RejectedProduct[] = [];
+  private readonly seenIds = new Set<string>();
+  private readonly rejectedIds = new Set<string>();
+  private readonly slugOwners = new Map<string, string>();
   /** Where each kept product sits in `products`, by id. */
-  const positions = new Map<string, number>();
-  let duplicates = 0;
-  const add = (raw: unknown): void => {
+  private readonly positions = new Map<string, number>();
+  private duplicates = 0;
+
+  constructor(
+    private readonly format: UpstreamFormat,
+    private readonly context: MapContext,
+  ) {}
+
+  add(raw: unknown): void {
     // Text hygiene happens once, here, for every field of every adapter (see clean-text.ts).
     const item = cleanDeep(raw);
-    const outcome = map(item, context);
-    if (!outcome.ok) {
-      // A repeated page repeats its invalid products too: one warning per upstream id, not per copy.
-      const id = readRawSourceId(item, format);
-      if (id !== undefined && (seenIds.has(id) || rejectedIds.has(id))) {
-        duplicates += 1;
-        return;
-      }
-      if (id !== undefined) rejectedIds.add(id);
-      const slug = readRawSlug(item, format);
-      rejected.push(slug === undefined ? outcome.rejected : { ...outcome.rejected, slug });
+    const outcome = MAPPERS[this.format](item, this.context);
+    if (outcome.ok) this.keep(outcome.product);
+    else this.reject(item, outcome.rejected);
+  }
+
+  finish(): NormaliseResult {
+    const grouped = resolveGroupedProducts(this.products);
+    const rejected = [...this.rejected, ...grouped.rejected];
+    return { products: grouped.products, rejected, duplicates: this.duplicates };
+  }
+
+  private reject(item: unknown, rejection: RejectedProduct): void {
+    // A repeated page repeats its invalid products too: one warning per upstream id, not per copy.
+    const id = readRawSourceId(item, this.format);
+    if (id !== undefined && (this.seenIds.has(id) || this.rejectedIds.has(id))) {
+      this.duplicates += 1;
       return;
     }
-    const { product } = outcome;
-    if (seenIds.has(product.sourceId)) {
-      duplicates += 1;
-      keepNewerCopy(products, positions, slugOwners, product);
+    if (id !== undefined) this.rejectedIds.add(id);
+    const slug = readRawSlug(item, this.format);
+    this.rejected.push(slug === undefined ? rejection : { ...rejection, slug });
+  }
+
+  private keep(product: NormalisedProduct): void {
+    if (this.seenIds.has(product.sourceId)) {
+      this.duplicates += 1;
+      keepNewerCopy(this.products, this.positions, this.slugOwners, product);
       return;
     }
-    seenIds.add(product.sourceId);
-    const owner = slugOwners.get(product.record.slug);
+    this.seenIds.add(product.sourceId);
+    const owner = this.slugOwners.get(product.record.slug);
     if (owner !== undefined) {
       const reason = `has the slug "${product.record.slug}" of product ${owner} already`;
-      rejected.push(describeRejection(product.sourceId, reason, product.record.name));
+      this.rejected.push(describeRejection(product.sourceId, reason, product.record.name));
       return;
     }
-    slugOwners.set(product.record.slug, product.sourceId);
-    positions.set(product.sourceId, products.length);
-    products.push(product);
-  };
-  const finish = (): NormaliseResult => {
-    const grouped = resolveGroupedProducts(products);
-    return { products: grouped.products, rejected: [...rejected, ...grouped.rejected], duplicates };
-  };
-  return { add, finish };
+    this.slugOwners.set(product.record.slug, product.sourceId);
+    this.positions.set(product.sourceId, this.products.length);
+    this.products.push(product);
+  }
 }
 
 /**
