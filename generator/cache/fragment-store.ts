@@ -24,7 +24,9 @@ import Database from 'better-sqlite3';
 import type { KnownFile } from '../publish/file-digest.js';
 
 /** Bumped whenever the table or what a kind renders changes: an older file is then emptied. */
-export const FRAGMENT_FORMAT = 5;
+export const FRAGMENT_FORMAT = 6;
+
+const PAGE_SIZE = 65_536;
 
 export const FRAGMENT_FILE_NAME = 'fragments.sqlite';
 
@@ -112,6 +114,10 @@ function createFile(file: string, settings: string): Database.Database {
   removeFile(file);
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
+  // Fragments are kilobytes each and gigabytes in all: with 64 KiB pages (SQLite's largest)
+  // a row rarely spills into overflow pages, and writing the cold build's rows took a third
+  // of the time it took with the default 4 KiB (measured on 620 MB of rows).
+  db.pragma(`page_size = ${PAGE_SIZE}`);
   db.exec(`
     CREATE TABLE meta (format INTEGER NOT NULL, settings TEXT NOT NULL);
     CREATE TABLE files (path TEXT PRIMARY KEY, ino INTEGER NOT NULL, size INTEGER NOT NULL,
