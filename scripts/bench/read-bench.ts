@@ -5,7 +5,7 @@
  * today), the same with each batch's records dropped (the stream's own cost), and the same
  * products as JSON Lines, dropped. The million-product file (1.36 GB) is larger than one
  * JavaScript string, so before the streamed read it could not be read at all. The held run
- * gets a larger heap: a million records take about 6 GB until they go to an on-disk store.
+ * gets a larger heap: a million records take about 4.4 GB until they go to an on-disk store.
  */
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
