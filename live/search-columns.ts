@@ -89,9 +89,7 @@ export function partitionedColumns(store: PartitionStore): Columns {
       let end = entries.length;
       // Only a partition at an end of the range has entries outside it: find them by price.
       if (!(partition.first >= min && index + 1 < firsts.length && (firsts[index + 1] as number) <= max)) {
-        const prices = partition.prices();
-        start = lowerBound(prices, min);
-        end = Math.max(start, upperBound(prices, max));
+        [start, end] = partition.within(min, max);
       }
       markEntries(bits, entries, start, end, onlyAvailable);
     }

@@ -154,7 +154,7 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
     async productIds(positions) {
       const wanted = Array.from(positions).filter((position) => position >= 0 && position < count);
       const blocks = await Promise.all(wanted.map((position) => store.ids(Math.floor(position / idsBlock))));
-      return wanted.flatMap((position, at) => blocks[at]?.[position % idsBlock] ?? []);
+      return wanted.flatMap((position, at) => blocks[at]?.at(position % idsBlock) ?? []);
     },
     search(query) {
       const key = JSON.stringify([

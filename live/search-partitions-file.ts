@@ -8,6 +8,7 @@
 import { base64ToBytes, bytesToBase64 } from './base64-bytes.js';
 import { ByteWriter } from './byte-writer.js';
 import { fnv1a } from './fnv1a.js';
+import { packStrings } from './packed-strings.js';
 import { littleEndianBytes, readUint32LittleEndian } from './search-columns-file.js';
 import type { SearchIndexFile } from './search-index-file.js';
 import {
@@ -85,7 +86,7 @@ export function buildSearchPartitions(
   for (let block = 0; block * sizes.idsBlock < count; block += 1) {
     const ids = index.ids.slice(block * sizes.idsBlock, (block + 1) * sizes.idsBlock);
     const prefix = commonPrefix(ids);
-    const file: IdsFile = { prefix, ids: ids.map((id) => id.slice(prefix.length)) };
+    const file: IdsFile = { prefix, ids: packStrings(ids.map((id) => id.slice(prefix.length))) };
     files.push({ name: idsFile(block), body: JSON.stringify(file) });
   }
   const root: SearchRoot = {
@@ -202,7 +203,7 @@ function termPartitions(
   const files = starts.map((start, partition): IndexFile => {
     const end = starts[partition + 1] ?? index.terms.length;
     const file: TermPartitionFile = {
-      terms: index.terms.slice(start, end),
+      terms: packStrings(index.terms.slice(start, end)),
       counts: index.counts.slice(start, end),
       lengths: index.lengths.slice(start, end),
       postings: bytesToBase64(postings.subarray(byteStarts[start], byteStarts[end])),
@@ -229,7 +230,7 @@ function vocabFiles(
   const names = contentNames(firsts);
   const files = starts.map((start, partition) => ({
     name: fileOf(names[partition] as string),
-    body: JSON.stringify(list.slice(start, starts[partition + 1] ?? list.length)),
+    body: JSON.stringify(packStrings(list.slice(start, starts[partition + 1] ?? list.length))),
   }));
   return { files, firsts, names };
 }
