@@ -16,15 +16,13 @@ export function packStrings(list: readonly string[]): PackedStringsFile {
 }
 
 export class PackedStrings {
-  /** Where each item starts in `text`, and where the last ends. */
-  private readonly starts: Uint32Array;
-
   private constructor(
     private readonly text: string,
-    starts: Uint32Array,
-  ) {
-    this.starts = starts;
-  }
+    /** Where each item starts in `text`, and where the last ends; undefined when every item is `width` long. */
+    private readonly starts: Uint32Array | undefined,
+    private readonly width: number,
+    readonly length: number,
+  ) {}
 
   /** The list a file holds; a `TypeError` when its lengths do not add up to its text. */
   static read(file: unknown): PackedStrings {
@@ -33,29 +31,30 @@ export class PackedStrings {
       throw new TypeError('not a packed list of strings');
     const starts = new Uint32Array(lengths.length + 1);
     let end = 0;
+    let same = true;
     for (let at = 0; at < lengths.length; at += 1) {
       const length = lengths[at];
       if (typeof length !== 'number' || !Number.isInteger(length) || length < 0) {
         throw new TypeError(`item ${at} has no length`);
       }
+      same &&= length === lengths[0];
       end += length;
       starts[at + 1] = end;
     }
     if (end !== text.length) throw new TypeError(`lengths of ${end} characters for a text of ${text.length}`);
-    return new PackedStrings(text, starts);
-  }
-
-  get length(): number {
-    return this.starts.length - 1;
+    // Ids of one shape ("gid://shopify/Product/" and ten digits) need no table of starts.
+    const width = (lengths[0] as number | undefined) ?? 0;
+    return new PackedStrings(text, same ? undefined : starts, width, lengths.length);
   }
 
   /** About what the list holds in a JS heap: its text (one byte a character when Latin-1) and its starts. */
   get bytes(): number {
-    return this.text.length + this.starts.byteLength;
+    return this.text.length + (this.starts?.byteLength ?? 0);
   }
 
   at(index: number): string | undefined {
-    if (index < 0 || index >= this.length) return undefined;
+    if (!(index >= 0 && index < this.length)) return undefined;
+    if (this.starts === undefined) return this.text.slice(index * this.width, (index + 1) * this.width);
     return this.text.slice(this.starts[index], this.starts[index + 1]);
   }
 

@@ -8,6 +8,7 @@
  * A range holding every price asks the facets instead.
  */
 
+import { ProductBitmap } from './product-bitmap.js';
 import { HAS_AVAILABLE, HAS_VARIANT, type SpanColumn } from './search-partition-format.js';
 import type { PartitionStore, PricePartition } from './search-partitions.js';
 import { lowerBound, upperBound } from './search-postings.js';
@@ -35,7 +36,7 @@ export function partitionedColumns(store: PartitionStore): Columns {
   const firsts = root.prices;
   const span = root.price_span;
   // One bit per product: set by a price range's pass, read back in catalog order.
-  const bits = new Uint32Array((count + 31) >>> 5);
+  const bitmap = new ProductBitmap(count);
 
   const readFilters = (query: SearchQuery) => {
     const wanted = query.categories?.map((name) => name.trim().toLowerCase());
@@ -75,7 +76,7 @@ export function partitionedColumns(store: PartitionStore): Columns {
 
   /** Sets the bit of each product with a variant in [min, max] (bought now, if asked), clearing the rest. */
   const markRange = async (min: number, max: number, onlyAvailable: boolean): Promise<void> => {
-    bits.fill(0);
+    bitmap.clear();
     const from = Math.max(0, lowerBound(firsts, min) - 1);
     const to = upperBound(firsts, max) - 1;
     const partitions = await Promise.all(
@@ -91,12 +92,9 @@ export function partitionedColumns(store: PartitionStore): Columns {
       if (!(partition.first >= min && index + 1 < firsts.length && (firsts[index + 1] as number) <= max)) {
         [start, end] = partition.within(min, max);
       }
-      markEntries(bits, entries, start, end, onlyAvailable);
+      markEntries(bitmap.words, entries, start, end, onlyAvailable);
     }
   };
-
-  const marked = (product: number): boolean =>
-    ((bits[product >>> 5] as number) & (1 << (product & 31))) !== 0;
 
   /** A column of these products (ascending), by product number: each block read once. */
   const columnOf = async (
@@ -120,24 +118,6 @@ export function partitionedColumns(store: PartitionStore): Columns {
 
   const facetsOf = (products: ArrayLike<number>) => columnOf(products, (block) => store.facets(block));
 
-  /** Every product whose bit is set, ascending. */
-  const markedProducts = (): Uint32Array => {
-    let size = 0;
-    for (const word of bits) size += popCount(word);
-    const found = new Uint32Array(size);
-    let at = 0;
-    bits.forEach((word, index) => {
-      let rest = word | 0;
-      while (rest !== 0) {
-        const lowest = rest & -rest;
-        found[at] = index * 32 + 31 - Math.clz32(lowest);
-        at += 1;
-        rest ^= lowest;
-      }
-    });
-    return found;
-  };
-
   return {
     async keep(query, candidates) {
       const filters = readFilters(query);
@@ -153,7 +133,7 @@ export function partitionedColumns(store: PartitionStore): Columns {
         : () => 0;
       return candidates.filter((product) => {
         if (allowed && allowed[facet(product) >>> 2] !== 1) return false;
-        if (byRange) return marked(product);
+        if (byRange) return bitmap.has(product);
         if (spanColumn) return passes(spanOf(product));
         return !byVariant || (facet(product) & need) !== 0;
       });
@@ -184,7 +164,7 @@ export function partitionedColumns(store: PartitionStore): Columns {
       }
       if (byVariant && !everyPrice) {
         await markRange(filters.min, filters.max, filters.onlyAvailable);
-        const found = markedProducts();
+        const found = bitmap.list();
         if (!allowed) return found;
         const facet = await facetsOf(found);
         return found.filter((product) => allowed[facet(product) >>> 2] === 1);
@@ -228,11 +208,4 @@ function markEntries(
     const product = value >>> 1;
     bits[product >>> 5] = (bits[product >>> 5] as number) | (1 << (product & 31));
   }
-}
-
-/** How many bits of a 32-bit word are set. */
-function popCount(word: number): number {
-  let rest = word - ((word >>> 1) & 0x55555555);
-  rest = (rest & 0x33333333) + ((rest >>> 2) & 0x33333333);
-  return (Math.imul((rest + (rest >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }

@@ -44,10 +44,12 @@ export { SearchIndexError };
 /**
  * What an isolate keeps of the index at most: five eighths (25 MB) for the filter columns
  * (price partitions, facets and spans: at 1,000,000 products the whole price order is
- * about 16 MB decoded and a span column 8 MB), the rest (15 MB) for terms, vocabulary and
- * ids, so a run of word queries never pushes the filters out. With the search's own
- * arrays (8 MB at 1,000,000 products) and its kept answers (4 MB) the handler stays
- * inside 64 MB (BENCHMARKS.md).
+ * about 16 MB decoded and a span column 8 MB), one eighth (5 MB) for the ids (all of them
+ * at 1,000,000 products when they share one shape: a page of results reads one block per
+ * result, so a block read again is a file read again) and the rest (10 MB) for terms and
+ * vocabulary, so a run of word queries never pushes the filters or the ids out. With the
+ * search's own arrays (8 MB at 1,000,000 products) and its kept answers (4 MB) the
+ * handler stays inside 64 MB (BENCHMARKS.md).
  */
 export const DEFAULT_CACHE_BYTES = 40 * 1024 * 1024;
 
@@ -89,10 +91,14 @@ export async function openPartitionStore(
   ) {
     throw new SearchIndexError('the search index root names a different number of partitions than it bounds');
   }
-  const columnCache = new ByteLru<unknown>(Math.floor((cacheBytes * 5) / 8));
-  const textCache = new ByteLru<unknown>(cacheBytes - Math.floor((cacheBytes * 5) / 8));
+  const eighth = Math.floor(cacheBytes / 8);
+  const columnCache = new ByteLru<unknown>(5 * eighth);
+  const idsCache = new ByteLru<unknown>(eighth);
+  const textCache = new ByteLru<unknown>(cacheBytes - 6 * eighth);
+  const cacheOf = (name: string): ByteLru<unknown> =>
+    /^(prices|facets|spans)\//.test(name) ? columnCache : name.startsWith('ids/') ? idsCache : textCache;
   const cached = <T>(name: string, decode: (json: unknown) => { value: T; bytes: number }): Promise<T> =>
-    (/^(prices|facets|spans)\//.test(name) ? columnCache : textCache).get(name, async () => {
+    cacheOf(name).get(name, async () => {
       const json = await readJson(name);
       try {
         return decode(json);

@@ -20,6 +20,13 @@ describe('a packed list of strings', () => {
     expect(packed.at(list.length)).toBeUndefined();
   });
 
+  it('reads back a list whose items are all one length, as ids of one shape are', () => {
+    const ids = ['gid://p/1001', 'gid://p/1002', 'gid://p/1003'];
+    const packed = PackedStrings.read(packStrings(ids));
+    expect(Array.from({ length: 4 }, (_, at) => packed.at(at))).toEqual([...ids, undefined]);
+    expect(packed.lowerBound('gid://p/1002')).toBe(1);
+  });
+
   it('finds where a value belongs in a sorted list, as a binary search over an array does', () => {
     const packed = PackedStrings.read(packStrings(list));
     for (const value of ['', 'a', 'apple', 'apples', 'b', 'zest', 'zz', '🍍']) {
