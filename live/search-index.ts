@@ -141,8 +141,10 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
   // page n costs a slice rather than a search over the whole catalog.
   const recent = new Map<string, Uint32Array>();
   let recentBytes = 0;
-  const remember = (key: string, found: Uint32Array): void => {
-    if (found.byteLength > RECENT_BYTES) return;
+  const remember = (key: string, answer: Uint32Array): void => {
+    if (answer.byteLength > RECENT_BYTES) return;
+    // An answer cut from a larger array would keep all of it alive: keep a copy of its own.
+    const found = answer.byteLength < answer.buffer.byteLength ? answer.slice() : answer;
     while (recent.size >= RECENT_QUERIES || recentBytes + found.byteLength > RECENT_BYTES) {
       const oldest = recent.keys().next().value ?? '';
       recentBytes -= recent.get(oldest)?.byteLength ?? 0;
