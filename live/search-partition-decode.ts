@@ -48,11 +48,16 @@ export function expectLength(actual: number, expected: number, what: string): vo
  * A term partition, its postings left as base64 text: a query needs one or two of its
  * terms, so only their slices are decoded (base64 decodes in groups of 4 characters, 3
  * bytes), each checked then: its bytes hold exactly its count of gaps, every product in
- * the catalog. A partition of one term (a word most products carry) is decoded at once
- * and its text dropped. The bytes counted are the text and every term decoded, as if all
- * were (strings of base64 are one byte a character in V8).
+ * the catalog. The bytes counted are the text (one byte a character in V8), and each
+ * term's arrays as it is decoded (`grow`): counting every term as decoded up front let
+ * the cache hold a third of the partitions it can. A partition of one term (a word most
+ * products carry) is decoded at once.
  */
-export function decodeTerms(file: TermPartitionFile, count: number): { value: TermPartition; bytes: number } {
+export function decodeTerms(
+  file: TermPartitionFile,
+  count: number,
+  grow: (bytes: number) => void,
+): { value: TermPartition; bytes: number } {
   const { counts, lengths, postings, impacts } = file;
   const terms = PackedStrings.read(file.terms);
   if (counts?.length !== terms.length || lengths?.length !== terms.length) {
@@ -66,36 +71,34 @@ export function decodeTerms(file: TermPartitionFile, count: number): { value: Te
   }
   expectLength(base64Length(postings), byteStarts[terms.length] as number, 'postings bytes');
   expectLength(base64Length(impacts), postingStarts[terms.length] as number, 'impacts');
-  const decode = (at: number): TermPostings => {
-    const bytes = base64Slice(postings, byteStarts[at] as number, byteStarts[at + 1] as number);
-    return {
-      products: readGaps(bytes, counts[at] as number, count, () => `"${terms.at(at)}"`),
-      impacts: base64Slice(impacts, postingStarts[at] as number, postingStarts[at + 1] as number),
-    };
-  };
   const decoded = new Map<number, TermPostings>();
-  const postingsAt = (at: number): TermPostings => {
+  const decode = (at: number): TermPostings => {
     let kept = decoded.get(at);
-    if (!kept) {
-      try {
-        kept = decode(at);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new SearchIndexError(`the search index's postings cannot be read (${reason})`);
-      }
-      decoded.set(at, kept);
+    if (kept) return kept;
+    try {
+      const bytes = base64Slice(postings, byteStarts[at] as number, byteStarts[at + 1] as number);
+      kept = {
+        products: readGaps(bytes, counts[at] as number, count, () => `"${terms.at(at)}"`),
+        impacts: base64Slice(impacts, postingStarts[at] as number, postingStarts[at + 1] as number),
+      };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new SearchIndexError(`the search index's postings cannot be read (${reason})`);
     }
+    decoded.set(at, kept);
     return kept;
   };
-  const postingCount = postingStarts[terms.length] as number;
-  if (terms.length === 1) {
-    postingsAt(0);
-    return { value: { terms, postings: postingsAt }, bytes: 5 * postingCount + terms.bytes };
-  }
-  return {
-    value: { terms, postings: postingsAt },
-    bytes: postings.length + impacts.length + 5 * postingCount + terms.bytes + 16 * terms.length,
+  const sizeOf = ({ products, impacts }: TermPostings): number =>
+    products.byteLength + impacts.buffer.byteLength;
+  const own = postings.length + impacts.length + terms.bytes + 16 * terms.length;
+  if (terms.length === 1) return { value: { terms, postings: decode }, bytes: own + sizeOf(decode(0)) };
+  const postingsAt = (at: number): TermPostings => {
+    const known = decoded.has(at);
+    const kept = decode(at);
+    if (!known) grow(sizeOf(kept));
+    return kept;
   };
+  return { value: { terms, postings: postingsAt }, bytes: own };
 }
 
 /**

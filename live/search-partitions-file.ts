@@ -46,14 +46,17 @@ export interface PartitionSizes {
 }
 
 /**
- * Under 2,000 files at 1,000,000 products (docs/live.md has the counts): term files of
- * about 128 KiB of postings, price files of about 65,536 variants (450 KB of text: a
- * range reads few of them), ids in blocks of 2,048 (a page reads up to one per result, so
- * they stay small), facets in blocks of 65,536.
+ * About 2,100 files at 1,000,000 products (docs/live.md has the counts; with the shards'
+ * 11,264 at most and 4,000 kept for parts, well inside Cloudflare Free's 20,000): term
+ * files of about 64 KiB of postings (a typo's terms are scattered over the vocabulary, so
+ * a word read loosely reads a dozen partitions, and each costs its bytes: 128 KiB made
+ * the p95 word question read 1.6 MB), price files of about 32,768 variants (a range's
+ * ends are walked step by step), ids in blocks of 2,048 (a page reads up to one per
+ * result, so they stay small), facets in blocks of 65,536.
  */
 export const DEFAULT_PARTITION_SIZES: PartitionSizes = {
-  termBytes: 128 * 1024,
-  priceEntries: 65_536,
+  termBytes: 64 * 1024,
+  priceEntries: 32_768,
   idsBlock: 2048,
   facetsBlock: 65_536,
   vocabTerms: 8_192,

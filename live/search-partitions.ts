@@ -42,16 +42,17 @@ export type IndexFileReader = (name: string) => Promise<string | undefined>;
 export { SearchIndexError };
 
 /**
- * What an isolate keeps of the index at most: five eighths (25 MB) for the filter columns
- * (price partitions, facets and spans: at 1,000,000 products the whole price order is
- * about 16 MB decoded and a span column 8 MB), one eighth (5 MB) for the ids (all of them
- * at 1,000,000 products when they share one shape: a page of results reads one block per
- * result, so a block read again is a file read again) and the rest (10 MB) for terms and
- * vocabulary, so a run of word queries never pushes the filters or the ids out. With the
- * search's own arrays (8 MB at 1,000,000 products) and its kept answers (4 MB) the
- * handler stays inside 64 MB (BENCHMARKS.md).
+ * What an isolate keeps of the index at most: five eighths (22.5 MB) for the filter
+ * columns (price partitions, facets and spans: at 1,000,000 products the whole price
+ * order is about 15 MB decoded and a span column 8 MB), one eighth (4.5 MB) for the ids (a
+ * page of results reads one block per result, so a block read again is a file read
+ * again; at 1,000,000 products ids of one shape take 5 MB) and the rest (9 MB) for terms
+ * and vocabulary, so a run of word queries never pushes the filters or the ids out. Each
+ * is counted as what it holds (a term partition grows as its terms are decoded). With
+ * the search's own arrays (8 MB at 1,000,000 products), its kept answers (4 MB) and the
+ * code, the heap after a collection stays near 52 MB, inside 64 (BENCHMARKS.md).
  */
-export const DEFAULT_CACHE_BYTES = 40 * 1024 * 1024;
+export const DEFAULT_CACHE_BYTES = 36 * 1024 * 1024;
 
 export type { IdsBlock, PricePartition, TermPartition, TermPostings };
 
@@ -97,11 +98,14 @@ export async function openPartitionStore(
   const textCache = new ByteLru<unknown>(cacheBytes - 6 * eighth);
   const cacheOf = (name: string): ByteLru<unknown> =>
     /^(prices|facets|spans)\//.test(name) ? columnCache : name.startsWith('ids/') ? idsCache : textCache;
-  const cached = <T>(name: string, decode: (json: unknown) => { value: T; bytes: number }): Promise<T> =>
+  const cached = <T>(
+    name: string,
+    decode: (json: unknown, grow: (bytes: number) => void) => { value: T; bytes: number },
+  ): Promise<T> =>
     cacheOf(name).get(name, async () => {
       const json = await readJson(name);
       try {
-        return decode(json);
+        return decode(json, (bytes) => cacheOf(name).grow(name, bytes));
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         throw new SearchIndexError(`the search index's ${name} cannot be read (${reason})`);
@@ -113,8 +117,8 @@ export async function openPartitionStore(
   return {
     root,
     terms: (partition) =>
-      cached(termFile(root.term_files[partition] ?? ''), (json) =>
-        decodeTerms(json as TermPartitionFile, root.products),
+      cached(termFile(root.term_files[partition] ?? ''), (json, grow) =>
+        decodeTerms(json as TermPartitionFile, root.products, grow),
       ),
     vocab: (partition, backwards) =>
       cached(

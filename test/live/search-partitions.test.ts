@@ -124,6 +124,26 @@ describe('the cache', () => {
   });
 });
 
+describe('a cached value that grows', () => {
+  it('counts what a value holds once loaded and drops the least recently used when it grows past the budget', async () => {
+    const cache = new ByteLru<string>(10);
+    const load = (value: string, bytes: number) => () => Promise.resolve({ value, bytes });
+    await cache.get('a', load('a', 3));
+    await cache.get('b', load('b', 3));
+    cache.grow('b', 2);
+    expect(cache.bytes).toBe(8);
+    // Past the budget: the least recently used other value goes, never the one that grew.
+    cache.grow('b', 4);
+    expect(cache.bytes).toBe(9);
+    expect(await cache.get('b', load('never read', 9))).toBe('b');
+    expect(await cache.get('a', load('read again', 3))).toBe('read again');
+    expect(cache.bytes).toBe(3);
+    // A value no longer kept is not counted again.
+    cache.grow('b', 100);
+    expect(cache.bytes).toBe(3);
+  });
+});
+
 describe('where partitions end', () => {
   it('puts an item larger than the target alone, and keeps the others within twice the target', () => {
     const sizes = Array.from({ length: 400 }, (_, item) => (item === 150 ? 5_000 : 10));
