@@ -35,6 +35,12 @@ export interface PlannedProduct {
  */
 export interface ProductFragments {
   bytes(kind: string, product: PlannedProduct, render: () => string): Buffer;
+  /**
+   * A file made of several products (a packed shard of pages or of UCP products), known
+   * whole under `key`: copied when the same products at the same digests went into it
+   * last time, so an unchanged shard costs one lookup instead of one per product.
+   */
+  whole(kind: string, key: string, members: readonly PlannedProduct[], render: () => string): Buffer;
 }
 
 /** A merchant article written as Markdown in `content/articles/`. */

@@ -10,7 +10,7 @@
  */
 import type { ProductRecord } from '../record/product-record.js';
 import { chooseShardCounts, indexFilePath, MANIFEST_PATH, type ShardCounts } from './live-layout.js';
-import { buildProductShards } from './product-shards.js';
+import { buildProductShards, type ShardPacker } from './product-shards.js';
 import { buildSearchIndex } from './search-index-file.js';
 import {
   buildSearchPartitions,
@@ -68,13 +68,17 @@ export type LiveManifestSettings = Omit<
 
 export interface LiveFile {
   path: string;
-  body: string;
+  body: string | Buffer;
 }
 
 export function buildLiveFiles(
   records: readonly ProductRecord[],
   settings: LiveManifestSettings,
-  options: { indexSizes?: Partial<PartitionSizes>; shards?: Pick<ShardCounts, 'products' | 'variants'> } = {},
+  options: {
+    indexSizes?: Partial<PartitionSizes>;
+    shards?: Pick<ShardCounts, 'products' | 'variants'>;
+    packShard?: ShardPacker;
+  } = {},
 ): LiveFile[] {
   const { products: shards, variants: variantShardCount } =
     options.shards ?? chooseShardCounts(records.length);
@@ -93,6 +97,6 @@ export function buildLiveFiles(
   return [
     { path: MANIFEST_PATH, body: JSON.stringify(manifest) },
     ...index.map(({ name, body }) => ({ path: indexFilePath(name), body })),
-    ...buildProductShards(records, { products: shards, variants: variantShardCount }),
+    ...buildProductShards(records, { products: shards, variants: variantShardCount }, options.packShard),
   ];
 }

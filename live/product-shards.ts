@@ -12,38 +12,70 @@ import { toUcpProduct } from './ucp-product.js';
 
 export interface ShardFile {
   path: string;
-  body: string;
+  body: string | Buffer;
 }
 
-/** Entries into `count` buckets by a hash of their key. */
-function bucket(entries: Iterable<PackEntry>, count: number): PackEntry[][] {
-  const buckets = Array.from({ length: count }, (): PackEntry[] => []);
-  for (const entry of entries) buckets[shardOf(entry.key, count)]?.push(entry);
+/**
+ * Makes one shard's body: `pack()` packs it here; a build with a cache may instead copy
+ * the last build's file when the same records went into it (generator/emit/live-index.ts).
+ */
+export type ShardPacker = (
+  shard: { kind: 'products' | 'variants'; index: number; records: readonly ProductRecord[] },
+  pack: () => string,
+) => string | Buffer;
+
+const packHere: ShardPacker = (_shard, pack) => pack();
+
+/** Each shard's records, in catalog order, by a hash of the keys a record puts in it. */
+function bucketRecords(
+  records: readonly ProductRecord[],
+  count: number,
+  keysOf: (record: ProductRecord) => readonly string[],
+): ProductRecord[][] {
+  const buckets = Array.from({ length: count }, (): ProductRecord[] => []);
+  for (const record of records) {
+    for (const key of keysOf(record)) {
+      const bucket = buckets[shardOf(key, count)];
+      // A record whose keys land in one shard twice is one member of it, once.
+      if (bucket !== undefined && bucket.at(-1) !== record) bucket.push(record);
+    }
+  }
   return buckets;
 }
 
-function* productEntries(records: readonly ProductRecord[]): Generator<PackEntry> {
-  for (const record of records) yield { key: record.id, body: JSON.stringify(toUcpProduct(record)) };
+function productEntries(records: readonly ProductRecord[]): PackEntry[] {
+  return records.map((record) => ({ key: record.id, body: JSON.stringify(toUcpProduct(record)) }));
 }
 
-function* variantEntries(records: readonly ProductRecord[]): Generator<PackEntry> {
-  for (const record of records) {
-    for (const variant of record.variants) yield { key: variant.id, body: record.id };
-  }
+function variantEntries(records: readonly ProductRecord[], shard: number, count: number): PackEntry[] {
+  return records.flatMap((record) =>
+    record.variants
+      .filter((variant) => shardOf(variant.id, count) === shard)
+      .map((variant) => ({ key: variant.id, body: record.id })),
+  );
 }
 
 export function buildProductShards(
   records: readonly ProductRecord[],
   counts: Pick<ShardCounts, 'products' | 'variants'>,
+  packShard: ShardPacker = packHere,
 ): ShardFile[] {
+  const products = bucketRecords(records, counts.products, (record) => [record.id]);
+  const variants = bucketRecords(records, counts.variants, (record) =>
+    record.variants.map((variant) => variant.id),
+  );
   return [
-    ...bucket(productEntries(records), counts.products).map((entries, shard) => ({
-      path: productShardPath(shard),
-      body: packEntries(entries),
+    ...products.map((members, index) => ({
+      path: productShardPath(index),
+      body: packShard({ kind: 'products', index, records: members }, () =>
+        packEntries(productEntries(members)),
+      ),
     })),
-    ...bucket(variantEntries(records), counts.variants).map((entries, shard) => ({
-      path: variantShardPath(shard),
-      body: packEntries(entries),
+    ...variants.map((members, index) => ({
+      path: variantShardPath(index),
+      body: packShard({ kind: 'variants', index, records: members }, () =>
+        packEntries(variantEntries(members, index, counts.variants)),
+      ),
     })),
   ];
 }

@@ -100,6 +100,12 @@ export async function openBuildCache(
     if (closed || store === undefined) return;
     closed = true;
     store.close(prune);
+    const failure = store.failure();
+    if (failure !== undefined) {
+      logger.warn(
+        `the build cache's fragment file failed while ${failure}; this build rendered every fragment it could not read, and the next build starts the file again`,
+      );
+    }
   };
   // The summary says it (`cache` in --json, one line for people); the log names the file.
   if (reading.state === 'rebuilt') logger.debug(`the build cache at ${file} is rebuilt: ${reading.reason}`);

@@ -4,6 +4,7 @@
  * otherwise. The digest is the one the build cache computed for the product
  * (`digestProduct`), looked up rather than computed again for every fragment.
  */
+import { createHash } from 'node:crypto';
 import type { PlannedProduct, ProductFragments } from '../plan.js';
 import type { FragmentStore } from './fragment-store.js';
 import { digestProduct } from './product-digest.js';
@@ -47,6 +48,23 @@ export function cachedFragments(
       store.put(kind, slug, digest, bytes);
       counts.rendered += 1;
       unchecked.add(slug);
+      return bytes;
+    },
+    whole(kind, key, members, render) {
+      // The members in their order, each at its digest: what the file was made from.
+      const hash = createHash('sha256');
+      for (const member of members) hash.update(`${member.record.slug}\u0000${digestOf(member)}\n`);
+      const digest = hash.digest('hex');
+      const known = store.get(kind, key, digest);
+      if (known !== undefined) {
+        counts.copied += 1;
+        // Copied from a row no gate passed yet: its products were not checked in it.
+        if (!known.validated) for (const member of members) unchecked.add(member.record.slug);
+        return known.bytes;
+      }
+      const bytes = Buffer.from(render(), 'utf8');
+      store.put(kind, key, digest, bytes);
+      counts.rendered += 1;
       return bytes;
     },
     validatedProducts(products) {

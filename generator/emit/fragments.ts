@@ -17,7 +17,13 @@ import { stableJson } from './json.js';
 
 export const renderEveryFragment: ProductFragments = {
   bytes: (_kind, _product, render) => Buffer.from(render(), 'utf8'),
+  whole: (_kind, _key, _members, render) => Buffer.from(render(), 'utf8'),
 };
+
+/** The key a shard's whole file is kept under: zero-padded, so shards asked for in order are read in one scan. */
+export function shardKey(shard: number): string {
+  return `shard-${String(shard).padStart(7, '0')}`;
+}
 
 /** `value` as `stableJson` writes it, one level in: how an element of a top-level array is laid out. */
 export function indentedJson(value: unknown): string {

@@ -7,8 +7,11 @@
  */
 import { mcpEndpointOf } from '../../access-token/resource-urls.js';
 import { buildLiveFiles, LIVE_DIR, type LiveManifestSettings } from '../../live/live-files.js';
+import type { ShardPacker } from '../../live/product-shards.js';
 import type { Artifact } from '../artifact.js';
+import { bytesArtifact } from '../compact-artifact.js';
 import type { BuildPlan } from '../plan.js';
+import { shardKey } from './fragments.js';
 import { markdownTwins } from './markdown-twins.js';
 import { filePathOf } from './sitemap-pages.js';
 import { resolveUsagePolicy } from './usage-policy.js';
@@ -20,15 +23,32 @@ export function isLiveData(artifact: Pick<Artifact, 'path'>): boolean {
 
 export function emitLiveIndex(plan: BuildPlan): Artifact[] {
   if (!plan.config.live.enabled) return [];
+  const plannedOf = new Map(plan.products.map((product) => [product.record, product]));
+  // A shard whose products all kept their digests is copied from the last build; the count
+  // is in the kind, so shards cut another way are never mistaken for these.
+  const packShard: ShardPacker = ({ kind, index, records }, pack) =>
+    plan.fragments.whole(
+      `live-${kind}/shards-${kind === 'products' ? plan.shards.products : plan.shards.variants}`,
+      shardKey(index),
+      records.map((record) => {
+        const planned = plannedOf.get(record);
+        if (planned === undefined)
+          throw new TypeError(`emitLiveIndex: ${record.slug} is not a planned product`);
+        return planned;
+      }),
+      pack,
+    );
   return buildLiveFiles(
     plan.products.map((product) => product.record),
     liveSettings(plan),
-    { shards: plan.shards },
-  ).map((file) => ({
-    path: file.path,
-    mediaType: file.path.endsWith('.json') ? 'application/json' : 'text/plain; charset=utf-8',
-    body: file.body,
-  }));
+    { shards: plan.shards, packShard },
+  ).map((file) => {
+    const meta = {
+      path: file.path,
+      mediaType: file.path.endsWith('.json') ? 'application/json' : 'text/plain; charset=utf-8',
+    };
+    return typeof file.body === 'string' ? { ...meta, body: file.body } : bytesArtifact(meta, file.body);
+  });
 }
 
 function liveSettings(plan: BuildPlan): LiveManifestSettings {

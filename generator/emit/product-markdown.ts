@@ -81,13 +81,17 @@ export function renderProductMarkdown(product: PlannedProduct, fields: CatalogFi
 }
 
 /** Each product's page as bytes, copied from the last build's fragments when the product did not change. */
-export function productPageRenderer(plan: BuildPlan): (product: PlannedProduct) => Buffer {
+export function productPageRenderer(plan: BuildPlan): ((product: PlannedProduct) => Buffer) & {
+  /** The fragment kind of the pages, facets included: what a shard of them is keyed under too. */
+  kind: string;
+} {
   const fields = describeCatalogFields(plan);
   const kind = facetedFragmentKind('product-page', fields);
-  return (product) =>
+  const render = (product: PlannedProduct) =>
     plan.fragments.bytes(kind, product, () =>
       renderProductMarkdown(product, fields, plan.config.merchant.brand),
     );
+  return Object.assign(render, { kind });
 }
 
 export function emitProductMarkdown(plan: BuildPlan): Artifact[] {

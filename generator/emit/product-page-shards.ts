@@ -12,10 +12,12 @@ import { PAGES_MANIFEST_PATH, pageShardPath, shardOf } from '../../live/live-lay
 import { readPackedEntries } from '../../live/packed-shard.js';
 import { buildPagesManifest, type PagesManifest, packPageShard } from '../../live/page-store.js';
 import type { Artifact } from '../artifact.js';
+import { bytesArtifact } from '../compact-artifact.js';
 import type { BuildPlan, PlannedProduct } from '../plan.js';
 import { computeEtag } from '../preview/conditional.js';
 import { isRecord, readJson } from '../validate/bundle-layout.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
+import { shardKey } from './fragments.js';
 import { documentHeaders } from './hosting.js';
 import {
   emitProductMarkdown,
@@ -35,6 +37,9 @@ export function emitProductPages(plan: BuildPlan): Artifact[] {
   // Copied from the last build's fragments when the product did not change.
   const render = productPageRenderer(plan);
   const count = plan.shards.pages;
+  // A shard whose products all kept their digests is copied whole; the count is in the
+  // kind, so shards cut another way are never mistaken for these.
+  const shardKind = `${render.kind}/shards-${count}`;
   const buckets = Array.from({ length: count }, (): PlannedProduct[] => []);
   for (const product of plan.products) buckets[shardOf(product.record.slug, count)]?.push(product);
   const manifest = buildPagesManifest({
@@ -50,16 +55,19 @@ export function emitProductPages(plan: BuildPlan): Artifact[] {
   return [
     { path: PAGES_MANIFEST_PATH, mediaType: 'application/json', body: manifest },
     // One shard's pages rendered at a time, so only that shard's texts are held at once.
-    ...buckets.map((bucket, shard) => ({
-      path: pageShardPath(shard),
-      mediaType: 'text/plain; charset=utf-8',
-      body: packPageShard(
-        bucket.map((product) => {
-          const bytes = render(product);
-          return { slug: product.record.slug, body: bytes.toString('utf8'), etag: computeEtag(bytes) };
-        }),
+    ...buckets.map((bucket, shard) =>
+      bytesArtifact(
+        { path: pageShardPath(shard), mediaType: 'text/plain; charset=utf-8' },
+        plan.fragments.whole(shardKind, shardKey(shard), bucket, () =>
+          packPageShard(
+            bucket.map((product) => {
+              const bytes = render(product);
+              return { slug: product.record.slug, body: bytes.toString('utf8'), etag: computeEtag(bytes) };
+            }),
+          ),
+        ),
       ),
-    })),
+    ),
   ];
 }
 

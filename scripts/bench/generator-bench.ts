@@ -15,7 +15,6 @@ import { benchStartup, failure } from './generator-startup.js';
 import { writeShopifyFixture } from './make-shopify-products.js';
 import { measureOneChange, type OneChangeFigures, oneChangeRow } from './one-change.js';
 import type { BenchOptions } from './options.js';
-import { benchOnePriceChange } from './parts-bench.js';
 import { benchScript, CATALOG_CLI, makeScratchDir, REPO_ROOT } from './paths.js';
 import { type BenchRow, judge } from './results.js';
 
@@ -259,13 +258,5 @@ export async function benchGenerator(
     }
   }
   rows.push(...linearityRows(all), ...memoryGrowthRow(all));
-  // What one change uploads, at the 10,000 products (only where that size is asked for).
-  rows.push(
-    ...(await benchOnePriceChange(
-      options.sizes.filter((size) => size === 10_000),
-      writeBenchConfig,
-      log,
-    )),
-  );
   return rows;
 }

@@ -52,6 +52,10 @@ export interface OneChangeFigures {
   changeRssMB: number | null;
   filesChanged: number;
   mibChanged: number;
+  /** The rebuilt bundle: its files, its `.part` files and its largest file. */
+  filesInBundle: number;
+  partsInBundle: number;
+  largestMiB: number;
 }
 
 /** A cold build into `<dir>/dist-change`, one price raised, and the rebuild measured. */
@@ -89,6 +93,9 @@ export async function measureOneChange(
       changeRssMB: mb(change.peakRssMiB),
       filesChanged,
       mibChanged: bytesChanged / MIB,
+      filesInBundle: after.size,
+      partsInBundle: [...after.keys()].filter((path) => path.endsWith('.part')).length,
+      largestMiB: Math.max(0, ...[...after.values()].map((file) => file.size)) / MIB,
     };
   } finally {
     await rm(out, { recursive: true, force: true });
@@ -116,6 +123,9 @@ export function oneChangeRow(figures: OneChangeFigures): BenchRow {
       'change MB': figures.changeRssMB,
       'files changed': figures.filesChanged,
       'MiB changed': figures.mibChanged,
+      'files in bundle': figures.filesInBundle,
+      'parts in bundle': figures.partsInBundle,
+      'largest file MiB': figures.largestMiB,
     },
     target: `≤ ${ONE_CHANGE_TARGETS.time}× cold; ≤ ${ONE_CHANGE_TARGETS.files} files; ≤ ${ONE_CHANGE_TARGETS.mib} MiB`,
     verdict: verdicts.every((verdict) => verdict === 'pass') ? 'pass' : 'miss',

@@ -135,7 +135,7 @@ describe('the search is the one it replaced, item for item', () => {
       { indexSizes: SMALL_PARTITIONS },
     );
     const bundle = await liveBundleOf(
-      files.map((one) => ({ ...one, mediaType: 'application/json' })),
+      files.map((one) => ({ ...one, body: one.body.toString(), mediaType: 'application/json' })),
       records,
       { site_url: 'https://juice.example', base_url: 'https://juice.example' },
     );

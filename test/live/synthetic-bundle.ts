@@ -79,6 +79,10 @@ export async function syntheticLiveBundle(
     // Small partitions, so every test here also reads an index cut into many files.
     { indexSizes: SMALL_PARTITIONS },
   );
-  const artifacts = files.map((file) => ({ ...file, mediaType: 'application/json' }));
+  const artifacts = files.map((file) => ({
+    ...file,
+    body: file.body.toString(),
+    mediaType: 'application/json',
+  }));
   return liveBundleOf(artifacts, records, { site_url: siteUrl, base_url: baseUrl.replace(/\/+$/, '') });
 }

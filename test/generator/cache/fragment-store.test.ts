@@ -61,6 +61,23 @@ describe('the fragment file', () => {
     }
   });
 
+  it('when lookups run in order but far apart then few scans are opened and wasted', () => {
+    const many = Array.from({ length: 6_000 }, (_, index) => `item-${String(index).padStart(5, '0')}`);
+    const writing = openFragmentStore(dir, 'settings');
+    for (const slug of many) writing.put('page', slug, 'd', Buffer.from(slug));
+    writing.close();
+    const store = openFragmentStore(dir, 'settings');
+    try {
+      // One in 50 rows, as a shard's products are spread over the catalog: too far apart to walk.
+      const sparse = many.filter((_, index) => index % 50 === 0);
+      for (const slug of sparse) expect(store.get('page', slug, 'd')?.bytes.toString()).toBe(slug);
+      expect(sparse.length).toBeGreaterThan(100);
+      expect(store.reads.scans).toBeLessThanOrEqual(3);
+    } finally {
+      store.close();
+    }
+  });
+
   it('when the digest differs or the slug is unknown then nothing is found', () => {
     fill();
     const store = openFragmentStore(dir, 'settings');

@@ -1,4 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,7 +7,7 @@ import { type BuildOptions, build } from '../../../generator/build.js';
 import { FRAGMENT_FILE_NAME } from '../../../generator/cache/fragment-store.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { validateChanged } from '../../../generator/incremental-gate.js';
-import { silentLogger } from '../../../generator/logger.js';
+import { createMemoryLogger, silentLogger } from '../../../generator/logger.js';
 import { makeSamplePlan, makeSamplePlanWithFirstProduct } from '../../helpers/sample-plan.js';
 import { FIXED_NOW, hashTree, makeWorkspace, setUpstreamPrice } from '../pipeline/helpers.js';
 
@@ -120,6 +121,33 @@ describe('a rebuild from the fragments the last build kept', () => {
     expect(rebuilt.cache.state).toBe('rebuilt');
     expect(rebuilt.cache.reason).toMatch(/fragment file/);
     expect(await hashTree(join(dir, 'dist'))).toEqual(await hashTree(join(dir, 'cold')));
+  });
+
+  it('when the fragments table is corrupt past the first check then the build renders what it cannot read, warns, and starts the file again', async () => {
+    await build(options('dist', FIXED_NOW));
+    // Garbage over every page of the fragments table, none over the small tables the open checks.
+    const pages = withFragments(
+      (db) => db.prepare("SELECT pageno FROM dbstat WHERE name = 'fragments'").pluck().all() as number[],
+    );
+    const pageSize = withFragments((db) => db.pragma('page_size', { simple: true }) as number);
+    const file = await open(fragmentFile(), 'r+');
+    try {
+      for (const page of pages)
+        await file.write(Buffer.alloc(pageSize, 0xa5), 0, pageSize, (page - 1) * pageSize);
+    } finally {
+      await file.close();
+    }
+    await setPrice(await firstHandle(), '96.00');
+    const logger = createMemoryLogger();
+    const rebuilt = await build({ ...options('dist', AN_HOUR_LATER), logger });
+    await build(options('cold', AN_HOUR_LATER));
+    expect(rebuilt.cache.state).toBe('used');
+    expect(logger.lines).toContainEqual({
+      level: 'warn',
+      message: expect.stringMatching(/fragment file failed while reading .*malformed/),
+    });
+    expect(await hashTree(join(dir, 'dist'))).toEqual(await hashTree(join(dir, 'cold')));
+    expect(existsSync(fragmentFile())).toBe(false);
   });
 
   it('when nothing is written (write: false) then no fragment file is made', async () => {

@@ -88,6 +88,15 @@ function remembering(store: Map<string, Buffer>) {
       store.set(key, bytes);
       return bytes;
     },
+    whole(kind: string, key: string, members: readonly PlannedProduct[], render: () => string): Buffer {
+      const at = `${kind} ${key} ${members.map((member) => member.record.slug).join(' ')}`;
+      const known = store.get(at);
+      if (known !== undefined) return known;
+      rendered += 1;
+      const bytes = Buffer.from(render(), 'utf8');
+      store.set(at, bytes);
+      return bytes;
+    },
   };
 }
 
