@@ -8,6 +8,7 @@
  * A range holding every price asks the facets instead.
  */
 
+import { ProductBitmap } from './product-bitmap.js';
 import { HAS_AVAILABLE, HAS_VARIANT, type SpanColumn } from './search-partition-format.js';
 import type { PartitionStore, PricePartition } from './search-partitions.js';
 import { lowerBound, upperBound } from './search-postings.js';
@@ -35,7 +36,7 @@ export function partitionedColumns(store: PartitionStore): Columns {
   const firsts = root.prices;
   const span = root.price_span;
   // One bit per product: set by a price range's pass, read back in catalog order.
-  const bits = new Uint32Array((count + 31) >>> 5);
+  const bitmap = new ProductBitmap(count);
 
   const readFilters = (query: SearchQuery) => {
     const wanted = query.categories?.map((name) => name.trim().toLowerCase());
@@ -62,8 +63,24 @@ export function partitionedColumns(store: PartitionStore): Columns {
     if (byVariant && !none && !everyPrice && (lowOpen || highOpen) && rangeEntries(min, max) * 4 > count) {
       spanColumn = `${highOpen ? 'max' : 'min'}${onlyAvailable ? '-available' : ''}`;
     }
-    const passes = (price: number): boolean => (highOpen ? price >= min : price <= max);
-    return { allowed, min, max, onlyAvailable, byVariant, none, everyPrice, need, spanColumn, passes };
+    // The span column's test as one range: "from $x" is [x, ∞), "under $y" (-∞, y].
+    const spanBounds: [number, number] = highOpen
+      ? [min, Number.POSITIVE_INFINITY]
+      : [Number.NEGATIVE_INFINITY, max];
+    const passes = (price: number): boolean => price >= spanBounds[0] && price <= spanBounds[1];
+    return {
+      allowed,
+      min,
+      max,
+      onlyAvailable,
+      byVariant,
+      none,
+      everyPrice,
+      need,
+      spanColumn,
+      passes,
+      spanBounds,
+    };
   };
 
   /** About how many variants the price partitions a range touches hold. */
@@ -75,7 +92,7 @@ export function partitionedColumns(store: PartitionStore): Columns {
 
   /** Sets the bit of each product with a variant in [min, max] (bought now, if asked), clearing the rest. */
   const markRange = async (min: number, max: number, onlyAvailable: boolean): Promise<void> => {
-    bits.fill(0);
+    bitmap.clear();
     const from = Math.max(0, lowerBound(firsts, min) - 1);
     const to = upperBound(firsts, max) - 1;
     const partitions = await Promise.all(
@@ -89,16 +106,11 @@ export function partitionedColumns(store: PartitionStore): Columns {
       let end = entries.length;
       // Only a partition at an end of the range has entries outside it: find them by price.
       if (!(partition.first >= min && index + 1 < firsts.length && (firsts[index + 1] as number) <= max)) {
-        const prices = partition.prices();
-        start = lowerBound(prices, min);
-        end = Math.max(start, upperBound(prices, max));
+        [start, end] = partition.within(min, max);
       }
-      markEntries(bits, entries, start, end, onlyAvailable);
+      markEntries(bitmap.words, entries, start, end, onlyAvailable);
     }
   };
-
-  const marked = (product: number): boolean =>
-    ((bits[product >>> 5] as number) & (1 << (product & 31))) !== 0;
 
   /** A column of these products (ascending), by product number: each block read once. */
   const columnOf = async (
@@ -122,24 +134,6 @@ export function partitionedColumns(store: PartitionStore): Columns {
 
   const facetsOf = (products: ArrayLike<number>) => columnOf(products, (block) => store.facets(block));
 
-  /** Every product whose bit is set, ascending. */
-  const markedProducts = (): Uint32Array => {
-    let size = 0;
-    for (const word of bits) size += popCount(word);
-    const found = new Uint32Array(size);
-    let at = 0;
-    bits.forEach((word, index) => {
-      let rest = word | 0;
-      while (rest !== 0) {
-        const lowest = rest & -rest;
-        found[at] = index * 32 + 31 - Math.clz32(lowest);
-        at += 1;
-        rest ^= lowest;
-      }
-    });
-    return found;
-  };
-
   return {
     async keep(query, candidates) {
       const filters = readFilters(query);
@@ -155,7 +149,7 @@ export function partitionedColumns(store: PartitionStore): Columns {
         : () => 0;
       return candidates.filter((product) => {
         if (allowed && allowed[facet(product) >>> 2] !== 1) return false;
-        if (byRange) return marked(product);
+        if (byRange) return bitmap.has(product);
         if (spanColumn) return passes(spanOf(product));
         return !byVariant || (facet(product) & need) !== 0;
       });
@@ -164,7 +158,7 @@ export function partitionedColumns(store: PartitionStore): Columns {
       const filters = readFilters(query);
       const { allowed, byVariant, everyPrice, need } = filters;
       if (filters.none) return new Uint32Array();
-      const { spanColumn, passes } = filters;
+      const { spanColumn } = filters;
       if (spanColumn) {
         const blocks = Math.ceil(count / root.facets_block);
         const [spans, facets] = await Promise.all([
@@ -173,20 +167,24 @@ export function partitionedColumns(store: PartitionStore): Columns {
         ]);
         const found = new Uint32Array(count);
         let size = 0;
+        const [low, high] = filters.spanBounds;
         spans.forEach((values, block) => {
-          const categories = facets[block];
-          for (let at = 0; at < values.length; at += 1) {
-            if (!passes(values[at] as number)) continue;
-            if (allowed && allowed[((categories?.[at] as number) ?? 0) >>> 2] !== 1) continue;
-            found[size] = block * root.facets_block + at;
-            size += 1;
-          }
+          size = keepWithin(
+            values,
+            low,
+            high,
+            allowed,
+            facets[block],
+            block * root.facets_block,
+            found,
+            size,
+          );
         });
         return found.subarray(0, size);
       }
       if (byVariant && !everyPrice) {
         await markRange(filters.min, filters.max, filters.onlyAvailable);
-        const found = markedProducts();
+        const found = bitmap.list();
         if (!allowed) return found;
         const facet = await facetsOf(found);
         return found.filter((product) => allowed[facet(product) >>> 2] === 1);
@@ -232,9 +230,39 @@ function markEntries(
   }
 }
 
-/** How many bits of a 32-bit word are set. */
-function popCount(word: number): number {
-  let rest = word - ((word >>> 1) & 0x55555555);
-  rest = (rest & 0x33333333) + ((rest >>> 2) & 0x33333333);
-  return (Math.imul((rest + (rest >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+/**
+ * Appends to `found` (from `size`) the products of a block whose span is within [low,
+ * high] and, when `allowed` is given, whose category it allows; returns the new size. It
+ * runs a million times at 1,000,000 products: without categories each product is written
+ * and the end moved on by 0 or 1, no branch to mispredict (2 ms instead of 5 over random
+ * prices).
+ */
+function keepWithin(
+  values: ArrayLike<number>,
+  low: number,
+  high: number,
+  allowed: Uint8Array | undefined,
+  facets: ArrayLike<number> | undefined,
+  first: number,
+  found: Uint32Array,
+  size: number,
+): number {
+  let at = size;
+  if (!allowed) {
+    // `at` never passes `first + index`, so the write stays inside `found`.
+    for (let index = 0; index < values.length; index += 1) {
+      const value = values[index] as number;
+      found[at] = first + index;
+      at += Number(value >= low) & Number(value <= high);
+    }
+    return at;
+  }
+  for (let index = 0; index < values.length; index += 1) {
+    const value = values[index] as number;
+    if (value < low || value > high) continue;
+    if (allowed[((facets?.[index] as number) ?? 0) >>> 2] !== 1) continue;
+    found[at] = first + index;
+    at += 1;
+  }
+  return at;
 }

@@ -10,6 +10,7 @@
  * without words is its filters alone (a price range is a binary search). Postings
  * are decoded from bytes on first use and kept as typed arrays: no object per product.
  */
+import { ProductBitmap } from './product-bitmap.js';
 import { partitionedColumns, type SearchQuery } from './search-columns.js';
 import type { PartitionStore } from './search-partitions.js';
 import { type Expansion, lowerBound, partitionedPostings } from './search-postings.js';
@@ -44,6 +45,8 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
   const stamp = new Uint32Array(count);
   const score = new Uint32Array(count);
   let epoch = 0;
+  // Left empty between queries: `matchAny` clears the bits as it reads them back.
+  const union = new ProductBitmap(count);
   const nextEpoch = (): number => {
     if (epoch > 0xffffffff - 2 * (MAX_QUERY_WORDS + 2)) {
       stamp.fill(0);
@@ -73,9 +76,11 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
         }
       }
     }
-    // One postings list is ascending already; several interleave.
-    const union = found.subarray(0, size);
-    return lists.length > 1 ? union.sort() : union;
+    // One postings list is ascending already; several interleave: read back from the bits
+    // in catalog order (a sort of 200,000 products would cost ten times as much).
+    if (lists.length <= 1) return found.subarray(0, size);
+    for (let index = 0; index < size; index += 1) union.add(found[index] as number);
+    return union.list(size, true);
   };
 
   /**
@@ -136,8 +141,10 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
   // page n costs a slice rather than a search over the whole catalog.
   const recent = new Map<string, Uint32Array>();
   let recentBytes = 0;
-  const remember = (key: string, found: Uint32Array): void => {
-    if (found.byteLength > RECENT_BYTES) return;
+  const remember = (key: string, answer: Uint32Array): void => {
+    if (answer.byteLength > RECENT_BYTES) return;
+    // An answer cut from a larger array would keep all of it alive: keep a copy of its own.
+    const found = answer.byteLength < answer.buffer.byteLength ? answer.slice() : answer;
     while (recent.size >= RECENT_QUERIES || recentBytes + found.byteLength > RECENT_BYTES) {
       const oldest = recent.keys().next().value ?? '';
       recentBytes -= recent.get(oldest)?.byteLength ?? 0;
@@ -154,7 +161,7 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
     async productIds(positions) {
       const wanted = Array.from(positions).filter((position) => position >= 0 && position < count);
       const blocks = await Promise.all(wanted.map((position) => store.ids(Math.floor(position / idsBlock))));
-      return wanted.flatMap((position, at) => blocks[at]?.[position % idsBlock] ?? []);
+      return wanted.flatMap((position, at) => blocks[at]?.at(position % idsBlock) ?? []);
     },
     search(query) {
       const key = JSON.stringify([

@@ -1,5 +1,5 @@
 /**
- * The live search index as partition files (format 4), the layout Pagefind uses: a small
+ * The live search index as partition files (format 5), the layout Pagefind uses: a small
  * root that says which file holds what, and files the handler reads only when a query
  * needs them (docs/live.md). Names here are relative to the index's folder; live-files.ts
  * owns where that folder sits in the bundle.
@@ -25,9 +25,14 @@
  *   the variants within it.
  * - `ids/<n>.json`: the product ids of a block of products in catalog order, their common
  *   prefix written once.
+ *
+ * Lists of strings (a partition's terms, a vocabulary file, a block's ids) are packed
+ * (packed-strings.ts): one string and each item's length. Format 4 wrote them as JSON
+ * arrays, whose thousands of small strings made parsing a quarter of a query's CPU.
  */
+import type { PackedStringsFile } from './packed-strings.js';
 
-export const SEARCH_INDEX_FORMAT = 4;
+export const SEARCH_INDEX_FORMAT = 5;
 export const ROOT_FILE = 'root.json';
 
 export interface SearchRoot {
@@ -60,7 +65,7 @@ export interface SearchRoot {
 }
 
 export interface TermPartitionFile {
-  terms: string[];
+  terms: PackedStringsFile;
   /** Per term, how many products carry it. */
   counts: number[];
   /** Per term, the byte length of its postings. */
@@ -107,7 +112,7 @@ export interface IdsFile {
   /** What every id of the block starts with. */
   prefix: string;
   /** Each id without the prefix, in catalog order. */
-  ids: string[];
+  ids: PackedStringsFile;
 }
 
 /** The span columns: a product's highest or lowest price, of all its variants or of those bought now. */

@@ -8,6 +8,7 @@
 import { base64ToBytes, bytesToBase64 } from './base64-bytes.js';
 import { ByteWriter } from './byte-writer.js';
 import { fnv1a } from './fnv1a.js';
+import { packStrings } from './packed-strings.js';
 import { littleEndianBytes, readUint32LittleEndian } from './search-columns-file.js';
 import type { SearchIndexFile } from './search-index-file.js';
 import {
@@ -45,14 +46,17 @@ export interface PartitionSizes {
 }
 
 /**
- * Under 2,000 files at 1,000,000 products (docs/live.md has the counts): term files of
- * about 128 KiB of postings, price files of about 65,536 variants (450 KB of text: a
- * range reads few of them), ids in blocks of 2,048 (a page reads up to one per result, so
- * they stay small), facets in blocks of 65,536.
+ * About 2,100 files at 1,000,000 products (docs/live.md has the counts; with the shards'
+ * 11,264 at most and 4,000 kept for parts, well inside Cloudflare Free's 20,000): term
+ * files of about 64 KiB of postings (a typo's terms are scattered over the vocabulary, so
+ * a word read loosely reads a dozen partitions, and each costs its bytes: 128 KiB made
+ * the p95 word question read 1.6 MB), price files of about 32,768 variants (a range's
+ * ends are walked step by step), ids in blocks of 2,048 (a page reads up to one per
+ * result, so they stay small), facets in blocks of 65,536.
  */
 export const DEFAULT_PARTITION_SIZES: PartitionSizes = {
-  termBytes: 128 * 1024,
-  priceEntries: 65_536,
+  termBytes: 64 * 1024,
+  priceEntries: 32_768,
   idsBlock: 2048,
   facetsBlock: 65_536,
   vocabTerms: 8_192,
@@ -85,7 +89,7 @@ export function buildSearchPartitions(
   for (let block = 0; block * sizes.idsBlock < count; block += 1) {
     const ids = index.ids.slice(block * sizes.idsBlock, (block + 1) * sizes.idsBlock);
     const prefix = commonPrefix(ids);
-    const file: IdsFile = { prefix, ids: ids.map((id) => id.slice(prefix.length)) };
+    const file: IdsFile = { prefix, ids: packStrings(ids.map((id) => id.slice(prefix.length))) };
     files.push({ name: idsFile(block), body: JSON.stringify(file) });
   }
   const root: SearchRoot = {
@@ -202,7 +206,7 @@ function termPartitions(
   const files = starts.map((start, partition): IndexFile => {
     const end = starts[partition + 1] ?? index.terms.length;
     const file: TermPartitionFile = {
-      terms: index.terms.slice(start, end),
+      terms: packStrings(index.terms.slice(start, end)),
       counts: index.counts.slice(start, end),
       lengths: index.lengths.slice(start, end),
       postings: bytesToBase64(postings.subarray(byteStarts[start], byteStarts[end])),
@@ -229,7 +233,7 @@ function vocabFiles(
   const names = contentNames(firsts);
   const files = starts.map((start, partition) => ({
     name: fileOf(names[partition] as string),
-    body: JSON.stringify(list.slice(start, starts[partition + 1] ?? list.length)),
+    body: JSON.stringify(packStrings(list.slice(start, starts[partition + 1] ?? list.length))),
   }));
   return { files, firsts, names };
 }

@@ -37,8 +37,8 @@ export function partitionedPostings(store: PartitionStore): Postings {
     const partition = partitionOf(word);
     if (partition < 0) return undefined;
     const { terms, postings } = await store.terms(partition);
-    const at = lowerBound(terms, word);
-    if (terms[at] !== word) return undefined;
+    const at = terms.lowerBound(word);
+    if (terms.at(at) !== word) return undefined;
     return { term: word, weight, ...postings(at) };
   };
   const exact = async (word: string): Promise<Expansion[]> => {
@@ -51,9 +51,9 @@ export function partitionedPostings(store: PartitionStore): Postings {
     let first = true;
     for (; partition < firsts.length && expansions.length < MAX_EXPANSIONS; partition += 1) {
       const { terms, postings } = await store.terms(partition);
-      for (let at = first ? lowerBound(terms, word) : 0; at < terms.length; at += 1) {
+      for (let at = first ? terms.lowerBound(word) : 0; at < terms.length; at += 1) {
         if (expansions.length >= MAX_EXPANSIONS) return;
-        const term = terms[at] as string;
+        const term = terms.at(at) as string;
         if (!term.startsWith(word)) return;
         if (term !== word) {
           expansions.push({ term, weight: LOOSE, ...postings(at) });
@@ -72,8 +72,8 @@ export function partitionedPostings(store: PartitionStore): Postings {
       partition += 1
     ) {
       const list = await store.vocab(partition, backwards);
-      for (let at = lowerBound(list, prefix); at < list.length; at += 1) {
-        const term = list[at] as string;
+      for (let at = list.lowerBound(prefix); at < list.length; at += 1) {
+        const term = list.at(at) as string;
         if (!term.startsWith(prefix)) return found;
         found.push(term);
       }

@@ -6,7 +6,7 @@
  * much CPU the server spends on each request. Linux only; elsewhere the figure is null.
  */
 import { execFileSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 
 let ticksPerSecond: number | undefined;
 
@@ -41,4 +41,33 @@ export async function readProcessCpuMs(pid: number | undefined): Promise<number 
   } catch {
     return null;
   }
+}
+
+/** The process group field of /proc/<pid>/stat (field 5), or undefined. */
+function groupOf(stat: string): number | undefined {
+  const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  return Number.isInteger(group) ? group : undefined;
+}
+
+/**
+ * The CPU time so far of every live process in group `pgid`, in ms: an engine started
+ * detached (`wrangler pages dev` with its workerd, `netlify dev` with its static server)
+ * leads its own group, and its children's time counts only once they exited and were
+ * waited for, so the group's processes are summed. Null when /proc cannot be read.
+ */
+export async function readProcessGroupCpuMs(pgid: number | undefined): Promise<number | null> {
+  if (pgid === undefined) return null;
+  let pids: string[];
+  try {
+    pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return null;
+  }
+  let total = 0;
+  for (const pid of pids) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    if (stat === '' || groupOf(stat) !== pgid) continue;
+    total += parseProcStatCpuMs(stat) ?? 0;
+  }
+  return total;
 }

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 
-export type BenchPart = 'generator' | 'read' | 'feeds' | 'fetch' | 'issuer' | 'live' | 'search';
+export type BenchPart = 'generator' | 'read' | 'feeds' | 'fetch' | 'issuer' | 'live' | 'search' | 'hosts';
 
 export interface BenchOptions {
   parts: BenchPart[];
@@ -33,13 +33,22 @@ export interface BenchOptions {
   endpoints: string[] | undefined;
 }
 
-export const USAGE = `usage: npm run bench -- [--only generator|read|feeds|fetch|issuer|live|search[,…]] [--sizes 100,1000] [--quick]
+export const USAGE = `usage: npm run bench -- [--only generator|read|feeds|fetch|issuer|live|search|hosts[,…]] [--sizes 100,1000] [--quick]
   [--duration <s>] [--connections <n>] [--repeats <n>] [--rounds <n>] [--out <file>]
   [--wait-quiet <s>] [--quiet-load <load>] [--no-peer] [--profile-dir <dir>]
   [--endpoints discovery,jwks,userinfo,refresh,registration]
 PostgreSQL rows run when BENCH_DATABASE_URL or TEST_DATABASE_URL is set.`;
 
-const PARTS: readonly BenchPart[] = ['generator', 'read', 'feeds', 'fetch', 'issuer', 'live', 'search'];
+const PARTS: readonly BenchPart[] = [
+  'generator',
+  'read',
+  'feeds',
+  'fetch',
+  'issuer',
+  'live',
+  'search',
+  'hosts',
+];
 const FULL_SIZES = [100, 1_000, 10_000, 50_000];
 
 function parsePositive(name: string, text: string, integer = true): number {

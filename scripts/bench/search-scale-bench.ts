@@ -21,6 +21,12 @@ const CPU_P95_LIMIT_MS = 10;
 /** Half a Worker isolate's 128 MB. */
 const MEMORY_LIMIT_MB = 64;
 const BUILD_HEAP_MB = 8192;
+/**
+ * The index's share of Cloudflare Free's 20,000 files at 1,000,000 products: the shards
+ * take 11,264 at most and the parted documents 4,000 (test/generator/hosting/file-budget.test.ts),
+ * the fixed documents about 100, which leaves 4,600; this keeps a third of that spare.
+ */
+const INDEX_FILES = 3_000;
 
 interface BuildFigures {
   files: number;
@@ -79,8 +85,8 @@ async function benchSize(count: number, log: (line: string) => void): Promise<Be
           'root KB': Math.round(built.rootBytes / 100) / 10,
           'write s': Math.round(built.buildMs / 100) / 10,
         },
-        target: 'files < 2,000; folder < 10,000; file < 20 MB',
-        verdict: verdict(built.files < 2_000 && built.largestFolder < 10_000 && built.largest < 20e6),
+        target: `files < ${INDEX_FILES.toLocaleString('en-US')}; folder < 10,000; file < 20 MB`,
+        verdict: verdict(built.files < INDEX_FILES && built.largestFolder < 10_000 && built.largest < 20e6),
       },
       {
         section: 'search',

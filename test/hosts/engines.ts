@@ -48,11 +48,16 @@ export const COMPATIBILITY_DATE = '2026-04-01';
 export const NETLIFY_LISTENS_WIDE = true;
 
 const START_LIMIT_MS = 120_000;
+/** Characters of an engine's output kept: its first and its last half. */
+export const OUTPUT_KEPT = 1 << 20;
+const CUT = '\n…\n';
 
 export interface RunningEngine {
   name: 'wrangler' | 'netlify';
   /** `http://127.0.0.1:<port>`. */
   url: string;
+  /** The engine's process id, which leads its process group (workerd, the static server). */
+  pid: number | undefined;
   /** Everything the engine printed so far. */
   output(): string;
   stop(): Promise<void>;
@@ -90,6 +95,18 @@ function privateEnv(home: string): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * `text` and then `more`, cut to its first and last `limit / 2` characters once longer than
+ * `limit`. An engine in trouble may print without end (wrangler logged 600 MB of "Too many
+ * open files" within minutes at 100,000 products), and a string that long ends the test
+ * process with "Invalid string length"; the start says how it began, the end how it is.
+ */
+export function appendBounded(text: string, more: string, limit = OUTPUT_KEPT): string {
+  const joined = text + more;
+  if (joined.length <= limit) return joined;
+  return `${joined.slice(0, limit / 2)}${CUT}${joined.slice(-limit / 2)}`;
+}
+
 function run(
   command: string[],
   cwd: string,
@@ -103,7 +120,7 @@ function run(
   });
   let text = '';
   const append = (chunk: Buffer) => {
-    text += chunk.toString('utf8');
+    text = appendBounded(text, chunk.toString('utf8'));
   };
   child.stdout?.on('data', append);
   child.stderr?.on('data', append);
@@ -166,7 +183,7 @@ async function startEngine(
     await stop();
     throw error;
   }
-  return { name, url, output, stop };
+  return { name, url, pid: child.pid, output, stop };
 }
 
 /**

@@ -15,14 +15,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { type AgentCard, type Message, Role } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toMinorUnits } from '../../record/decimal-price.js';
 import { ensureCompiled } from '../generator/cli/run-cli.js';
 import { REPO_ROOT } from '../generator/pipeline/helpers.js';
 import { requires } from '../helpers/requirements.js';
 import { ENGINES, MCP_CONFORMANCE } from './engines.js';
+import { type Connected, callEverywhere, connect, expectFoundByName, type Server } from './mcp-clients.js';
 import { buildHostileBundle, buildWith, type Served, serveEverywhere, stopAll } from './served.js';
 
 const CASES = [
@@ -39,11 +38,6 @@ const CASES = [
     make: buildHostileBundle,
   },
 ];
-
-interface Server {
-  name: string;
-  url: string;
-}
 
 function serversOf(served: Served): Server[] {
   return [{ name: 'preview', url: served.preview.url }, ...served.engines];
@@ -69,52 +63,6 @@ async function readCatalog(dir: string, base: string): Promise<CatalogProduct[]>
     products: CatalogProduct[];
   };
   return catalog.products;
-}
-
-interface ToolAnswer {
-  products?: { id: string }[];
-  product?: { id: string };
-  pagination?: { cursor?: string };
-}
-
-interface Connected extends Server {
-  client: Client;
-}
-
-async function connect(server: Server, base: string): Promise<Connected> {
-  const client = new Client({ name: 'agent-catalog-host-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}${base}/mcp`), {
-    fetch: (url, init) => fetch(url, { ...init, signal: AbortSignal.timeout(30_000) }),
-  });
-  await client.connect(transport);
-  return { ...server, client };
-}
-
-async function callTool(
-  server: Connected,
-  name: string,
-  catalog: Record<string, unknown>,
-): Promise<ToolAnswer> {
-  const result = await server.client.callTool({ name, arguments: { catalog } });
-  expect(result.isError ?? false, `${name} ${JSON.stringify(catalog)} on ${server.name}`).toBe(false);
-  return result.structuredContent as ToolAnswer;
-}
-
-/** Calls one tool on every server and requires the same structured answer from each; returns it. */
-async function callEverywhere(
-  servers: readonly Connected[],
-  name: string,
-  catalog: Record<string, unknown>,
-): Promise<ToolAnswer> {
-  const answers = await Promise.all(servers.map((server) => callTool(server, name, catalog)));
-  const [reference, ...others] = answers;
-  others.forEach((answer, index) => {
-    expect(answer, `${name} ${JSON.stringify(catalog)}: ${servers[index + 1]?.name} vs preview`).toEqual(
-      reference,
-    );
-  });
-  if (reference === undefined) throw new Error('no server');
-  return reference;
 }
 
 async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<Response> {
@@ -272,14 +220,7 @@ describe("the live handler on the hosts' own engines", requires(ENGINES), () => 
     it('when every product is asked for by name and by id then every server finds it with the same answer', async () => {
       expect(products.length).toBeGreaterThan(0);
       for (const product of products) {
-        const byName = await callEverywhere(clients, 'search_catalog', {
-          query: product.name,
-          pagination: { limit: 50 },
-        });
-        expect(
-          byName.products?.map((item) => item.id),
-          product.name,
-        ).toContain(product.id);
+        await expectFoundByName(clients, product);
       }
       // Lookups by id in batches of the tool's maximum, then get_product for a spread of products.
       for (let start = 0; start < products.length; start += 50) {

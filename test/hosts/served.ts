@@ -55,15 +55,20 @@ export async function ask(base: string, path: string, method: 'GET' | 'HEAD'): P
     signal: AbortSignal.timeout(20_000),
   });
   const bytes = Buffer.from(await res.arrayBuffer());
-  const headers: Answer['headers'] = {};
-  for (const name of COMPARED) headers[name] = res.headers.get(name);
   return {
     status: res.status,
     bodySha256: createHash('sha256').update(bytes).digest('hex'),
     bodyLength: bytes.length,
     body: bytes.toString('utf8'),
-    headers,
+    headers: pickCompared(res.headers),
   };
+}
+
+/** The compared headers of a response. */
+export function pickCompared(from: Headers): Answer['headers'] {
+  const headers: Answer['headers'] = {};
+  for (const name of COMPARED) headers[name] = from.get(name);
+  return headers;
 }
 
 /** The answer with the engine's known differences left out, so `toEqual` names any other. */
@@ -82,9 +87,13 @@ export interface Served {
   engines: RunningEngine[];
 }
 
-export async function serveEverywhere(dir: string, paths: string[]): Promise<Served> {
+/**
+ * Serves `dir` with `preview`, `wrangler pages dev` and `netlify dev --offline`; Netlify may
+ * be given a bundle of its own (`netlifyDir`: one built with `build.hosts: ["netlify"]`).
+ */
+export async function serveEverywhere(dir: string, paths: string[], netlifyDir = dir): Promise<Served> {
   const preview = await startPreviewServer({ dir, port: 0 });
-  const engines = await Promise.allSettled([startWrangler(dir), startNetlify(dir)]);
+  const engines = await Promise.allSettled([startWrangler(dir), startNetlify(netlifyDir)]);
   const started = engines.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const failed = engines.find((result) => result.status === 'rejected');
   if (failed !== undefined) {

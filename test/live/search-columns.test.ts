@@ -116,6 +116,26 @@ describe('a broken index in a bundle', () => {
     expect(answer.status).toBe(503);
   });
 
+  it('answers 503 for an index written in format 4, its lists of strings not packed', async () => {
+    const answer = await broken((files) => {
+      const root = JSON.parse(files.get('_live/index/root.json') ?? '{}');
+      files.set('_live/index/root.json', JSON.stringify({ ...root, format: 4 }));
+    });
+    expect(answer.status).toBe(503);
+  });
+
+  it('answers 503 when the ids of a block do not add up to their lengths', async () => {
+    const answer = await broken((files) => {
+      for (const [path, body] of files) {
+        if (!path.startsWith('_live/index/ids/')) continue;
+        const block = JSON.parse(body);
+        block.ids.text = String(block.ids.text).slice(1);
+        files.set(path, JSON.stringify(block));
+      }
+    });
+    expect(answer.status).toBe(503);
+  });
+
   it('answers 503 for an index written in the format before the partitions', async () => {
     const answer = await broken((files) => {
       const root = JSON.parse(files.get('_live/index/root.json') ?? '{}');

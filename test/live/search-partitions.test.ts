@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ByteLru } from '../../live/byte-lru.js';
+import { PackedStrings } from '../../live/packed-strings.js';
 import { buildSearchIndex } from '../../live/search-index-file.js';
 import { buildSearchPartitions, contentCuts } from '../../live/search-partitions-file.js';
 import type { ProductRecord } from '../../record/product-record.js';
@@ -13,6 +14,11 @@ import { idsOf, openIndexOf, SMALL_PARTITIONS } from './partitioned-index.js';
 import { makeVariedRecords } from './varied-catalog.js';
 
 const records = makeVariedRecords(2_000);
+/** The terms a term partition's file holds, read as the handler reads them. */
+const termsIn = (body: string): string[] => {
+  const terms = PackedStrings.read(JSON.parse(body).terms);
+  return Array.from({ length: terms.length }, (_, at) => terms.at(at) ?? '');
+};
 const kinds = (reads: readonly string[]): Set<string> =>
   new Set(reads.map((name) => name.split('/')[0] ?? ''));
 
@@ -25,7 +31,7 @@ describe('what a query reads', () => {
   it('reads, for a word, the one term partition that holds it and the ids of its page', async () => {
     const { index, reads, files } = await openIndexOf(records);
     const holding = [...files].filter(
-      ([name, body]) => name.startsWith('terms/') && (JSON.parse(body).terms as string[]).includes('matcha'),
+      ([name, body]) => name.startsWith('terms/') && termsIn(body).includes('matcha'),
     );
     expect(holding).toHaveLength(1);
     const found = await index.search({ text: 'matcha' });
@@ -84,8 +90,7 @@ describe('what a query reads', () => {
     expect(count('vocab', files.keys())).toBeGreaterThan(20);
     // "pineapple" is one letter away: its partition is read for its postings.
     const holding = [...files].find(
-      ([name, body]) =>
-        name.startsWith('terms/') && (JSON.parse(body).terms as string[]).includes('pineapple'),
+      ([name, body]) => name.startsWith('terms/') && termsIn(body).includes('pineapple'),
     );
     expect(reads).toContain(holding?.[0]);
   });
@@ -116,6 +121,26 @@ describe('the cache', () => {
     expect(cache.bytes).toBe(8);
     expect(await cache.get('a', load('read again', 4))).toBe('a');
     expect(await cache.get('b', load('read again', 4))).toBe('read again');
+  });
+});
+
+describe('a cached value that grows', () => {
+  it('counts what a value holds once loaded and drops the least recently used when it grows past the budget', async () => {
+    const cache = new ByteLru<string>(10);
+    const load = (value: string, bytes: number) => () => Promise.resolve({ value, bytes });
+    await cache.get('a', load('a', 3));
+    await cache.get('b', load('b', 3));
+    cache.grow('b', 2);
+    expect(cache.bytes).toBe(8);
+    // Past the budget: the least recently used other value goes, never the one that grew.
+    cache.grow('b', 4);
+    expect(cache.bytes).toBe(9);
+    expect(await cache.get('b', load('never read', 9))).toBe('b');
+    expect(await cache.get('a', load('read again', 3))).toBe('read again');
+    expect(cache.bytes).toBe(3);
+    // A value no longer kept is not counted again.
+    cache.grow('b', 100);
+    expect(cache.bytes).toBe(3);
   });
 });
 

@@ -1,0 +1,89 @@
+/**
+ * Digests of documents too large to hold twice (the catalog of 100,000 products is about
+ * 260 MiB): a response body or a parted document's parts on disk are read chunk by chunk
+ * into SHA-256 and a byte count, and each chunk may be shown to an observer (the catalog
+ * sampler) on the way. Nothing here keeps more than one chunk.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+import type { PartsManifest } from '../../live/bundle-parts.js';
+
+export interface Digest {
+  sha256: string;
+  bytes: number;
+}
+
+export type ChunkObserver = (chunk: Uint8Array) => void;
+
+async function digestChunks(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  observe?: ChunkObserver,
+): Promise<Digest> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of chunks) {
+    hash.update(chunk);
+    bytes += chunk.length;
+    observe?.(chunk);
+  }
+  return { sha256: hash.digest('hex'), bytes };
+}
+
+/** The whole document a manifest lists, read part after part from the bundle on disk. */
+export function digestParts(dir: string, manifest: PartsManifest, observe?: ChunkObserver): Promise<Digest> {
+  async function* parts(): AsyncIterable<Uint8Array> {
+    for (const part of manifest.parts) yield* createReadStream(join(dir, part.path));
+  }
+  return digestChunks(parts(), observe);
+}
+
+/** One file of a bundle on disk. */
+export function digestFile(path: string): Promise<Digest> {
+  return digestChunks(createReadStream(path));
+}
+
+export interface StreamedAnswer extends Digest {
+  status: number;
+  headers: Headers;
+}
+
+/** A web stream's chunks (the DOM typings give `ReadableStream` no async iterator). */
+async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    yield value;
+  }
+}
+
+/** GETs `url` and digests its body as it arrives; `limitMs` bounds the whole transfer. */
+export async function digestResponse(url: string, limitMs: number): Promise<StreamedAnswer> {
+  const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(limitMs) });
+  const digest = res.body === null ? await digestChunks([]) : await digestChunks(chunksOf(res.body));
+  return { status: res.status, headers: res.headers, ...digest };
+}
+
+/** Bytes `[start, end]` of the document a manifest lists, read from its parts on disk (a spot check's expectation). */
+export async function readDocumentRange(
+  dir: string,
+  manifest: PartsManifest,
+  start: number,
+  end: number,
+): Promise<Buffer> {
+  const slices: Buffer[] = [];
+  let offset = 0;
+  for (const part of manifest.parts) {
+    const partEnd = offset + part.length - 1;
+    if (part.length > 0 && partEnd >= start && offset <= end) {
+      const from = Math.max(start, offset) - offset;
+      const to = Math.min(end, partEnd) - offset;
+      for await (const chunk of createReadStream(join(dir, part.path), { start: from, end: to })) {
+        slices.push(chunk as Buffer);
+      }
+    }
+    offset += part.length;
+  }
+  return Buffer.concat(slices);
+}
