@@ -44,7 +44,7 @@ export const upstreamSchema = z
       .max(3_600_000)
       .default(30_000)
       .describe(
-        'total time allowed for the whole upstream fetch; a shopify_admin bulk export of a large store takes minutes, so raise it there (e.g. 1800000)',
+        'total time allowed for the whole upstream fetch over HTTP; a shopify_admin bulk export of a large store takes minutes, so raise it there (e.g. 1800000). A file source is read to its end, however long it takes',
       ),
     request_timeout_ms: z
       .number()

@@ -2,8 +2,8 @@
  * The fetchUpstream stage as the build runs it: under one deadline of its own (the
  * configured total timeout plus a little grace), whatever the adapter does, and with the
  * User-Agent that names this version of the tool. The HTTP client keeps its own deadline;
- * this one also bounds a file read or a test's fetcher, so no adapter can hold a cron job
- * past its timeout. Anything an adapter throws that is not a CatalogError becomes
+ * this one also bounds a test's fetcher, so no adapter can hold a cron job past its
+ * timeout. A file source has none: it is read to its end, bounded by its size. Anything an adapter throws that is not a CatalogError becomes
  * UPSTREAM_NETWORK naming the source, so the build exits 1 as the contract says.
  */
 
@@ -14,6 +14,7 @@ import { CatalogError } from '../errors.js';
 import { redactUrl } from '../http/redact-url.js';
 import type { Logger } from '../logger.js';
 import { PACKAGE_ROOT } from '../paths.js';
+import { resolveSourceLocation } from './documents.js';
 import { fetchUpstream, formatUserAgent, type UpstreamResult } from './index.js';
 
 /** Grace beyond the configured total timeout before the build gives up on the adapter itself. */
@@ -41,8 +42,12 @@ export async function fetchUpstreamWithDeadline(
   const userAgent = formatUserAgent(await readPackageVersion(), config.site_url);
   const controller = new AbortController();
   const limit = config.upstream.timeout_ms + DEADLINE_GRACE_MS;
+  // A file is read to its end, however long: its size bounds the read, and a million
+  // products take minutes to normalise, past any deadline meant for a slow store.
+  const isFile = resolveSourceLocation(config.upstream.source, config.config_dir).kind === 'file';
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
+    if (isFile) return;
     timer = setTimeout(() => {
       controller.abort();
       reject(
