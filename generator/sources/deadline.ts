@@ -30,6 +30,15 @@ export async function readPackageVersion(): Promise<string> {
   }
 }
 
+/** True for a file source; a source that cannot be resolved fails in the read itself, under the deadline. */
+function isFileSource(config: ResolvedConfig): boolean {
+  try {
+    return resolveSourceLocation(config.upstream.source, config.config_dir).kind === 'file';
+  } catch {
+    return false;
+  }
+}
+
 export async function fetchUpstreamWithDeadline(
   config: ResolvedConfig,
   options: {
@@ -44,7 +53,7 @@ export async function fetchUpstreamWithDeadline(
   const limit = config.upstream.timeout_ms + DEADLINE_GRACE_MS;
   // A file is read to its end, however long: its size bounds the read, and a million
   // products take minutes to normalise, past any deadline meant for a slow store.
-  const isFile = resolveSourceLocation(config.upstream.source, config.config_dir).kind === 'file';
+  const isFile = isFileSource(config);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     if (isFile) return;
