@@ -75,28 +75,22 @@ describe('an XML document assembled from its elements', () => {
 /** The plan's fragments answered from a map (as the build cache does), counting what is rendered. */
 function remembering(store: Map<string, Buffer>) {
   let rendered = 0;
+  const remember = (key: string, render: () => string): Buffer => {
+    const known = store.get(key);
+    if (known !== undefined) return known;
+    rendered += 1;
+    const bytes = Buffer.from(render(), 'utf8');
+    store.set(key, bytes);
+    return bytes;
+  };
   return {
     get rendered() {
       return rendered;
     },
-    bytes(kind: string, product: PlannedProduct, render: () => string): Buffer {
-      const key = `${kind} ${product.record.slug}`;
-      const known = store.get(key);
-      if (known !== undefined) return known;
-      rendered += 1;
-      const bytes = Buffer.from(render(), 'utf8');
-      store.set(key, bytes);
-      return bytes;
-    },
-    whole(kind: string, key: string, members: readonly PlannedProduct[], render: () => string): Buffer {
-      const at = `${kind} ${key} ${members.map((member) => member.record.slug).join(' ')}`;
-      const known = store.get(at);
-      if (known !== undefined) return known;
-      rendered += 1;
-      const bytes = Buffer.from(render(), 'utf8');
-      store.set(at, bytes);
-      return bytes;
-    },
+    bytes: (kind: string, product: PlannedProduct, render: () => string): Buffer =>
+      remember(`${kind} ${product.record.slug}`, render),
+    whole: (kind: string, key: string, members: readonly PlannedProduct[], render: () => string): Buffer =>
+      remember(`${kind} ${key} ${members.map((member) => member.record.slug).join(' ')}`, render),
   };
 }
 
