@@ -10,7 +10,7 @@
  */
 
 import { orderProductRecord } from '../record/build-record.js';
-import { slugKey } from '../record/slug.js';
+import { contentKeysOf } from './content/content-keys.js';
 import type { ProductContent } from './content/load-content.js';
 import type { ProductRecord } from './model.js';
 import type { PlannedProduct } from './plan.js';
@@ -104,13 +104,20 @@ export function mergeProducts(input: MergeInput): MergeResult {
     bySlug.set(product.record.slug, product);
   }
   // A content file's slug is in its compared form already (load-content.ts); a store's
-  // handle is kept as written, so it is compared in that form too.
+  // handle is kept as written, so it is compared in that form too, and so is its page's
+  // name, which names the file of a slug too long for one (content-keys.ts).
   const contentBySlug = new Map(input.content.map((item) => [item.slug, item]));
-  const storeSlugs = new Set([...bySlug.keys()].map(slugKey));
-  const unmatched = input.content.filter((item) => !storeSlugs.has(item.slug));
+  const used = new Set<ProductContent>();
   const products = [...bySlug.values()]
     .sort((a, b) => compareText(a.record.slug, b.record.slug))
-    .map((product) => planProduct(product, contentBySlug.get(slugKey(product.record.slug)), input));
+    .map((product) => {
+      const content = contentKeysOf(product.record.slug)
+        .map((key) => contentBySlug.get(key))
+        .find((item) => item !== undefined);
+      if (content !== undefined) used.add(content);
+      return planProduct(product, content, input);
+    });
+  const unmatched = input.content.filter((item) => !used.has(item));
   return { products, leftOut, unmatched };
 }
 

@@ -47,8 +47,8 @@ function loadPageStore(settings: LiveSettings, readAsset: AssetReader): Promise<
   return store;
 }
 
-/** The decoded slug a path names in the pages' folder, or undefined. */
-function slugOf(pathname: string, folder: string): string | undefined {
+/** The decoded page name (`PackedPage.name`) a path names in the pages' folder, or undefined. */
+function pageNameOf(pathname: string, folder: string): string | undefined {
   if (!pathname.startsWith(folder) || !pathname.endsWith('.md')) return undefined;
   try {
     return decodeURIComponent(pathname.slice(folder.length, -'.md'.length));
@@ -70,11 +70,11 @@ function unavailable(): Response {
   );
 }
 
-async function findPage(store: PageStore, slug: string): Promise<{ body: string; etag: string } | undefined> {
-  const path = pageShardPath(shardOf(slug, store.manifest.shards));
+async function findPage(store: PageStore, name: string): Promise<{ body: string; etag: string } | undefined> {
+  const path = pageShardPath(shardOf(name, store.manifest.shards));
   const text = await store.readShard(path);
   if (text === undefined) throw new TypeError(`the bundle has no ${path}`);
-  const entry = readPackedEntry(text, slug);
+  const entry = readPackedEntry(text, name);
   return entry && { body: entry.body, etag: entry.meta };
 }
 
@@ -89,8 +89,8 @@ export async function answerProductPage(
   let store: PageStore | undefined;
   try {
     store = await loadPageStore(settings, readAsset);
-    const slug = store && slugOf(pathname, store.manifest.folder);
-    page = store && slug !== undefined ? await findPage(store, slug) : undefined;
+    const name = store && pageNameOf(pathname, store.manifest.folder);
+    page = store && name !== undefined ? await findPage(store, name) : undefined;
   } catch {
     // A missing or corrupt shard is a broken deployment, not the client's mistake.
     return unavailable();

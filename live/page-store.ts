@@ -1,7 +1,8 @@
 /**
  * Product pages packed into shards (issue 30's file budget): with the live surface on, the
  * Markdown page of each product (`/kb/products/<slug>.md`) is not a file of its own but an
- * entry of `_live/pages/<n>.pack`, keyed by its slug, with its entity tag beside it, and
+ * entry of `_live/pages/<n>.pack`, keyed by its name (the slug, or a shorter name for a
+ * slug too long for a file name), with its entity tag beside it, and
  * `_live/pages.json` says where the pages are served, how many shards there are and the
  * headers every page is sent with (exactly those `_headers` gives a page when it is a
  * file). The generator writes both (`buildPagesManifest`, `packPageShard`); the handler answers a page with
@@ -15,15 +16,19 @@ export interface PagesManifest {
   generated: string;
   /** The URL path of the pages' folder, with both slashes (`/kb/products/`). */
   folder: string;
-  /** How many `_live/pages/<n>.pack` files there are (a page's is `shardOf(slug, shards)`). */
+  /** How many `_live/pages/<n>.pack` files there are (a page's is `shardOf(name, shards)`). */
   shards: number;
   /** The headers of every page, in order, as `_headers` would give them (ETag aside). */
   headers: [name: string, value: string][];
 }
 
 export interface PackedPage {
-  /** The decoded slug: the page is `${folder}${encodeURIComponent(slug)}.md`. */
-  slug: string;
+  /**
+   * The page's name, decoded: the page is `${folder}${encodeURIComponent(name)}.md`. The
+   * product's slug, or a shorter name when `<slug>.md` is too long for a file name (the
+   * generator's `productPageName`); the handler only ever reads it back from a URL.
+   */
+  name: string;
   body: string;
   /** The strong entity tag of the body's UTF-8 bytes, quoted (`"…"`), as preview tags the file. */
   etag: string;
@@ -34,7 +39,7 @@ export function buildPagesManifest(settings: Omit<PagesManifest, 'format'>): str
   return JSON.stringify(manifest);
 }
 
-/** One shard's pages (those whose `shardOf(slug, shards)` is this shard), packed. */
+/** One shard's pages (those whose `shardOf(name, shards)` is this shard), packed. */
 export function packPageShard(pages: readonly PackedPage[]): string {
-  return packEntries(pages.map((page) => ({ key: page.slug, body: page.body, meta: page.etag })));
+  return packEntries(pages.map((page) => ({ key: page.name, body: page.body, meta: page.etag })));
 }

@@ -9,6 +9,7 @@ import { join, relative } from 'node:path';
 import matter from 'gray-matter';
 import type { z } from 'zod';
 import { isUsableSlug, SLUG_RULE_TEXT, slugKey } from '../../record/slug.js';
+import { isShortenedPageName } from '../emit/sitemap-pages.js';
 import { CatalogError } from '../errors.js';
 import type { Article } from '../plan.js';
 import {
@@ -21,6 +22,7 @@ import {
 
 /** What a product's content file adds, keyed by the product slug it is named after. */
 export interface ProductContent {
+  /** The slug, or the page name (`contentKeysOf`) the file is named after, in NFC. */
   slug: string;
   /** The file as named in messages (relative to the config directory). */
   file: string;
@@ -80,12 +82,13 @@ function checkBody(file: string, body: string, max: number): void {
 /**
  * The slug a file is named after, by the rule a store's handle follows (an Arabic handle's
  * file is `content/products/كابل-شحن.md`), in the form slugs are matched in: a file
- * system may hand back the name decomposed (NFD), as macOS did.
+ * system may hand back the name decomposed (NFD), as macOS did. A product file may also
+ * be named as its page is when the slug is too long for a file name (`contentKeysOf`).
  */
-function slugOf(file: string): string {
+function slugOf(file: string, pageNames: boolean): string {
   const name = file.split('/').at(-1) ?? file;
   const slug = slugKey(name.replace(/\.md$/, ''));
-  if (!isUsableSlug(slug)) {
+  if (!isUsableSlug(slug) && !(pageNames && isShortenedPageName(slug))) {
     throw contentError(file, `file name must be the product slug: ${SLUG_RULE_TEXT}`);
   }
   return slug;
@@ -93,7 +96,7 @@ function slugOf(file: string): string {
 
 /** Parses one product content file; the Markdown body, when present, is the description. */
 export function parseProductContent(file: string, text: string): ProductContent {
-  const slug = slugOf(file);
+  const slug = slugOf(file, true);
   const { data, body } = splitFrontMatter(file, text);
   const fields = validateFields(file, productFrontMatterSchema, data ?? {});
   if (body !== '') {
@@ -107,7 +110,7 @@ export function parseProductContent(file: string, text: string): ProductContent 
 }
 
 export function parseArticle(file: string, text: string): Article {
-  const slug = slugOf(file);
+  const slug = slugOf(file, false);
   const { data, body } = splitFrontMatter(file, text);
   const fields = validateFields(file, articleFrontMatterSchema, data ?? {});
   checkBody(file, body, CONTENT_LIMITS.articleBodyChars);

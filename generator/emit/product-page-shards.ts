@@ -4,8 +4,10 @@
  * `_live/pages/<n>.pack` (`live/page-store.ts`), a few thousand files at a million products
  * instead of a million, and the live handler answers `/kb/products/<slug>.md` from them
  * (`live/page-route.ts`) with the bytes the file would have held, its strong entity tag
- * and the headers `_headers` would have given it. A page's shard is a hash of its slug,
- * so a changed product rewrites one shard. `readPackedPages` gives the gate every page
+ * and the headers `_headers` would have given it. Each page is keyed by its name
+ * (`productPageName`: its slug unless that is too long for a file name), the part of its
+ * URL the handler reads, and its shard is a hash of that name, so a changed product
+ * rewrites one shard. `readPackedPages` gives the gate every page
  * back, from either storage.
  */
 import { PAGES_MANIFEST_PATH, pageShardPath, shardOf } from '../../live/live-layout.js';
@@ -25,7 +27,12 @@ import {
   PRODUCT_MARKDOWN_MEDIA_TYPE,
   productPageRenderer,
 } from './product-markdown.js';
-import { PRODUCT_MARKDOWN_DIR, productMarkdownFile } from './sitemap-pages.js';
+import {
+  PRODUCT_MARKDOWN_DIR,
+  productMarkdownFile,
+  productPageFile,
+  productPageName,
+} from './sitemap-pages.js';
 
 /** True when the bundle's product pages are packed (the live surface is on). */
 export function packsProductPages(plan: BuildPlan): boolean {
@@ -41,7 +48,8 @@ export function emitProductPages(plan: BuildPlan): Artifact[] {
   // kind, so shards cut another way are never mistaken for these.
   const shardKind = `${render.kind}/shards-${count}`;
   const buckets = Array.from({ length: count }, (): PlannedProduct[] => []);
-  for (const product of plan.products) buckets[shardOf(product.record.slug, count)]?.push(product);
+  for (const product of plan.products)
+    buckets[shardOf(productPageName(product.record.slug), count)]?.push(product);
   const manifest = buildPagesManifest({
     generated: plan.generated,
     folder: PRODUCT_MARKDOWN_DIR,
@@ -62,7 +70,11 @@ export function emitProductPages(plan: BuildPlan): Artifact[] {
           packPageShard(
             bucket.map((product) => {
               const bytes = render(product);
-              return { slug: product.record.slug, body: bytes.toString('utf8'), etag: computeEtag(bytes) };
+              return {
+                name: productPageName(product.record.slug),
+                body: bytes.toString('utf8'),
+                etag: computeEtag(bytes),
+              };
             }),
           ),
         ),
@@ -104,7 +116,7 @@ export function readProductPages(files: BundleFiles): { pages: Map<string, strin
         if (shardOf(key, manifest.shards) !== shard) report(path, `${key} is in the wrong shard`);
         if (meta !== computeEtag(Buffer.from(body, 'utf8')))
           report(path, `${key}'s entity tag is not its body's`);
-        pages.set(productMarkdownFile(key), body);
+        pages.set(productPageFile(key), body);
       }
     } catch (error) {
       report(path, error instanceof Error ? error.message : String(error));

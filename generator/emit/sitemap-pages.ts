@@ -3,6 +3,8 @@
  * "Public URLs"), in one place, so the sitemap, llms.txt, robots.txt and the knowledge
  * base link to exactly the paths the emitters write.
  */
+import { createHash } from 'node:crypto';
+import { isUsableSlug } from '../../record/slug.js';
 import type { ResolvedConfig } from '../config.js';
 
 export const API_DOCS_PATH = '/api/';
@@ -25,14 +27,74 @@ export const API_DOCS_MARKDOWN_PATH = '/api/index.md';
 export const PRODUCT_MARKDOWN_DIR = '/kb/products/';
 export const AUTH_MD_PATH = '/auth.md';
 
-/** `/kb/products/<slug>.md`, percent-encoded for a slug in a non-Latin script. */
-export function productMarkdownPath(slug: string): string {
-  return `${PRODUCT_MARKDOWN_DIR}${encodeURIComponent(slug)}.md`;
+/**
+ * The longest file name the file systems a bundle is written to or deployed from take:
+ * 255 bytes on ext4, XFS and Btrfs (`NAME_MAX`); APFS and NTFS count 255 characters, which
+ * UTF-8 bytes never undercount.
+ */
+export const MAX_FILE_NAME_BYTES = 255;
+const PAGE_EXTENSION = '.md';
+/** 64 bits of SHA-256: two long slugs of one catalog never share a page name. */
+const NAME_HASH_HEX = 16;
+/** A slug never holds two hyphens running, so a shortened name is never another product's slug. */
+const NAME_HASH_JOIN = '--';
+const PREFIX_BYTES = MAX_FILE_NAME_BYTES - PAGE_EXTENSION.length - NAME_HASH_JOIN.length - NAME_HASH_HEX;
+const graphemes = new Intl.Segmenter('und', { granularity: 'grapheme' });
+
+function utf8Bytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
 }
 
-/** The bundle file of a product's Markdown page (the decoded slug: hosts map URLs to files decoded). */
+/** The longest run of the slug's first whole characters (a letter with its marks) within `bytes`, without a trailing separator. */
+function leadingGraphemes(slug: string, bytes: number): string {
+  let prefix = '';
+  let used = 0;
+  for (const { segment } of graphemes.segment(slug)) {
+    used += utf8Bytes(segment);
+    if (used > bytes) break;
+    prefix += segment;
+  }
+  return prefix.replace(/[-_]+$/u, '');
+}
+
+/**
+ * The name of a product's page, its file name without `.md`: the slug itself whenever
+ * `<slug>.md` fits in a file name, so every such page keeps its URL. A slug may be 255
+ * characters (Shopify's handle limit), and a 255-letter Arabic handle is 510 bytes, which no
+ * file system takes: such a page is named by the slug's first letters (within the limit,
+ * cut between whole characters so no letter loses its marks), two hyphens and 16 hex
+ * digits of the SHA-256 of the whole slug, so the name is stable from build to build and
+ * two slugs that begin alike still get two pages. The name is the same whether the pages
+ * are files or packed for the live handler, so turning the live surface on or off moves
+ * no URL. Every document that links a page, and the packed pages' keys, come from here.
+ */
+export function productPageName(slug: string): string {
+  if (utf8Bytes(`${slug}${PAGE_EXTENSION}`) <= MAX_FILE_NAME_BYTES) return slug;
+  const hash = createHash('sha256').update(slug, 'utf8').digest('hex').slice(0, NAME_HASH_HEX);
+  return `${leadingGraphemes(slug, PREFIX_BYTES)}${NAME_HASH_JOIN}${hash}`;
+}
+
+const SHORTENED_NAME = new RegExp(`^(.*)${NAME_HASH_JOIN}[0-9a-f]{${NAME_HASH_HEX}}$`, 'u');
+
+/** True when `name` has the form `productPageName` gives a slug too long for a file name. */
+export function isShortenedPageName(name: string): boolean {
+  const prefix = SHORTENED_NAME.exec(name)?.[1];
+  return prefix !== undefined && utf8Bytes(prefix) <= PREFIX_BYTES && (prefix === '' || isUsableSlug(prefix));
+}
+
+/** `/kb/products/<name>.md` (`productPageName`), percent-encoded for a slug in a non-Latin script. */
+export function productMarkdownPath(slug: string): string {
+  return `${PRODUCT_MARKDOWN_DIR}${encodeURIComponent(productPageName(slug))}${PAGE_EXTENSION}`;
+}
+
+/** The bundle file of the page named `name` (decoded: hosts map URLs to files decoded). */
+export function productPageFile(name: string): string {
+  return `${PRODUCT_MARKDOWN_DIR.slice(1)}${name}${PAGE_EXTENSION}`;
+}
+
+/** The bundle file of a product's Markdown page. */
 export function productMarkdownFile(slug: string): string {
-  return `${PRODUCT_MARKDOWN_DIR.slice(1)}${slug}.md`;
+  return productPageFile(productPageName(slug));
 }
 
 /** `/kb/<merchant-slug>-knowledge-base.md`. */

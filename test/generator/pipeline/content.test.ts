@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseArticle, parseProductContent } from '../../../generator/content/load-content.js';
 import { buildPackagingText } from '../../../generator/content/packaging.js';
 import { CONTENT_LIMITS } from '../../../generator/content/schema.js';
+import { productPageName } from '../../../generator/emit/sitemap-pages.js';
 import { isCatalogError } from '../../../generator/errors.js';
 
 const FILE = 'content/products/green-glow.md';
@@ -95,6 +96,13 @@ describe('product content', () => {
       '---\nflavor: x\n---\n',
     );
     expect(parsed.slug).toBe(handle.normalize('NFC'));
+  });
+
+  it('when a slug is too long for a file name then a file named after its page is read, and an article so named is refused', () => {
+    const name = productPageName('ك'.repeat(255));
+    expect(parseProductContent(`content/products/${name}.md`, '---\nflavor: x\n---\n').slug).toBe(name);
+    const article = `content/articles/${name}.md`;
+    expect(contentErrorOf(() => parseArticle(article, '---\ntitle: T\n---\n\nBody.\n')).file).toBe(article);
   });
 
   it('when the file name is not a slug then it is refused', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkContentUse } from '../../../generator/content/content-use.js';
 import type { ProductContent } from '../../../generator/content/load-content.js';
+import { productPageName } from '../../../generator/emit/sitemap-pages.js';
 import { isCatalogError } from '../../../generator/errors.js';
 import { mergeProducts, type UpstreamProduct } from '../../../generator/merge.js';
 import type { Product } from '../../../generator/model.js';
@@ -68,6 +69,18 @@ describe('mergeProducts', () => {
     expect(products[0]?.record.slug).toBe(handle);
     expect(products[0]?.record.flavor).toBe('Booster');
     expect(unmatched).toEqual([]);
+  });
+
+  it('when a slug is too long for a file name and the content file is named after its page then the content applies', () => {
+    const handle = 'ك'.repeat(255);
+    const file = content(productPageName(handle), { flavor: 'Booster' });
+    const { products, unmatched } = mergeProducts({ upstream: [upstreamProduct(handle)], content: [file] });
+    expect(products[0]?.record.flavor).toBe('Booster');
+    expect(unmatched).toEqual([]);
+    // Gone from the store, but in the last bundle: the folder is still this store's.
+    const gone = mergeProducts({ upstream: [upstreamProduct('other')], content: [file] });
+    const input = { ...useInput([file], gone.unmatched), strict: false, previousSlugs: [handle] };
+    expect(checkContentUse(input)).toEqual([{ file: file.file, slug: file.slug }]);
   });
 
   it('when no content exists then the upstream fields stay and the nullable ones are null', () => {
