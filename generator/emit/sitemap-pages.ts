@@ -1,7 +1,8 @@
 /**
  * The URL paths of the documents this family publishes on `{site_url}` (CONTRACT.md,
  * "Public URLs"), in one place, so the sitemap, llms.txt, robots.txt and the knowledge
- * base link to exactly the paths the emitters write.
+ * base link to exactly the paths the emitters write, and the rule that names a product's
+ * page (`productPageName`), which every link to a page and its file or packed entry follow.
  */
 import { createHash } from 'node:crypto';
 import { isUsableSlug } from '../../record/slug.js';
@@ -29,8 +30,8 @@ export const AUTH_MD_PATH = '/auth.md';
 
 /**
  * The longest file name the file systems a bundle is written to or deployed from take:
- * 255 bytes on ext4, XFS and Btrfs (`NAME_MAX`); APFS and NTFS count 255 characters, which
- * UTF-8 bytes never undercount.
+ * 255 bytes on ext4, XFS and Btrfs (`NAME_MAX`); NTFS counts 255 UTF-16 units, which a
+ * name's UTF-8 bytes never undercount.
  */
 export const MAX_FILE_NAME_BYTES = 255;
 const PAGE_EXTENSION = '.md';
