@@ -41,7 +41,10 @@ export function compactArtifact(artifact: Artifact): Artifact {
   if (serialisedFrom !== undefined && serialisedFrom.body === body) {
     // `body` reads the artifact's own text, so a copy whose body was changed no longer matches it.
     compact.serialisedFrom = {
-      value: serialisedFrom.value,
+      // Read through: an emitter may compute its value only when a checker asks (the feed's tree).
+      get value() {
+        return serialisedFrom.value;
+      },
       get body() {
         return compact.body;
       },
@@ -87,7 +90,9 @@ export function spillArtifact(artifact: Artifact, readBody: () => Buffer): Artif
   // the body it names is the spilled artifact's own, so they still agree.
   if (serialisedFrom !== undefined) {
     spilled.serialisedFrom = {
-      value: serialisedFrom.value,
+      get value() {
+        return serialisedFrom.value;
+      },
       get body() {
         return spilled.body;
       },

@@ -10,6 +10,7 @@
  */
 
 import { orderProductRecord } from '../record/build-record.js';
+import { slugKey } from '../record/slug.js';
 import type { ProductContent } from './content/load-content.js';
 import type { ProductRecord } from './model.js';
 import type { PlannedProduct } from './plan.js';
@@ -102,11 +103,14 @@ export function mergeProducts(input: MergeInput): MergeResult {
     }
     bySlug.set(product.record.slug, product);
   }
+  // A content file's slug is in its compared form already (load-content.ts); a store's
+  // handle is kept as written, so it is compared in that form too.
   const contentBySlug = new Map(input.content.map((item) => [item.slug, item]));
-  const unmatched = input.content.filter((item) => !bySlug.has(item.slug));
+  const storeSlugs = new Set([...bySlug.keys()].map(slugKey));
+  const unmatched = input.content.filter((item) => !storeSlugs.has(item.slug));
   const products = [...bySlug.values()]
     .sort((a, b) => compareText(a.record.slug, b.record.slug))
-    .map((product) => planProduct(product, contentBySlug.get(product.record.slug), input));
+    .map((product) => planProduct(product, contentBySlug.get(slugKey(product.record.slug)), input));
   return { products, leftOut, unmatched };
 }
 

@@ -13,6 +13,7 @@
  * content file, the folder is this store's and the build publishes with a warning.
  */
 import { stat } from 'node:fs/promises';
+import { slugKey } from '../../record/slug.js';
 import { CatalogError } from '../errors.js';
 import type { ProductContent } from './load-content.js';
 
@@ -61,7 +62,7 @@ export async function assertContentDirExists(path: string, contentDir: string): 
  */
 export function checkContentUse(input: ContentUseInput): UnusedContent[] {
   const rejectedSlugs = new Set(
-    input.rejected.flatMap((item) => (item.slug === undefined ? [] : [item.slug])),
+    input.rejected.flatMap((item) => (item.slug === undefined ? [] : [slugKey(item.slug)])),
   );
   const unused = input.unmatched
     .filter((item) => !rejectedSlugs.has(item.slug))
@@ -93,7 +94,7 @@ function isForeignContent(input: ContentUseInput, unused: readonly UnusedContent
   // An empty upstream is the shrink guard's business (exit 1), checked before this.
   if (input.upstreamCount === 0 || input.content.length === 0) return false;
   if (unused.length !== input.content.length) return false;
-  const previous = new Set(input.previousSlugs ?? []);
+  const previous = new Set((input.previousSlugs ?? []).map(slugKey));
   return !unused.some((item) => previous.has(item.slug));
 }
 

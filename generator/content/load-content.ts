@@ -8,6 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import matter from 'gray-matter';
 import type { z } from 'zod';
+import { isUsableSlug, SLUG_RULE_TEXT, slugKey } from '../../record/slug.js';
 import { CatalogError } from '../errors.js';
 import type { Article } from '../plan.js';
 import {
@@ -16,7 +17,6 @@ import {
   hasForbiddenCharacters,
   type ProductFrontMatter,
   productFrontMatterSchema,
-  SLUG_PATTERN,
 } from './schema.js';
 
 /** What a product's content file adds, keyed by the product slug it is named after. */
@@ -77,11 +77,16 @@ function checkBody(file: string, body: string, max: number): void {
   if (hasForbiddenCharacters(body)) throw contentError(file, 'must not contain control characters', 'body');
 }
 
+/**
+ * The slug a file is named after, by the rule a store's handle follows (an Arabic handle's
+ * file is `content/products/كابل-شحن.md`), in the form slugs are matched in: a file
+ * system may hand back the name decomposed (NFD), as macOS did.
+ */
 function slugOf(file: string): string {
   const name = file.split('/').at(-1) ?? file;
-  const slug = name.replace(/\.md$/, '');
-  if (!SLUG_PATTERN.test(slug)) {
-    throw contentError(file, 'file name must be the product slug: lowercase letters, digits and hyphens');
+  const slug = slugKey(name.replace(/\.md$/, ''));
+  if (!isUsableSlug(slug)) {
+    throw contentError(file, `file name must be the product slug: ${SLUG_RULE_TEXT}`);
   }
   return slug;
 }

@@ -116,6 +116,3 @@ export const articleFrontMatterSchema = z
   .strict();
 
 export type ArticleFrontMatter = z.output<typeof articleFrontMatterSchema>;
-
-/** Content file names are the product slug: lowercase letters, digits and single hyphens. */
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

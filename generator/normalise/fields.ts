@@ -3,19 +3,21 @@
  * product URL is built on the merchant's site, which image URLs are worth keeping and
  * how upstream time stamps and tags are read.
  */
+import { SLUG_RULE_TEXT } from '../../record/slug.js';
 import type { MapOutcome, RejectedProduct } from './types.js';
 
-/**
- * Lowercase letters (any script), digits and single separators: what Shopify handles
- * and WooCommerce slugs are, and what can name a content file and a URL path segment.
- */
-const SLUG = /^[\p{Ll}\p{Lo}\p{Nd}]+(?:[-_][\p{Ll}\p{Lo}\p{Nd}]+)*$/u;
+// The slug rule has one owner (record/slug.ts), shared with content file names.
+export { isUsableSlug } from '../../record/slug.js';
 
-export function isUsableSlug(slug: string): boolean {
-  return slug.length <= 255 && SLUG.test(slug);
+/** The rejection reason for a handle or slug the rule refuses, saying what was expected. */
+export function describeUnusableSlug(field: 'handle' | 'slug', slug: string): string {
+  return `has an unusable ${field} ${JSON.stringify(slug)} (expected ${SLUG_RULE_TEXT})`;
 }
 
-/** WooCommerce returns non-Latin slugs percent-encoded ("%e6%8a%b9"); content files use the text. */
+/**
+ * WooCommerce returns non-Latin slugs percent-encoded ("%e6%8a%b9"), and so do some Shopify
+ * stores' handles (imported ones); content files and URLs use the text.
+ */
 export function decodeSlug(slug: string): string {
   if (!slug.includes('%')) return slug;
   try {

@@ -23,6 +23,7 @@ import { AVAILABILITIES } from '../model.js';
 import {
   buildProductUrl,
   describeSchemaIssue,
+  describeUnusableSlug,
   isUsableSlug,
   readAbsoluteUrl,
   readIsoTime,
@@ -241,7 +242,7 @@ export function mapNativeProduct(raw: unknown, context: MapContext): MapOutcome 
   const id = source.id === undefined ? slug || rawId : String(source.id);
   if (name === '') return reject(id, 'has no name');
   if (slug === '') return reject(id, 'has no `slug` field', name);
-  if (!isUsableSlug(slug)) return reject(id, `has an unusable slug ${JSON.stringify(slug)}`, name);
+  if (!isUsableSlug(slug)) return reject(id, describeUnusableSlug('slug', slug), name);
   const currency = source.currency?.trim().toUpperCase() || context.currency;
   if (currency !== context.currency) {
     return reject(id, `is priced in ${currency}, not the merchant currency ${context.currency}`, name);

@@ -2,9 +2,10 @@
  * Maps one product of a Shopify storefront `/products.json` page (or an Admin API
  * `products.json` answer, which shares the shape) to the canonical record. Rules
  * (docs/content.md, "How each adapter maps a product", repeats them): name = title;
- * slug = handle; url and purchase_url = `{storefront_url}/products/{handle}` (the store,
- * default merchant.url, never the bundle's own host), the page where a person buys (never
- * a cart or checkout link); id = the product id; brand = vendor; category = product_type;
+ * slug = handle (decoded when percent-encoded; record/slug.ts says which are usable); url
+ * and purchase_url = `{storefront_url}/products/{handle}` (the store, default
+ * merchant.url, never the bundle's own host), the page where a person buys (never a cart
+ * or checkout link); id = the product id; brand = vendor; category = product_type;
  * tags; images (src, alt, width, height) in the store's order; options (name, values);
  * one variant per store variant: its id (what a checkout takes), title, option1..3 named
  * by the product's options, sku, barcode as gtin, price, compare_at_price only when
@@ -26,7 +27,9 @@ import type {
 import { readCompareAtPrice } from '../../record/summarise-variants.js';
 import {
   buildProductUrl,
+  decodeSlug,
   describeSchemaIssue,
+  describeUnusableSlug,
   hasTag,
   isUsableSlug,
   readIsoTime,
@@ -216,8 +219,8 @@ export function mapShopifyProduct(raw: unknown, context: MapContext): MapOutcome
   if (name === '') return reject(productId, 'has no title');
   if (source.handle == null || source.handle.trim() === '')
     return reject(productId, 'has no `handle` field', name);
-  const slug = source.handle.trim();
-  if (!isUsableSlug(slug)) return reject(productId, `has an unusable handle ${JSON.stringify(slug)}`, name);
+  const slug = decodeSlug(source.handle.trim());
+  if (!isUsableSlug(slug)) return reject(productId, describeUnusableSlug('handle', slug), name);
   const rawVariants = source.variants ?? [];
   if (rawVariants.length === 0) return reject(productId, 'has no variants, so no price', name);
   const tags = readTags(source.tags);

@@ -32,6 +32,7 @@ import { readCompareAtPrice } from '../../record/summarise-variants.js';
 import {
   decodeSlug,
   describeSchemaIssue,
+  describeUnusableSlug,
   hasTag,
   isUsableSlug,
   readAbsoluteUrl,
@@ -153,7 +154,7 @@ function readPrices(source: WooSource, currency: string): Prices | { reason: str
 function readSlug(source: WooSource, url: string): { slug: string } | { reason: string } {
   if (source.slug != null && source.slug.trim() !== '') {
     const slug = decodeSlug(source.slug.trim());
-    return isUsableSlug(slug) ? { slug } : { reason: `has an unusable slug ${JSON.stringify(slug)}` };
+    return isUsableSlug(slug) ? { slug } : { reason: describeUnusableSlug('slug', slug) };
   }
   const permalink = new URL(url);
   const segments = permalink.pathname.split('/').filter(Boolean);

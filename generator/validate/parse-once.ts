@@ -26,17 +26,18 @@ export interface DocumentReader<T> {
 }
 
 const readingsByBundle = new WeakMap<BundleFiles, Map<string, unknown>>();
-const seedsByBundle = new WeakMap<BundleFiles, ReadonlyMap<string, unknown>>();
+/** Per bundle, the `serialisedFrom` of each seeded path: its value is read only when a reader asks. */
+const seedsByBundle = new WeakMap<BundleFiles, ReadonlyMap<string, { readonly value: unknown }>>();
 
 /** The bundle of these artifacts as files, with each serialised value ready for the readers. */
 export function bundleFilesOf(artifacts: readonly Artifact[]): BundleFiles {
   const files = filesOfArtifacts(artifacts);
-  const seeds = new Map<string, unknown>();
+  const seeds = new Map<string, { readonly value: unknown }>();
   for (const artifact of artifacts) {
     // A copy whose body was edited after emitting keeps the old value: it must be read as text.
     const source = artifact.serialisedFrom;
     if (source !== undefined && (isCompactArtifact(artifact) || source.body === artifact.body))
-      seeds.set(artifact.path, source.value);
+      seeds.set(artifact.path, source);
   }
   if (seeds.size > 0) seedsByBundle.set(files, seeds);
   return files;
@@ -51,13 +52,19 @@ export function readOnce<T>(files: BundleFiles, path: string, reader: DocumentRe
   }
   const key = `${reader.name}\u0000${path}`;
   if (cache.has(key)) return cache.get(key) as T;
-  const body = files.get(path);
-  if (body === undefined) return undefined;
+  if (!files.has(path)) return undefined;
   const seeds = seedsByBundle.get(files);
-  const reading =
-    reader.fromSerialised !== undefined && seeds?.has(path) === true
-      ? reader.fromSerialised(seeds.get(path))
-      : reader.parse(body);
+  // A seeded reading never touches the text: reading a parted 261 MiB catalog back from its
+  // parts only to learn that it exists was a tenth of a 100,000-product rebuild.
+  let reading: T;
+  const seed = seeds?.get(path);
+  if (reader.fromSerialised !== undefined && seed !== undefined) {
+    reading = reader.fromSerialised(seed.value);
+  } else {
+    const body = files.get(path);
+    if (body === undefined) return undefined;
+    reading = reader.parse(body);
+  }
   cache.set(key, reading);
   return reading;
 }

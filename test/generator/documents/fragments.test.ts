@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { artifactBytes } from '../../../generator/compact-artifact.js';
+import { readFeed } from '../../../generator/emit/feed.js';
 import { indentedJson, jsonWithElements } from '../../../generator/emit/fragments.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { stableJson } from '../../../generator/emit/json.js';
@@ -8,8 +9,14 @@ import {
   buildXmlDocumentWithElements,
   buildXmlElementsAtDepth2,
 } from '../../../generator/emit/xml-text.js';
-import type { PlannedProduct } from '../../../generator/plan.js';
-import { makeSamplePlan, makeVariedPlan } from '../../helpers/sample-plan.js';
+import type { BuildPlan, PlannedProduct } from '../../../generator/plan.js';
+import { bundleFilesOf } from '../../../generator/validate/parse-once.js';
+import {
+  makeFeedReadyProducts,
+  makeSampleConfig,
+  makeSamplePlan,
+  makeVariedPlan,
+} from '../../helpers/sample-plan.js';
 
 const ODD_TEXTS = [
   'plain',
@@ -118,6 +125,25 @@ describe('a bundle emitted with remembered fragments', () => {
       expect(again.rendered).toBe(0);
     });
   }
+
+  it("when the feed is emitted from remembered fragments then the tree the gate reads equals a cold build's", () => {
+    const config = makeSampleConfig();
+    const makePlan = () => makeSamplePlan({ config, products: makeFeedReadyProducts(config) });
+    const feedOf = (plan: BuildPlan) => {
+      const feed = emitBundle(plan).find((artifact) => artifact.path === 'feed.xml');
+      if (feed === undefined) throw new Error('the plan has a feed');
+      return feed;
+    };
+    const store = new Map<string, Buffer>();
+    feedOf({ ...makePlan(), fragments: remembering(store) });
+    const again = remembering(store);
+    const copied = readFeed(bundleFilesOf([feedOf({ ...makePlan(), fragments: again })]));
+    expect(again.rendered).toBe(0);
+    const cold = feedOf(makePlan());
+    expect(copied?.ok).toBe(true);
+    expect(copied).toEqual(readFeed(bundleFilesOf([cold])));
+    expect(copied).toEqual(readFeed(new Map([['feed.xml', cold.body]])));
+  });
 
   it('when a remembered fragment differs from what rendering gives then the document carries the remembered bytes', () => {
     const plan = makeSamplePlan();

@@ -88,6 +88,15 @@ describe('product content', () => {
     expect(contentErrorOf(() => parseProductContent(FILE, '---\nflavor: [unclosed\n---\n')).file).toBe(FILE);
   });
 
+  it('when the file is named after an Arabic handle with harakat then it is read, its slug in composed form', () => {
+    const handle = 'مُقَوَّى-إشارة';
+    const parsed = parseProductContent(
+      `content/products/${handle.normalize('NFD')}.md`,
+      '---\nflavor: x\n---\n',
+    );
+    expect(parsed.slug).toBe(handle.normalize('NFC'));
+  });
+
   it('when the file name is not a slug then it is refused', () => {
     expect(contentErrorOf(() => parseProductContent('content/products/Green Glow.md', '')).file).toBe(
       'content/products/Green Glow.md',

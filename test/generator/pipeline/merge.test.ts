@@ -58,6 +58,18 @@ describe('mergeProducts', () => {
     });
   });
 
+  it('when a store handle and a content file name differ only in the order of their harakat then the content applies', () => {
+    // Shadda before fatha, as the store typed it; the file system gave the name in NFC.
+    const handle = 'مُقَوَّى'.replace('\u064e\u0651', '\u0651\u064e');
+    const { products, unmatched } = mergeProducts({
+      upstream: [upstreamProduct(handle)],
+      content: [content(handle.normalize('NFC'), { flavor: 'Booster' })],
+    });
+    expect(products[0]?.record.slug).toBe(handle);
+    expect(products[0]?.record.flavor).toBe('Booster');
+    expect(unmatched).toEqual([]);
+  });
+
   it('when no content exists then the upstream fields stay and the nullable ones are null', () => {
     const { products } = mergeProducts({ upstream: [upstreamProduct('plain')], content: [] });
     expect(products[0]?.record).toMatchObject({ description: 'Upstream description', nutrition: null });

@@ -1,7 +1,8 @@
 /**
  * Builds the small sample workspace (`build({ write: false })`, the whole pipeline and its
- * gate) from one upstream fixture of test/fixtures/upstream/, so a test sees what an
- * adapter's mapping of a real store's payload becomes in the published plan.
+ * gate) from one upstream fixture of test/fixtures/upstream/ (or a store on loopback serving
+ * one), so a test sees what an adapter's mapping of a real store's payload becomes in the
+ * published plan.
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
@@ -29,7 +30,9 @@ export async function buildFromFixture(
   await rm(join(workspace.dir, 'content/products'), { recursive: true, force: true });
   const file = join(workspace.dir, 'catalog.config.json');
   const config = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-  const source = isAbsolute(fixture) ? fixture : join(FIXTURES_DIR, 'upstream', fixture);
+  // A fixture file's name, an absolute path, or a loopback store's origin.
+  const source =
+    isAbsolute(fixture) || fixture.startsWith('http://') ? fixture : join(FIXTURES_DIR, 'upstream', fixture);
   const upstream = { format, source, timeout_ms: 3000, retries: 0 };
   await writeFile(file, JSON.stringify(edit({ ...config, upstream })));
   const result = await build({

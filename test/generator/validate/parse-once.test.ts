@@ -1,11 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import type { Artifact } from '../../../generator/artifact.js';
+import { spillArtifact } from '../../../generator/compact-artifact.js';
 import { readFeed } from '../../../generator/emit/feed.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { readSitemap } from '../../../generator/emit/sitemap.js';
 import { readJson } from '../../../generator/validate/bundle-layout.js';
 import { collectSitemapUrls, readFeedItems } from '../../../generator/validate/consistency-sources.js';
-import { validateArtifacts } from '../../../generator/validate/index.js';
+import { checkJsonSyntax, validateArtifacts } from '../../../generator/validate/index.js';
 import { bundleFilesOf, type DocumentReader, readOnce } from '../../../generator/validate/parse-once.js';
 import {
   makeFeedReadyProducts,
@@ -109,6 +110,24 @@ describe('readOnce', () => {
     expect(parses).toBe(1);
     readOnce(new Map(files), 'a.txt', reader);
     expect(parses).toBe(2);
+  });
+
+  test('a reading from the serialised value does not read the text: a parted catalog is not joined back', () => {
+    let reads = 0;
+    const spilled = spillArtifact(
+      { path: 'big.json', mediaType: 'application/json', body: '', serialisedFrom: { body: '', value: [7] } },
+      () => {
+        reads += 1;
+        return Buffer.from('[7]');
+      },
+    );
+    const files = bundleFilesOf([spilled]);
+    expect(readJson(files, 'big.json')).toEqual([7]);
+    expect(checkJsonSyntax(files)).toEqual([]);
+    expect(reads).toBe(0);
+    const text: DocumentReader<string> = { name: 'text', parse: (body) => body };
+    expect(readOnce(files, 'big.json', text)).toBe('[7]');
+    expect(reads).toBe(1);
   });
 
   test('a reader without fromSerialised reads the text even when a value was serialised', () => {
