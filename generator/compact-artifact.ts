@@ -70,6 +70,29 @@ export function artifactBytes(artifact: Pick<Artifact, 'body'>): Buffer {
   return bytesOf(artifact) ?? Buffer.from(artifact.body, 'utf8');
 }
 
+/** Artifacts whose bytes were assembled as chunks (a document of per-product fragments). */
+const chunksOfCompact = new WeakMap<Artifact, readonly Buffer[]>();
+
+/**
+ * The artifact whose bytes are `chunks` in order. They are joined into one buffer only when
+ * something reads the whole bytes (a document written whole); a parted document is cut from
+ * the chunks themselves (`artifactChunks`), which saves copying every large document once.
+ */
+export function chunkedArtifact(artifact: Artifact, chunks: readonly Buffer[]): Artifact {
+  let whole: Buffer | undefined;
+  const spilled = spillArtifact(artifact, () => {
+    whole ??= Buffer.concat(chunks);
+    return whole;
+  });
+  chunksOfCompact.set(spilled, chunks);
+  return spilled;
+}
+
+/** An artifact's bytes as chunks in order: its own chunks when it has them, else its bytes as one. */
+export function artifactChunks(artifact: Artifact): readonly Buffer[] {
+  return chunksOfCompact.get(artifact) ?? [artifactBytes(artifact)];
+}
+
 /**
  * The same artifact with its body read from `readBody` (the text's UTF-8 bytes, e.g. a file
  * it was written to) on each use instead of held: its bytes can then be freed. Assigning a

@@ -1,4 +1,4 @@
-/** A growable byte buffer with LEB128 and base64 output that needs no Node API (the search index's writers). */
+/** A growable byte buffer with LEB128, and bytes or base64 out, that needs no Node API (the search index's writers). */
 import { bytesToBase64 } from './base64-bytes.js';
 
 export class ByteWriter {
@@ -23,6 +23,11 @@ export class ByteWriter {
       rest = Math.floor(rest / 0x80);
     }
     this.byte(rest);
+  }
+
+  /** The bytes written so far (a view: writing more may replace them). */
+  written(): Uint8Array {
+    return this.bytes.subarray(0, this.length);
   }
 
   base64(): string {

@@ -49,7 +49,7 @@ export async function handleLiveRequest(
     const parted = await handlePartedDocument(request, pathname, context);
     return parted ?? answerProductPage(request, context.settings, context.readAsset);
   }
-  const loadData = (): Promise<LiveData> => loadLiveData(context.settings, context.readAsset);
+  const loadData = (): Promise<LiveData> => loadLiveData(context.settings, context);
   let response: Response;
   try {
     response =

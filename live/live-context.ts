@@ -9,6 +9,19 @@ import { type LiveManifest, MANIFEST_PATH } from './live-files.js';
 /** Reads a file of the bundle by its path relative to the bundle root; undefined when absent. */
 export type AssetReader = (path: string) => Promise<string | undefined>;
 
+/**
+ * Reads a file of the bundle as bytes, as the host hands them over (`arrayBuffer()` of
+ * the asset's response, Node's `readFile`); undefined when absent. The search index's
+ * `.bin` files are read this way: as text they would not survive UTF-8 decoding.
+ */
+export type AssetBytesReader = (path: string) => Promise<Uint8Array | undefined>;
+
+/** What a shell reads the bundle's files with. */
+export interface AssetFiles {
+  readAsset: AssetReader;
+  readAssetBytes: AssetBytesReader;
+}
+
 /** Opens a file of the bundle as a byte stream (a parted document's part); undefined when absent. */
 export type AssetOpener = (path: string) => Promise<ReadableStream<Uint8Array> | undefined>;
 
@@ -36,9 +49,8 @@ export interface LiveSettings {
   markdownPages: readonly { path: string; html: string; twin: string }[];
 }
 
-export interface LiveContext {
+export interface LiveContext extends AssetFiles {
   settings: LiveSettings;
-  readAsset: AssetReader;
   /** Streams a bundle file; a shell without it serves no parted document (`parted-document-route.ts`). */
   openAsset?: AssetOpener;
   /** How the account tool asks the issuer's userinfo; default the global `fetch`. */

@@ -5,7 +5,7 @@
  * product and variant shards read on demand, kept in a cache bounded by size, of which
  * only the entries asked for are parsed (packed-shard.ts).
  */
-import type { AssetReader, LiveSettings } from './live-context.js';
+import type { AssetFiles, AssetReader, LiveSettings } from './live-context.js';
 import { indexFilePath, type LiveManifest, MANIFEST_PATH } from './live-files.js';
 import { productShardPath, shardOf, variantShardPath } from './live-layout.js';
 import { readPackedEntry } from './packed-shard.js';
@@ -36,11 +36,11 @@ export class LiveDataError extends Error {
 
 const loaded = new Map<string, Promise<LiveData>>();
 
-export function loadLiveData(settings: LiveSettings, readAsset: AssetReader): Promise<LiveData> {
+export function loadLiveData(settings: LiveSettings, files: AssetFiles): Promise<LiveData> {
   const key = `${settings.siteOrigin}${settings.basePath}@${settings.generated}`;
   let data = loaded.get(key);
   if (!data) {
-    data = readLiveData(readAsset);
+    data = readLiveData(files);
     // One bundle per isolate is the rule; a second key means a redeploy, so drop the old one.
     loaded.clear();
     loaded.set(key, data);
@@ -74,11 +74,13 @@ async function readJson<T>(readAsset: AssetReader, path: string): Promise<T> {
   return JSON.parse(text) as T;
 }
 
-async function readLiveData(readAsset: AssetReader): Promise<LiveData> {
+async function readLiveData({ readAsset, readAssetBytes }: AssetFiles): Promise<LiveData> {
   const manifest = await readJson<LiveManifest>(readAsset, MANIFEST_PATH);
-  const index = brokenAsLiveDataError(
-    openSearchIndex(await asLiveDataError(openPartitionStore((name) => readAsset(indexFilePath(name))))),
-  );
+  const indexFiles = {
+    text: (name: string) => readAsset(indexFilePath(name)),
+    bytes: (name: string) => readAssetBytes(indexFilePath(name)),
+  };
+  const index = brokenAsLiveDataError(openSearchIndex(await asLiveDataError(openPartitionStore(indexFiles))));
   const readShard = createShardCache(readAsset, SHARD_CHARS_KEPT);
   const readEntry = async (path: string, key: string): Promise<string | undefined> => {
     const text = await readShard(path);

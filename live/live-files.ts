@@ -68,7 +68,8 @@ export type LiveManifestSettings = Omit<
 
 export interface LiveFile {
   path: string;
-  body: string | Buffer;
+  /** Text, or bytes: a packed shard's UTF-8, or a search index `.bin` file. */
+  body: string | Uint8Array;
 }
 
 export function buildLiveFiles(

@@ -29,6 +29,11 @@ export class PackedStrings {
     const { text, lengths } = (file ?? {}) as Partial<PackedStringsFile>;
     if (typeof text !== 'string' || !Array.isArray(lengths))
       throw new TypeError('not a packed list of strings');
+    return PackedStrings.of(text, lengths);
+  }
+
+  /** The list of items of these lengths end to end in `text`; a `TypeError` when they do not add up to it. */
+  static of(text: string, lengths: ArrayLike<unknown>): PackedStrings {
     const starts = new Uint32Array(lengths.length + 1);
     let end = 0;
     let same = true;

@@ -5,11 +5,12 @@
  * end where an item's hash says so, not every n items, so a changed product moves its own
  * items between partitions and leaves the other boundaries (and files) as they were.
  */
-import { base64ToBytes, bytesToBase64 } from './base64-bytes.js';
+import { base64ToBytes } from './base64-bytes.js';
+import { SectionWriter } from './binary-sections.js';
 import { ByteWriter } from './byte-writer.js';
 import { fnv1a } from './fnv1a.js';
 import { packStrings } from './packed-strings.js';
-import { littleEndianBytes, readUint32LittleEndian } from './search-columns-file.js';
+import { readUint32LittleEndian } from './search-columns-file.js';
 import type { SearchIndexFile } from './search-index-file.js';
 import {
   facetsFile,
@@ -17,8 +18,8 @@ import {
   HAS_VARIANT,
   type IdsFile,
   idsFile,
-  type PricePartitionFile,
   priceFile,
+  pricePartitionBytes,
   ROOT_FILE,
   reversed,
   reversedVocabFile,
@@ -27,13 +28,13 @@ import {
   SPAN_COLUMNS,
   type SpanColumn,
   spanFile,
-  type TermPartitionFile,
   termFile,
+  termPartitionBytes,
   vocabFile,
 } from './search-partition-format.js';
 
 export interface PartitionSizes {
-  /** Bytes of text a term partition aims at (postings, impacts, terms). */
+  /** Bytes a term partition aims at (postings, impacts, terms). */
   termBytes: number;
   /** Variants a price partition aims at. */
   priceEntries: number;
@@ -46,12 +47,12 @@ export interface PartitionSizes {
 }
 
 /**
- * About 2,100 files at 1,000,000 products (docs/live.md has the counts; with the shards'
+ * About 2,000 files at 1,000,000 products (docs/live.md has the counts; with the shards'
  * 11,264 at most and 4,000 kept for parts, well inside Cloudflare Free's 20,000): term
- * files of about 64 KiB of postings (a typo's terms are scattered over the vocabulary, so
- * a word read loosely reads a dozen partitions, and each costs its bytes: 128 KiB made
+ * files of about 64 KiB (a typo's terms are scattered over the vocabulary, so a word read
+ * loosely reads a dozen partitions, and each costs its bytes: 128 KiB of base64 text made
  * the p95 word question read 1.6 MB), price files of about 32,768 variants (a range's
- * ends are walked step by step), ids in blocks of 2,048 (a page reads up to one per
+ * ends are found from marks every 64 entries), ids in blocks of 2,048 (a page reads up to one per
  * result, so they stay small), facets in blocks of 65,536.
  */
 export const DEFAULT_PARTITION_SIZES: PartitionSizes = {
@@ -62,10 +63,10 @@ export const DEFAULT_PARTITION_SIZES: PartitionSizes = {
   vocabTerms: 8_192,
 };
 
-/** A file of the index: its name inside the index folder and its JSON text. */
+/** A file of the index: its name inside the index folder and its JSON text or its bytes (`.bin`). */
 export interface IndexFile {
   name: string;
-  body: string;
+  body: string | Uint8Array;
 }
 
 export function buildSearchPartitions(
@@ -194,25 +195,22 @@ function termPartitions(
   const starts = contentCuts(
     index.terms.length,
     (term) => fnv1a(index.terms[term] as string),
-    // Its bytes as text: postings and impacts in base64, the term and its two numbers.
-    (term) =>
-      ((index.lengths[term] ?? 0) + (index.counts[term] ?? 0)) * (4 / 3) +
-      (index.terms[term]?.length ?? 0) +
-      16,
+    // Its bytes: postings and impacts, the term and its three numbers.
+    (term) => (index.lengths[term] ?? 0) + (index.counts[term] ?? 0) + (index.terms[term]?.length ?? 0) + 12,
     target,
   );
   const firsts = starts.map((start) => index.terms[start] as string);
   const names = contentNames(firsts);
   const files = starts.map((start, partition): IndexFile => {
     const end = starts[partition + 1] ?? index.terms.length;
-    const file: TermPartitionFile = {
-      terms: packStrings(index.terms.slice(start, end)),
+    const body = termPartitionBytes({
+      terms: index.terms.slice(start, end),
       counts: index.counts.slice(start, end),
       lengths: index.lengths.slice(start, end),
-      postings: bytesToBase64(postings.subarray(byteStarts[start], byteStarts[end])),
-      impacts: bytesToBase64(impacts.subarray(impactStarts[start], impactStarts[end])),
-    };
-    return { name: termFile(names[partition] as string), body: JSON.stringify(file) };
+      postings: postings.subarray(byteStarts[start], byteStarts[end]),
+      impacts: impacts.subarray(impactStarts[start], impactStarts[end]),
+    });
+    return { name: termFile(names[partition] as string), body };
   });
   return { files, firsts, names };
 }
@@ -280,12 +278,8 @@ function pricePartitions(
       const variant = order[at] as number;
       entries[at - start] = (productOf[variant] as number) * 2 + (index.available[variant] === '1' ? 1 : 0);
     }
-    const file: PricePartitionFile = {
-      first: priceAt(start),
-      steps: steps.base64(),
-      entries: bytesToBase64(littleEndianBytes(entries)),
-    };
-    return { name: priceFile(names[partition] as string), body: JSON.stringify(file) };
+    const body = pricePartitionBytes({ first: priceAt(start), entries, steps: steps.written() });
+    return { name: priceFile(names[partition] as string), body };
   });
   const span: [number, number] | null = order.length > 0 ? [priceAt(0), priceAt(order.length - 1)] : null;
   return { files, firsts: starts.map(priceAt), names, span };
@@ -306,10 +300,7 @@ function facetFiles(index: SearchIndexFile, block: number): IndexFile[] {
       facets[product - start] =
         (index.category[product] ?? 0) * 4 + (variants > 0 ? HAS_VARIANT : 0) + available;
     }
-    files.push({
-      name: facetsFile(start / block),
-      body: JSON.stringify({ facets: bytesToBase64(littleEndianBytes(facets)) }),
-    });
+    files.push({ name: facetsFile(start / block), body: new SectionWriter().uint32s(facets).finish() });
   }
   return files;
 }
@@ -339,15 +330,10 @@ function spanFiles(index: SearchIndexFile, block: number): IndexFile[] {
   for (const column of SPAN_COLUMNS) {
     const values = columns.get(column) as Float64Array;
     for (let start = 0; start < count; start += block) {
-      const slice = values.slice(start, Math.min(count, start + block));
-      const bytes = new Uint8Array(slice.length * 8);
-      const view = new DataView(bytes.buffer);
-      slice.forEach((value, at) => {
-        view.setFloat64(at * 8, value, true);
-      });
+      const slice = values.subarray(start, Math.min(count, start + block));
       files.push({
         name: spanFile(column, start / block),
-        body: JSON.stringify({ values: bytesToBase64(bytes) }),
+        body: new SectionWriter().float64s(slice).finish(),
       });
     }
   }

@@ -4,10 +4,9 @@
  * bounded by bytes (least recently used out first). A file that is missing, of another
  * shape or cut short is a `SearchIndexError`: the bundle is broken, not the request.
  */
-import { base64ToBytes } from './base64-bytes.js';
+import { SectionReader } from './binary-sections.js';
 import { ByteLru } from './byte-lru.js';
 import { PackedStrings } from './packed-strings.js';
-import { readUint32LittleEndian } from './search-columns-file.js';
 import { SearchIndexError } from './search-index-error.js';
 import {
   decodePrices,
@@ -22,22 +21,25 @@ import {
   facetsFile,
   type IdsFile,
   idsFile,
-  type PricePartitionFile,
   priceFile,
   ROOT_FILE,
   reversedVocabFile,
   SEARCH_INDEX_FORMAT,
   type SearchRoot,
   type SpanColumn,
-  type SpanFile,
   spanFile,
-  type TermPartitionFile,
   termFile,
   vocabFile,
 } from './search-partition-format.js';
 
-/** Reads a file of the index by its name inside the index folder; undefined when absent. */
-export type IndexFileReader = (name: string) => Promise<string | undefined>;
+/**
+ * Reads a file of the index by its name inside the index folder, as text (the JSON files)
+ * or as bytes (the `.bin` files); undefined when absent.
+ */
+export interface IndexFileReader {
+  text(name: string): Promise<string | undefined>;
+  bytes(name: string): Promise<Uint8Array | undefined>;
+}
 
 export { SearchIndexError };
 
@@ -72,7 +74,7 @@ export async function openPartitionStore(
   cacheBytes: number = DEFAULT_CACHE_BYTES,
 ): Promise<PartitionStore> {
   const readJson = async (name: string): Promise<unknown> => {
-    const text = await read(name);
+    const text = await read.text(name);
     if (text === undefined) throw new SearchIndexError(`the search index has no ${name}`);
     try {
       return JSON.parse(text);
@@ -98,27 +100,39 @@ export async function openPartitionStore(
   const textCache = new ByteLru<unknown>(cacheBytes - 6 * eighth);
   const cacheOf = (name: string): ByteLru<unknown> =>
     /^(prices|facets|spans)\//.test(name) ? columnCache : name.startsWith('ids/') ? idsCache : textCache;
-  const cached = <T>(
+  const cachedAs = <F, T>(
     name: string,
-    decode: (json: unknown, grow: (bytes: number) => void) => { value: T; bytes: number },
+    readFile: (name: string) => Promise<F>,
+    decode: (file: F, grow: (bytes: number) => void) => { value: T; bytes: number },
   ): Promise<T> =>
     cacheOf(name).get(name, async () => {
-      const json = await readJson(name);
+      const file = await readFile(name);
       try {
-        return decode(json, (bytes) => cacheOf(name).grow(name, bytes));
+        return decode(file, (bytes) => cacheOf(name).grow(name, bytes));
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
         throw new SearchIndexError(`the search index's ${name} cannot be read (${reason})`);
       }
     }) as Promise<T>;
+  const cached = <T>(name: string, decode: (json: unknown) => { value: T; bytes: number }): Promise<T> =>
+    cachedAs(name, readJson, decode);
+  const readBytes = async (name: string): Promise<Uint8Array> => {
+    const bytes = await read.bytes(name);
+    if (bytes === undefined) throw new SearchIndexError(`the search index has no ${name}`);
+    return bytes;
+  };
+  const cachedBytes = <T>(
+    name: string,
+    decode: (bytes: Uint8Array, grow: (bytes: number) => void) => { value: T; bytes: number },
+  ): Promise<T> => cachedAs(name, readBytes, decode);
   /** How many products a block of this size holds: the last one may hold fewer. */
   const blockLength = (block: number, size: number): number =>
     Math.max(0, Math.min(size, root.products - block * size));
   return {
     root,
     terms: (partition) =>
-      cached(termFile(root.term_files[partition] ?? ''), (json, grow) =>
-        decodeTerms(json as TermPartitionFile, root.products, grow),
+      cachedBytes(termFile(root.term_files[partition] ?? ''), (bytes, grow) =>
+        decodeTerms(bytes, root.products, grow),
       ),
     vocab: (partition, backwards) =>
       cached(
@@ -131,20 +145,22 @@ export async function openPartitionStore(
         },
       ),
     prices: (partition) =>
-      cached(priceFile(root.price_files[partition] ?? ''), (json) =>
-        decodePrices(json as PricePartitionFile, root.products),
+      cachedBytes(priceFile(root.price_files[partition] ?? ''), (bytes) =>
+        decodePrices(bytes, root.products),
       ),
     facets: (block) =>
-      cached(facetsFile(block), (json) => {
-        const facets = readUint32LittleEndian(base64ToBytes((json as { facets: string }).facets));
-        expectLength(facets.length, blockLength(block, root.facets_block), 'facets');
-        return { value: facets, bytes: facets.byteLength };
+      cachedBytes(facetsFile(block), (bytes) => {
+        const file = new SectionReader(bytes);
+        const facets = file.uint32s(blockLength(block, root.facets_block), 'facets');
+        file.end();
+        return { value: facets, bytes: bytes.byteLength };
       }),
     spans: (column, block) =>
-      cached(spanFile(column, block), (json) => {
-        const values = readFloat64LittleEndian(base64ToBytes((json as SpanFile).values));
-        expectLength(values.length, blockLength(block, root.facets_block), 'spans');
-        return { value: values, bytes: values.byteLength };
+      cachedBytes(spanFile(column, block), (bytes) => {
+        const file = new SectionReader(bytes);
+        const values = file.float64s(blockLength(block, root.facets_block), 'spans');
+        file.end();
+        return { value: values, bytes: bytes.byteLength };
       }),
     ids: (block) =>
       cached(idsFile(block), (json) => {
@@ -161,13 +177,4 @@ export async function openPartitionStore(
         return { value, bytes: suffixes.bytes + prefix.length };
       }),
   };
-}
-
-/** 64-bit little-endian floats, whatever the platform's order. */
-function readFloat64LittleEndian(bytes: Uint8Array): Float64Array {
-  if (bytes.length % 8 !== 0) throw new TypeError(`a column of ${bytes.length} bytes is cut short`);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-  const values = new Float64Array(bytes.length / 8);
-  for (let index = 0; index < values.length; index += 1) values[index] = view.getFloat64(index * 8, true);
-  return values;
 }

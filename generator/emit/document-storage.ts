@@ -14,7 +14,7 @@
 import { isPartsFile, PARTS_INDEX_PATH, type PartsIndex } from '../../live/bundle-parts.js';
 import type { Artifact } from '../artifact.js';
 import { artifactUrlPath } from '../artifact.js';
-import { artifactBytes, spillArtifact } from '../compact-artifact.js';
+import { artifactBytes, artifactChunks, spillArtifact } from '../compact-artifact.js';
 import { DEFAULT_PART_SIZES, type PartSizes } from '../parts/cut-parts.js';
 import { partDocument } from '../parts/part-document.js';
 import type { BuildPlan } from '../plan.js';
@@ -68,9 +68,10 @@ export function storeDocument(
 ): { files: Artifact[]; parted?: PartedSummary } {
   const sizes = partSizesOf(plan);
   if (!partsServed(plan) || !isPartable(document)) return { files: [store(document)] };
-  const bytes = artifactBytes(document);
-  if (bytes.length <= sizes.max) return { files: [store(document)] };
-  const parted = partDocument(document, [bytes], documentHeaders(plan, document), sizes);
+  const chunks = artifactChunks(document);
+  const length = chunks.reduce((total, chunk) => total + chunk.length, 0);
+  if (length <= sizes.max) return { files: [store(document)] };
+  const parted = partDocument(document, chunks, documentHeaders(plan, document), sizes);
   const parts = new Map(parted.parts.map((part) => [part.path, store(part)]));
   const manifest = store(parted.manifestArtifact);
   const entries = parted.manifest.parts;

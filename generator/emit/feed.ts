@@ -8,7 +8,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Artifact } from '../artifact.js';
-import { spillArtifact } from '../compact-artifact.js';
+import { chunkedArtifact } from '../compact-artifact.js';
 import type { BuildPlan, PlannedProduct } from '../plan.js';
 import { isRecord } from '../validate/bundle-layout.js';
 import { type DocumentReader, readOnce } from '../validate/parse-once.js';
@@ -25,7 +25,7 @@ import {
 import { checkGoogleItemRules, screenFeedProducts } from './feed-rules.js';
 import { FEED_PATH, filePathOf } from './sitemap-pages.js';
 import {
-  buildXmlDocumentWithElements,
+  buildXmlChunksWithElements,
   buildXmlElementsAtDepth2,
   hasIllegalXmlChars,
   isAbsoluteUrl,
@@ -59,7 +59,7 @@ export function emitFeed(plan: BuildPlan): Artifact[] {
   const frameWith = (item: unknown[]) => ({
     rss: { '@_version': '2.0', '@_xmlns:g': GOOGLE_NAMESPACE, channel: { ...channel, item } },
   });
-  const bytes = buildXmlDocumentWithElements(frameWith, 'item', fragments);
+  const chunks = buildXmlChunksWithElements(frameWith, 'item', fragments);
   // The tree the gate reads is built only when a checker asks for it: a rebuild's gate does
   // not read the whole feed (incremental-gate.ts), and building 270,000 items for nothing
   // was a tenth of a one-change rebuild at 100,000 products.
@@ -71,9 +71,7 @@ export function emitFeed(plan: BuildPlan): Artifact[] {
       return tree;
     },
   };
-  return [
-    spillArtifact({ path: FEED_FILE, mediaType: FEED_MEDIA_TYPE, body: '', serialisedFrom }, () => bytes),
-  ];
+  return [chunkedArtifact({ path: FEED_FILE, mediaType: FEED_MEDIA_TYPE, body: '', serialisedFrom }, chunks)];
 }
 
 /** The fragment kind of a product's feed items. */

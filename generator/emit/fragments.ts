@@ -7,11 +7,12 @@
  * (generator/cache/cached-fragments.ts). Both give the same bytes, so a rebuild's document
  * is the document a cold build would write, and the work is proportional to the change.
  *
- * The document is assembled as bytes, never as one string: at 100,000 products the catalog
- * is 261 MiB, and a string that size is both slow to build and close to V8's limit.
+ * The document is assembled as byte chunks, never as one string or one buffer: at 100,000
+ * products the catalog is 261 MiB, a string that size is slow to build and close to V8's
+ * limit, and a parted document is cut straight from its chunks (emit/document-storage.ts).
  */
 import type { Artifact } from '../artifact.js';
-import { spillArtifact } from '../compact-artifact.js';
+import { chunkedArtifact } from '../compact-artifact.js';
 import type { BuildPlan, ProductFragments } from '../plan.js';
 import { stableJson } from './json.js';
 
@@ -36,18 +37,19 @@ const ELEMENTS_LINE = `    ${JSON.stringify(ELEMENTS)}`;
 
 /**
  * `stableJson(value)` where `value[key]` is an array of as many elements as `elements`, each
- * already laid out by `indentedJson`: the same bytes, without building the whole text.
+ * already laid out by `indentedJson`: the same bytes, as chunks in order, never joined into
+ * the whole text or one buffer.
  */
-export function jsonWithElements(
+export function jsonChunksWithElements(
   value: Record<string, unknown>,
   key: string,
   elements: readonly Buffer[],
-): Buffer {
-  if (elements.length === 0) return Buffer.from(stableJson({ ...value, [key]: [] }), 'utf8');
+): Buffer[] {
+  if (elements.length === 0) return [Buffer.from(stableJson({ ...value, [key]: [] }), 'utf8')];
   const text = stableJson({ ...value, [key]: [ELEMENTS] });
   const at = text.indexOf(`\n${ELEMENTS_LINE}\n`);
   // `key` is a top-level key of what was written, so its one element sits one level in.
-  if (at < 0) throw new TypeError(`jsonWithElements: no "${key}" array one level in`);
+  if (at < 0) throw new TypeError(`jsonChunksWithElements: no "${key}" array one level in`);
   const head = Buffer.from(text.slice(0, at + 1), 'utf8');
   const tail = Buffer.from(text.slice(at + 1 + ELEMENTS_LINE.length), 'utf8');
   const separator = Buffer.from(',\n', 'utf8');
@@ -57,7 +59,7 @@ export function jsonWithElements(
     parts.push(element);
   });
   parts.push(tail);
-  return Buffer.concat(parts);
+  return parts;
 }
 
 /** The fragment kind of a product's record as an element of a top-level `products` array. */
@@ -75,6 +77,6 @@ export function recordsJsonArtifact(
   const elements = plan.products.map((product) =>
     plan.fragments.bytes(RECORD_JSON, product, () => indentedJson(product.record)),
   );
-  const bytes = jsonWithElements(value, 'products', elements);
-  return spillArtifact({ ...fields, body: '', serialisedFrom: { body: '', value } }, () => bytes);
+  const chunks = jsonChunksWithElements(value, 'products', elements);
+  return chunkedArtifact({ ...fields, body: '', serialisedFrom: { body: '', value } }, chunks);
 }

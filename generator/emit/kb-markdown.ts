@@ -51,15 +51,16 @@ function renderArticles(plan: BuildPlan): string[] {
   return ['## Articles', ...sections];
 }
 
-const sectionsByPlan = new WeakMap<BuildPlan, Buffer>();
+const sectionsByPlan = new WeakMap<BuildPlan, readonly Buffer[]>();
 
 /**
  * The knowledge base without its H1 title: `## About`, `## Usage rules`, `## Products`,
  * `## Articles`. The knowledge base and llms-full.txt both carry it, so while a bundle is
  * emitted it is rendered once per plan (a plan is never changed after `planBuild`) and
  * the text reused; `emitBundle` forgets it afterwards (`forgetKnowledgeBaseSections`).
+ * The text is byte chunks in order (one a product section), never joined into one buffer.
  */
-export function renderKnowledgeBaseSections(plan: BuildPlan): Buffer {
+export function renderKnowledgeBaseSections(plan: BuildPlan): readonly Buffer[] {
   let sections = sectionsByPlan.get(plan);
   if (sections === undefined) {
     sections = renderSections(plan, resolveUsagePolicy(plan.config));
@@ -73,7 +74,7 @@ export function forgetKnowledgeBaseSections(plan: BuildPlan): void {
   sectionsByPlan.delete(plan);
 }
 
-function renderSections(plan: BuildPlan, policy: UsagePolicy): Buffer {
+function renderSections(plan: BuildPlan, policy: UsagePolicy): Buffer[] {
   const { config } = plan;
   const about = [
     '## About',
@@ -107,7 +108,7 @@ function renderSections(plan: BuildPlan, policy: UsagePolicy): Buffer {
   }
   const articles = renderArticles(plan);
   if (articles.length > 0) parts.push(separator, Buffer.from(articles.join('\n\n'), 'utf8'));
-  return Buffer.concat(parts);
+  return parts;
 }
 
 /** One row of a product's variant table, as written. */

@@ -8,7 +8,7 @@
  */
 import matter from 'gray-matter';
 import type { Artifact } from '../artifact.js';
-import { spillArtifact } from '../compact-artifact.js';
+import { chunkedArtifact } from '../compact-artifact.js';
 import type { Product } from '../model.js';
 import type { BuildPlan } from '../plan.js';
 import { isRecord, parseJson } from '../validate/bundle-layout.js';
@@ -64,16 +64,16 @@ export function emitKnowledgeBase(plan: BuildPlan): Artifact[] {
   // Front matter by gray-matter (written for a one-character body, then cut before it),
   // then the body as bytes: the sections hold every product.
   const frontMatterBlock = matter.stringify('x', frontMatter, {}).slice(0, -2);
-  const markdown = Buffer.concat([
+  const markdown = [
     Buffer.from(`${frontMatterBlock}# ${escapeMarkdownInline(title)}\n\n`, 'utf8'),
-    renderKnowledgeBaseSections(plan),
+    ...renderKnowledgeBaseSections(plan),
     Buffer.from('\n', 'utf8'),
-  ]);
+  ];
   return [
     recordsJsonArtifact(plan, { path: KB_PRODUCTS_FILE, mediaType: 'application/json' }, json),
-    spillArtifact(
+    chunkedArtifact(
       { path: filePathOf(knowledgeBasePath(config)), mediaType: KB_MARKDOWN_MEDIA_TYPE, body: '' },
-      () => markdown,
+      markdown,
     ),
   ];
 }

@@ -43,12 +43,20 @@ export function emitLiveIndex(plan: BuildPlan): Artifact[] {
     liveSettings(plan),
     { shards: plan.shards, packShard },
   ).map((file) => {
-    const meta = {
-      path: file.path,
-      mediaType: file.path.endsWith('.json') ? 'application/json' : 'text/plain; charset=utf-8',
-    };
-    return typeof file.body === 'string' ? { ...meta, body: file.body } : bytesArtifact(meta, file.body);
+    const meta = { path: file.path, mediaType: mediaTypeOf(file.path) };
+    if (typeof file.body === 'string') return { ...meta, body: file.body };
+    const { buffer, byteOffset, byteLength } = file.body;
+    return bytesArtifact(
+      meta,
+      Buffer.isBuffer(file.body) ? file.body : Buffer.from(buffer, byteOffset, byteLength),
+    );
   });
+}
+
+/** The search index's `.bin` files are bytes no reader should take for text. */
+function mediaTypeOf(path: string): string {
+  if (path.endsWith('.json')) return 'application/json';
+  return path.endsWith('.bin') ? 'application/octet-stream' : 'text/plain; charset=utf-8';
 }
 
 function liveSettings(plan: BuildPlan): LiveManifestSettings {

@@ -7,7 +7,7 @@
  * links back (the consistency checks compare the product links with the catalog).
  */
 import type { Artifact } from '../artifact.js';
-import { spillArtifact } from '../compact-artifact.js';
+import { chunkedArtifact } from '../compact-artifact.js';
 import type { BuildPlan } from '../plan.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import { describeCatalogFacts, describeCatalogFields } from './catalog-fields.js';
@@ -50,14 +50,14 @@ export function emitLlms(plan: BuildPlan): Artifact[] {
       .map((section) => [`## ${section.title}`, '', ...section.lines].join('\n'));
   const llms = [header, ...render(sections.map((section) => section.title))].join('\n\n');
   // The knowledge base's sections hold every product: joined as bytes, not as one string.
-  const full = Buffer.concat([
+  const full = [
     Buffer.from(`${[header, ...render(['Catalog API', 'Documents', 'Usage'])].join('\n\n')}\n\n`, 'utf8'),
-    renderKnowledgeBaseSections(plan),
+    ...renderKnowledgeBaseSections(plan),
     Buffer.from(`${['', ...render(['Optional'])].join('\n\n')}\n`, 'utf8'),
-  ]);
+  ];
   return [
     { path: LLMS_FILE, mediaType: TEXT_MEDIA_TYPE, body: `${llms}\n` },
-    spillArtifact({ path: LLMS_FULL_FILE, mediaType: TEXT_MEDIA_TYPE, body: '' }, () => full),
+    chunkedArtifact({ path: LLMS_FULL_FILE, mediaType: TEXT_MEDIA_TYPE, body: '' }, full),
   ];
 }
 

@@ -141,22 +141,23 @@ export function buildXmlElementsAtDepth2(name: string, elements: readonly unknow
 /**
  * `buildXmlDocument(frameWith(elements))`, where `frameWith` puts the repeated `name`
  * elements two levels down, and the elements are the `fragments` (each from
- * `buildXmlElementsAtDepth2`): the same bytes, assembled without building the whole text.
+ * `buildXmlElementsAtDepth2`): the same bytes, as chunks in order (the frame's head, the
+ * fragments, its tail), never joined into the whole text or one buffer.
  */
-export function buildXmlDocumentWithElements(
+export function buildXmlChunksWithElements(
   frameWith: (elements: unknown[]) => Record<string, unknown>,
   name: string,
   fragments: readonly Buffer[],
-): Buffer {
+): Buffer[] {
   const nonEmpty = fragments.filter((fragment) => fragment.length > 0);
-  if (nonEmpty.length === 0) return Buffer.from(buildXmlDocument(frameWith([])), 'utf8');
+  if (nonEmpty.length === 0) return [Buffer.from(buildXmlDocument(frameWith([])), 'utf8')];
   const frame = buildXmlDocument(frameWith([ELEMENTS_MARK]));
   const line = `    <${name}>${ELEMENTS_MARK}</${name}>\n`;
   const at = frame.indexOf(line);
-  if (at < 0) throw new TypeError(`buildXmlDocumentWithElements: no <${name}> two levels down`);
-  return Buffer.concat([
+  if (at < 0) throw new TypeError(`buildXmlChunksWithElements: no <${name}> two levels down`);
+  return [
     Buffer.from(frame.slice(0, at), 'utf8'),
     ...nonEmpty,
     Buffer.from(frame.slice(at + line.length), 'utf8'),
-  ]);
+  ];
 }

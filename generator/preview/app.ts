@@ -71,12 +71,17 @@ interface PreviewContext {
   live: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }
 
-/** A file of the bundle for the live core, by URL path, read from inside the bundle only. */
-async function readBundleAsset(dir: string, path: string): Promise<string | undefined> {
+/** A file of the bundle for the live core, by URL path, read from inside the bundle only: its bytes. */
+async function readBundleAssetBytes(dir: string, path: string): Promise<Buffer | undefined> {
   const realDir = await realpath(dir).catch(() => undefined);
   const found = realDir === undefined ? undefined : await resolveInside(realDir, path);
   if (found === undefined || !found.stats.isFile()) return undefined;
-  return readFile(found.file, 'utf8');
+  return readFile(found.file);
+}
+
+/** The same, as UTF-8 text. */
+async function readBundleAsset(dir: string, path: string): Promise<string | undefined> {
+  return (await readBundleAssetBytes(dir, path))?.toString('utf8');
 }
 
 /** A file of the bundle as a byte stream (a parted document's part), from inside the bundle only. */
@@ -205,6 +210,7 @@ export function createPreviewApp(options: PreviewAppOptions): Express {
     checkedCatalog: undefined,
     live: createNodeLiveHandler({
       readAsset: (path) => readBundleAsset(options.dir, path),
+      readAssetBytes: (path) => readBundleAssetBytes(options.dir, path),
       openAsset: (path) => openBundleAsset(options.dir, path),
       ...(options.now ? { now: options.now } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),

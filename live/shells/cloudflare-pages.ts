@@ -49,9 +49,16 @@ export default {
   async fetch(request: Request, env: PagesEnv, ctx?: PagesContext): Promise<Response> {
     const url = new URL(request.url);
     if (isHostFilePath(url.pathname)) return hostFileNotFound();
-    const context = await contextFor(async (path) => {
-      const response = await env.ASSETS.fetch(new URL(path, url.origin).href);
-      return response.ok ? response.text() : undefined;
+    const fetchAsset = (path: string) => env.ASSETS.fetch(new URL(path, url.origin).href);
+    const context = await contextFor({
+      readAsset: async (path) => {
+        const response = await fetchAsset(path);
+        return response.ok ? response.text() : undefined;
+      },
+      readAssetBytes: async (path) => {
+        const response = await fetchAsset(path);
+        return response.ok ? new Uint8Array(await response.arrayBuffer()) : undefined;
+      },
     });
     const waitUntil = ctx ? (promise: Promise<unknown>) => ctx.waitUntil(promise) : undefined;
     // A parted document's parts, one asset each (docs/hosting.md counts them as subrequests).

@@ -6,20 +6,27 @@
  * has no live surface, and the shell serves its static files.
  */
 import { handleLiveRequest } from '../handle-live-request.js';
-import { type AssetOpener, type AssetReader, type LiveContext, readLiveSettings } from '../live-context.js';
+import {
+  type AssetBytesReader,
+  type AssetFiles,
+  type AssetOpener,
+  type AssetReader,
+  type LiveContext,
+  readLiveSettings,
+} from '../live-context.js';
 
 export { DEFAULT_BODY_LIMITS } from '../handle-live-request.js';
 export { createHookRuntime, type HookRuntime } from '../hooks/hook-runtime.js';
 export type { EnvReader } from '../hooks/hook-settings.js';
 export { PROCESS_POLICY, SERVERLESS_POLICY, type TriggerPolicy } from '../hooks/trigger-scheduler.js';
 export { HOOK_BODY_LIMITS, isHookPathname } from '../hooks/webhook-route.js';
-export type { AssetOpener, AssetReader, LiveContext };
+export type { AssetBytesReader, AssetFiles, AssetOpener, AssetReader, LiveContext };
 export { handleLiveRequest };
 
 /** The context for a bundle, or undefined when it has no live surface. */
-export async function createLiveContext(readAsset: AssetReader): Promise<LiveContext | undefined> {
-  const settings = await readLiveSettings(readAsset);
-  return settings === undefined ? undefined : { settings, readAsset };
+export async function createLiveContext(files: AssetFiles): Promise<LiveContext | undefined> {
+  const settings = await readLiveSettings(files.readAsset);
+  return settings === undefined ? undefined : { settings, ...files };
 }
 
 /**
@@ -27,10 +34,10 @@ export async function createLiveContext(readAsset: AssetReader): Promise<LiveCon
  * whatever the core caches outlives a request. A failed read is not remembered: the next
  * request tries again.
  */
-export function createContextCache(): (readAsset: AssetReader) => Promise<LiveContext | undefined> {
+export function createContextCache(): (files: AssetFiles) => Promise<LiveContext | undefined> {
   let pending: Promise<LiveContext | undefined> | undefined;
-  return (readAsset) => {
-    pending ??= createLiveContext(readAsset).catch((error: unknown) => {
+  return (files) => {
+    pending ??= createLiveContext(files).catch((error: unknown) => {
       pending = undefined;
       throw error;
     });

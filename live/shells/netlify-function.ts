@@ -47,10 +47,14 @@ const readEnv: EnvReader = (name) => {
 let hooks: { runtime: HookRuntime | undefined } | undefined;
 
 /** One of the site's own files, or undefined when it is missing or cannot be fetched (never a throw). */
-async function readOwnFile(origin: string, path: string): Promise<string | undefined> {
+async function readOwnFile<T>(
+  origin: string,
+  path: string,
+  read: (response: Response) => Promise<T>,
+): Promise<T | undefined> {
   try {
     const response = await fetch(new URL(path, origin), { redirect: 'error' });
-    return response.ok ? await response.text() : undefined;
+    return response.ok ? await read(response) : undefined;
   } catch {
     return undefined;
   }
@@ -71,7 +75,11 @@ export default async (request: Request, netlify?: NetlifyContext): Promise<Respo
   if (isHostFilePath(url.pathname)) return hostFileNotFound();
   // The files are fetched from the origin the request names: never from a host not the site's.
   if (!isTrustedHost(url, siteOrigin)) return misdirected(siteOrigin);
-  const context = await contextFor((path) => readOwnFile(url.origin, path));
+  const context = await contextFor({
+    readAsset: (path) => readOwnFile(url.origin, path, (response) => response.text()),
+    readAssetBytes: (path) =>
+      readOwnFile(url.origin, path, async (response) => new Uint8Array(await response.arrayBuffer())),
+  });
   // A function cannot fall through to the static files: an HTML page's HTML form is
   // fetched from the CDN by its file path, which no function claims.
   const fetchStatic = (path: string) => fetch(new URL(`/${path}`, url.origin), { redirect: 'manual' });

@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  type AssetBytesReader,
   type AssetOpener,
   type AssetReader,
   createLiveContext,
@@ -21,6 +22,8 @@ import {
 export interface NodeLiveOptions {
   /** Read again on every request: preview picks up a rebuilt bundle without a restart. */
   readAsset: AssetReader;
+  /** The same files as bytes (the search index's `.bin` files). */
+  readAssetBytes: AssetBytesReader;
   /** Streams a bundle file (a parted document's part); without it no parted document is served. */
   openAsset?: AssetOpener;
   /**
@@ -153,7 +156,7 @@ export function createNodeLiveHandler(
       body: body.body === undefined ? undefined : new Uint8Array(body.body),
     });
     // The manifest is small and read per request, so a rebuild's new settings apply at once.
-    const read = await createLiveContext(options.readAsset);
+    const read = await createLiveContext(options);
     const context = read && {
       ...read,
       ...(options.openAsset ? { openAsset: options.openAsset } : {}),

@@ -98,6 +98,7 @@ async function searchStep(
   queries: readonly Query[],
 ): Promise<{ index: Latency; scan: Latency }> {
   const readAsset = (path: string) => readFile(join(out, path), 'utf8').catch(() => undefined);
+  const readAssetBytes = (path: string) => readFile(join(out, path)).catch(() => undefined);
   const settings: LiveSettings = {
     basePath: '',
     siteOrigin: 'http://bench.invalid',
@@ -108,7 +109,7 @@ async function searchStep(
     generated: out,
     markdownPages: [],
   };
-  const { index } = await loadLiveData(settings, readAsset);
+  const { index } = await loadLiveData(settings, { readAsset, readAssetBytes });
   const scan = prepareScan(await readFile(join(out, 'agent-catalog.json'), 'utf8'));
   const asIndexQuery = (query: Query) => ({
     ...(query.query === undefined ? {} : { text: query.query }),

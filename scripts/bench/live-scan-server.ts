@@ -11,7 +11,8 @@ import { isScanSearch, scanSearch } from './live-scan.js';
 
 const dir = process.argv[2] ?? 'dist';
 const readAsset = (path: string) => readFile(join(dir, path), 'utf8').catch(() => undefined);
-const live = createNodeLiveHandler({ readAsset });
+const readAssetBytes = (path: string) => readFile(join(dir, path)).catch(() => undefined);
+const live = createNodeLiveHandler({ readAsset, readAssetBytes });
 
 const server = createServer(async (req, res) => {
   if (req.method === 'POST' && req.url?.endsWith('/ucp/catalog/search')) {

@@ -1,7 +1,7 @@
 /**
  * One isolate's view of the partitioned search index: `node --expose-gc
  * search-probe-child.js <dir> <count>` opens the index a folder holds (search-build-child.js
- * wrote it) through a file reader on disk, as the Node shell does, and asks a mixed set of
+ * wrote it) through file readers on disk, as the Node shell does, and asks a mixed set of
  * questions one after another: words (whole names, one word, two words, prefixes, typos),
  * price ranges alone (±$1, some "bought now" only, one in ten "from $x up"), words with a
  * price range, and the next pages of earlier questions (a kept answer and a page of ids).
@@ -87,12 +87,10 @@ const collect = (): void => (globalThis as { gc?: () => void }).gc?.();
 
 collect();
 const baseline = heap();
-const read = async (name: string): Promise<string | undefined> => {
-  try {
-    return await readFile(join(dir, name), 'utf8');
-  } catch {
-    return undefined;
-  }
+// As the Node shell reads them: the JSON files as text, the `.bin` files as bytes.
+const read = {
+  text: (name: string) => readFile(join(dir, name), 'utf8').catch(() => undefined),
+  bytes: (name: string) => readFile(join(dir, name)).catch(() => undefined),
 };
 let cpu = process.cpuUsage();
 let started = performance.now();

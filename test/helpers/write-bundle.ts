@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Artifact } from '../../generator/artifact.js';
+import { artifactBytes } from '../../generator/compact-artifact.js';
 
 /** Writes every artifact at `dir/<artifact.path>`, creating folders as needed. */
 export async function writeBundle(
@@ -19,7 +20,8 @@ export async function writeBundle(
     }
     const file = join(dir, artifact.path);
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, artifact.body);
+    // Bytes, not `body`: the search index's `.bin` files are not text.
+    await writeFile(file, artifactBytes(artifact));
   }
 }
 

@@ -9,10 +9,11 @@ import { once } from 'node:events';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { artifactBytes } from '../../generator/compact-artifact.js';
 import cloudflareShell from '../../live/shells/cloudflare-pages.js';
 import { createNodeLiveHandler } from '../../live/shells/node-http.js';
 import type { LiveBundle } from './live-bundle.js';
-import { liveFetch } from './live-bundle.js';
+import { assetFilesOf, liveFetch } from './live-bundle.js';
 import { syntheticLiveBundle } from './synthetic-bundle.js';
 
 const CONTRACT_BOUND_MS = 10_000;
@@ -60,13 +61,15 @@ describe('a body that never ends', () => {
   });
 
   it('is answered 408 before the 10 s bound by the Cloudflare Pages shell', async () => {
-    const files = new Map(bundle.artifacts.map((artifact) => [artifact.path, artifact.body]));
+    const files = new Map(bundle.artifacts.map((artifact) => [artifact.path, artifactBytes(artifact)]));
     const env = {
       ASSETS: {
         fetch: async (input: Request | string) => {
           const path = new URL(typeof input === 'string' ? input : input.url).pathname.slice(1);
           const body = files.get(path);
-          return body === undefined ? new Response('not found', { status: 404 }) : new Response(body);
+          return body === undefined
+            ? new Response('not found', { status: 404 })
+            : new Response(new Uint8Array(body));
         },
       },
     };
@@ -75,9 +78,8 @@ describe('a body that never ends', () => {
   });
 
   it('is answered 408 before the 10 s bound by the Node shell (preview and serve) over a real socket', async () => {
-    const files = new Map(bundle.artifacts.map((artifact) => [artifact.path, artifact.body]));
     const handle = createNodeLiveHandler({
-      readAsset: async (path) => files.get(path),
+      ...assetFilesOf(bundle.artifacts),
       origin: new URL(bundle.baseUrl).origin,
     });
     const server = createServer((req, res) => {

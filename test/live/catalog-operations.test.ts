@@ -366,6 +366,8 @@ describe('platform profiles and a broken deployment', () => {
         settings: { ...bundle.context.settings, generated: 'a bundle without its index' },
         readAsset: async (path: string) =>
           path.startsWith('_live/index/') ? undefined : bundle.context.readAsset(path),
+        readAssetBytes: async (path: string) =>
+          path.startsWith('_live/index/') ? undefined : bundle.context.readAssetBytes(path),
       },
     };
     const response = await liveFetch(broken)(`${bundle.baseUrl}/ucp/catalog/search`, {

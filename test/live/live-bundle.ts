@@ -9,10 +9,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Artifact } from '../../generator/artifact.js';
 import { build } from '../../generator/build.js';
+import { artifactBytes, bytesArtifact } from '../../generator/compact-artifact.js';
 import { silentLogger } from '../../generator/logger.js';
 import type { ProductRecord } from '../../generator/model.js';
 import { handleLiveRequest } from '../../live/handle-live-request.js';
-import { type LiveContext, readLiveSettings } from '../../live/live-context.js';
+import { type AssetFiles, type LiveContext, readLiveSettings } from '../../live/live-context.js';
+import type { LiveFile } from '../../live/live-files.js';
 import type { BodyLimits } from '../../live/read-body.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -46,17 +48,42 @@ export async function liveBundleOf(
   records: ProductRecord[],
   config: { site_url: string; base_url: string },
 ): Promise<LiveBundle> {
-  const files = new Map(artifacts.map((artifact) => [artifact.path, artifact.body]));
-  const readAsset = async (path: string): Promise<string | undefined> => files.get(path);
+  const { readAsset, readAssetBytes } = assetFilesOf(artifacts);
   const settings = await readLiveSettings(readAsset);
   if (!settings) throw new Error('the bundle has no live manifest');
   return {
     artifacts,
     records,
-    context: { settings, readAsset },
+    context: { settings, readAsset, readAssetBytes },
     siteUrl: config.site_url,
     baseUrl: config.base_url,
   };
+}
+
+/**
+ * A shell's readers over these artifacts, or over a map of their bytes by path: text as
+ * UTF-8, bytes as written (the search index's `.bin` files are not text).
+ */
+export function assetFilesOf(files: readonly Artifact[] | ReadonlyMap<string, Uint8Array>): AssetFiles {
+  const bytes = Array.isArray(files)
+    ? new Map(files.map((artifact) => [artifact.path, artifactBytes(artifact)]))
+    : (files as ReadonlyMap<string, Uint8Array>);
+  return {
+    readAsset: async (path) => {
+      const found = bytes.get(path);
+      return found === undefined ? undefined : new TextDecoder().decode(found);
+    },
+    readAssetBytes: async (path) => bytes.get(path),
+  };
+}
+
+/** The artifacts of `buildLiveFiles`' files: text as text, bytes kept as bytes (the search index's `.bin` files). */
+export function liveFileArtifacts(files: readonly LiveFile[]): Artifact[] {
+  return files.map(({ path, body }) =>
+    typeof body === 'string'
+      ? { path, body, mediaType: 'application/json' }
+      : bytesArtifact({ path, mediaType: 'application/octet-stream' }, Buffer.from(body)),
+  );
 }
 
 /** Calls the core as a shell would; a path the core does not claim is a 404 here. */

@@ -23,7 +23,7 @@ export interface OpenedIndex {
   index: LoadedSearchIndex;
   /** The files read so far, by name inside the index folder, in order. */
   reads: string[];
-  files: Map<string, string>;
+  files: Map<string, string | Uint8Array>;
 }
 
 export async function openIndexOf(
@@ -34,10 +34,21 @@ export async function openIndexOf(
   const whole = Array.isArray(records) ? buildSearchIndex(records) : (records as SearchIndexFile);
   const files = new Map(buildSearchPartitions(whole, sizes).map((file) => [file.name, file.body]));
   const reads: string[] = [];
-  const store = await openPartitionStore(async (name) => {
+  const read = <T>(
+    name: string,
+    as: (body: string | Uint8Array) => T | undefined,
+  ): Promise<T | undefined> => {
     reads.push(name);
-    return files.get(name);
-  }, cacheBytes);
+    const body = files.get(name);
+    return Promise.resolve(body === undefined ? undefined : as(body));
+  };
+  const store = await openPartitionStore(
+    {
+      text: (name) => read(name, (body) => (typeof body === 'string' ? body : undefined)),
+      bytes: (name) => read(name, (body) => (typeof body === 'string' ? undefined : body)),
+    },
+    cacheBytes,
+  );
   return { index: openSearchIndex(store), reads, files };
 }
 

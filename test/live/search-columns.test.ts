@@ -6,11 +6,12 @@
  * file missing or cut short, found only when a query reads it.
  */
 import { describe, expect, it } from 'vitest';
+import { artifactBytes } from '../../generator/compact-artifact.js';
 import { base64ToBytes } from '../../live/base64-bytes.js';
 import { buildColumnsFile, readUint32LittleEndian } from '../../live/search-columns-file.js';
 import { buildSearchIndex } from '../../live/search-index.js';
 import { buildSearchPartitions } from '../../live/search-partitions-file.js';
-import { liveFetch } from './live-bundle.js';
+import { assetFilesOf, liveFetch } from './live-bundle.js';
 import { syntheticLiveBundle } from './synthetic-bundle.js';
 import { makeVariedRecords } from './varied-catalog.js';
 
@@ -56,57 +57,89 @@ describe('the price order', () => {
 
 describe('a broken index in a bundle', () => {
   const broken = async (
-    change: (files: Map<string, string>) => void,
+    change: (files: Map<string, Uint8Array>) => void,
     body: unknown = { filters: { price: { min: 500, max: 700 } } },
   ) => {
     const bundle = await syntheticLiveBundle(40);
     const files = new Map(
       bundle.artifacts.flatMap((artifact) =>
-        artifact.path.startsWith('_live/index/') ? [[artifact.path, artifact.body] as const] : [],
+        artifact.path.startsWith('_live/index/') ? [[artifact.path, artifactBytes(artifact)] as const] : [],
       ),
     );
     change(files);
-    const readAsset = async (path: string): Promise<string | undefined> =>
-      path.startsWith('_live/index/') ? files.get(path) : bundle.context.readAsset(path);
-    const settings = { ...bundle.context.settings, generated: `broken ${Math.random()}` };
-    const response = await liveFetch({ ...bundle, context: { settings, readAsset } })(
-      `${bundle.baseUrl}/ucp/catalog/search`,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      },
-    );
+    const index = assetFilesOf(files);
+    const own = (path: string) => path.startsWith('_live/index/');
+    const context = {
+      settings: { ...bundle.context.settings, generated: `broken ${Math.random()}` },
+      readAsset: (path: string) => (own(path) ? index.readAsset(path) : bundle.context.readAsset(path)),
+      readAssetBytes: (path: string) =>
+        own(path) ? index.readAssetBytes(path) : bundle.context.readAssetBytes(path),
+    };
+    const response = await liveFetch({ ...bundle, context })(`${bundle.baseUrl}/ucp/catalog/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: response.status, text: await response.text() };
   };
+  /** Each `.bin` file of a folder, changed by `edit`. */
+  const editEach = (
+    files: Map<string, Uint8Array>,
+    folder: string,
+    edit: (bytes: Uint8Array) => Uint8Array,
+  ) => {
+    for (const [path, bytes] of files)
+      if (path.startsWith(`_live/index/${folder}/`)) files.set(path, edit(bytes));
+  };
+  const text = (bytes: Uint8Array | undefined): string => new TextDecoder().decode(bytes);
+  const json = (value: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(value));
 
   it('answers 503 without details when a price partition is cut short', async () => {
-    const answer = await broken((files) => {
-      for (const [path, body] of files) {
-        if (!path.startsWith('_live/index/prices/')) continue;
-        const partition = JSON.parse(body);
-        partition.entries = String(partition.entries).slice(0, 6);
-        files.set(path, JSON.stringify(partition));
-      }
-    });
+    const answer = await broken((files) => editEach(files, 'prices', (bytes) => bytes.subarray(0, 20)));
     expect(answer.status).toBe(503);
     expect(answer.text).not.toMatch(/price|_live|\.ts:|\.js:/);
   });
 
-  it('answers 503 when the postings of a term are cut short', async () => {
+  it('answers 503 when a price partition has bytes past its last step', async () => {
+    const answer = await broken((files) =>
+      editEach(files, 'prices', (bytes) => Uint8Array.from([...bytes, 1])),
+    );
+    expect(answer.status).toBe(503);
+  });
+
+  it('answers 503 when a term partition is cut short', async () => {
     const answer = await broken(
-      (files) => {
-        for (const [path, body] of files) {
-          if (!path.startsWith('_live/index/terms/')) continue;
-          const partition = JSON.parse(body);
-          partition.postings = String(partition.postings).slice(0, 8);
-          files.set(path, JSON.stringify(partition));
-        }
-      },
+      (files) => editEach(files, 'terms', (bytes) => bytes.subarray(0, bytes.length - 1)),
       { query: 'ginger' },
     );
     expect(answer.status).toBe(503);
     expect(answer.text).not.toMatch(/ginger|_live|\.ts:|\.js:/);
+  });
+
+  it('answers 503 when the postings of a term name more products than their bytes hold', async () => {
+    const answer = await broken(
+      (files) =>
+        editEach(files, 'terms', (bytes) => {
+          // Each term's count (after the two header numbers) one higher, and an impact byte
+          // more for each, so the file still adds up: only the postings are short.
+          const terms = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
+          const copy = Uint8Array.from([...bytes, ...new Uint8Array(terms).fill(1)]);
+          const view = new DataView(copy.buffer);
+          for (let term = 0; term < terms; term += 1) {
+            view.setUint32(8 + 4 * term, view.getUint32(8 + 4 * term, true) + 1, true);
+          }
+          return copy;
+        }),
+      { query: 'ginger' },
+    );
+    expect(answer.status).toBe(503);
+  });
+
+  it('answers 503 when a facets file is cut short', async () => {
+    const answer = await broken((files) => editEach(files, 'facets', (bytes) => bytes.subarray(4)), {
+      filters: { categories: ['juice'] },
+    });
+    expect(answer.status).toBe(503);
   });
 
   it('answers 503 when a partition is missing', async () => {
@@ -116,10 +149,10 @@ describe('a broken index in a bundle', () => {
     expect(answer.status).toBe(503);
   });
 
-  it('answers 503 for an index written in format 4, its lists of strings not packed', async () => {
+  it('answers 503 for an index written in format 5, its typed columns in JSON and base64', async () => {
     const answer = await broken((files) => {
-      const root = JSON.parse(files.get('_live/index/root.json') ?? '{}');
-      files.set('_live/index/root.json', JSON.stringify({ ...root, format: 4 }));
+      const root = JSON.parse(text(files.get('_live/index/root.json')) || '{}');
+      files.set('_live/index/root.json', json({ ...root, format: 5 }));
     });
     expect(answer.status).toBe(503);
   });
@@ -128,9 +161,9 @@ describe('a broken index in a bundle', () => {
     const answer = await broken((files) => {
       for (const [path, body] of files) {
         if (!path.startsWith('_live/index/ids/')) continue;
-        const block = JSON.parse(body);
+        const block = JSON.parse(text(body));
         block.ids.text = String(block.ids.text).slice(1);
-        files.set(path, JSON.stringify(block));
+        files.set(path, json(block));
       }
     });
     expect(answer.status).toBe(503);
@@ -138,8 +171,8 @@ describe('a broken index in a bundle', () => {
 
   it('answers 503 for an index written in the format before the partitions', async () => {
     const answer = await broken((files) => {
-      const root = JSON.parse(files.get('_live/index/root.json') ?? '{}');
-      files.set('_live/index/root.json', JSON.stringify({ ...root, format: 3 }));
+      const root = JSON.parse(text(files.get('_live/index/root.json')) || '{}');
+      files.set('_live/index/root.json', json({ ...root, format: 3 }));
     });
     expect(answer.status).toBe(503);
   });

@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildLiveFiles } from '../../live/live-files.js';
 import { buildSearchIndex, type SearchQuery } from '../../live/search-index.js';
-import { liveBundleOf, liveFetch } from './live-bundle.js';
+import { liveBundleOf, liveFetch, liveFileArtifacts } from './live-bundle.js';
 import { openIndexOf, SMALL_PARTITIONS, idsOf as shippedIdsOf } from './partitioned-index.js';
 import { loadSearchIndex as loadOldSearchIndex } from './search-oracle/old-search-index.js';
 import { makeVariedRecords, seeded } from './varied-catalog.js';
@@ -134,11 +134,10 @@ describe('the search is the one it replaced, item for item', () => {
       },
       { indexSizes: SMALL_PARTITIONS },
     );
-    const bundle = await liveBundleOf(
-      files.map((one) => ({ ...one, body: one.body.toString(), mediaType: 'application/json' })),
-      records,
-      { site_url: 'https://juice.example', base_url: 'https://juice.example' },
-    );
+    const bundle = await liveBundleOf(liveFileArtifacts(files), records, {
+      site_url: 'https://juice.example',
+      base_url: 'https://juice.example',
+    });
     const call = liveFetch(bundle);
     const paged = [
       { query: 'juice', filters: { price: { min: 300, max: 700 } } },

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ByteLru } from '../../live/byte-lru.js';
 import { PackedStrings } from '../../live/packed-strings.js';
 import { buildSearchIndex } from '../../live/search-index-file.js';
+import { readPricePartition, readTermPartition } from '../../live/search-partition-format.js';
 import { buildSearchPartitions, contentCuts } from '../../live/search-partitions-file.js';
 import type { ProductRecord } from '../../record/product-record.js';
 import { idsOf, openIndexOf, SMALL_PARTITIONS } from './partitioned-index.js';
@@ -15,9 +16,16 @@ import { makeVariedRecords } from './varied-catalog.js';
 
 const records = makeVariedRecords(2_000);
 /** The terms a term partition's file holds, read as the handler reads them. */
-const termsIn = (body: string): string[] => {
-  const terms = PackedStrings.read(JSON.parse(body).terms);
+const termsIn = (body: string | Uint8Array): string[] => {
+  if (typeof body === 'string') throw new TypeError('a term partition is bytes');
+  const { text, termLengths } = readTermPartition(body);
+  const terms = PackedStrings.of(text, termLengths);
   return Array.from({ length: terms.length }, (_, at) => terms.at(at) ?? '');
+};
+/** The first price of a price partition's file. */
+const firstPriceOf = (body: string | Uint8Array): number => {
+  if (typeof body === 'string') throw new TypeError('a price partition is bytes');
+  return readPricePartition(body).first;
 };
 const kinds = (reads: readonly string[]): Set<string> =>
   new Set(reads.map((name) => name.split('/')[0] ?? ''));
@@ -48,13 +56,10 @@ describe('what a query reads', () => {
   it('reads, for a narrow price range, only the price partitions around it', async () => {
     const { index, reads, files } = await openIndexOf(records);
     const priceFiles = [...files].filter(([name]) => name.startsWith('prices/'));
-    const cents = (partition: { first: number }) => partition.first;
     // The partitions whose first price lies within the range, and one before it at most.
     const min = 700;
     const max = 705;
-    const within = priceFiles.filter(
-      ([, body]) => cents(JSON.parse(body)) >= min && cents(JSON.parse(body)) <= max,
-    );
+    const within = priceFiles.filter(([, body]) => firstPriceOf(body) >= min && firstPriceOf(body) <= max);
     const found = await index.search({ price: { min, max } });
     expect(found.length).toBeGreaterThan(0);
     const priceReads = reads.filter((name) => name.startsWith('prices/'));
@@ -167,7 +172,11 @@ describe('where partitions end', () => {
 describe('one changed product', () => {
   const filesOf = (list: readonly ProductRecord[]) =>
     new Map(
-      buildSearchPartitions(buildSearchIndex(list), SMALL_PARTITIONS).map((file) => [file.name, file.body]),
+      buildSearchPartitions(buildSearchIndex(list), SMALL_PARTITIONS).map((file) => [
+        file.name,
+        // Bytes compared as text: the same bytes give the same text.
+        typeof file.body === 'string' ? file.body : Buffer.from(file.body).toString('latin1'),
+      ]),
     );
   const changed = (before: Map<string, string>, after: Map<string, string>): string[] =>
     [...new Set([...before.keys(), ...after.keys()])].filter((name) => before.get(name) !== after.get(name));

@@ -6,7 +6,7 @@
 import { buildLiveFiles } from '../../live/live-files.js';
 import { buildProductRecord } from '../../record/build-record.js';
 import type { ProductRecord } from '../../record/product-record.js';
-import { type LiveBundle, liveBundleOf } from './live-bundle.js';
+import { type LiveBundle, liveBundleOf, liveFileArtifacts } from './live-bundle.js';
 import { SMALL_PARTITIONS } from './partitioned-index.js';
 
 const FLAVOURS = ['ginger', 'lemon', 'beet', 'kale', 'mango', 'almond', 'matcha'];
@@ -79,10 +79,8 @@ export async function syntheticLiveBundle(
     // Small partitions, so every test here also reads an index cut into many files.
     { indexSizes: SMALL_PARTITIONS },
   );
-  const artifacts = files.map((file) => ({
-    ...file,
-    body: file.body.toString(),
-    mediaType: 'application/json',
-  }));
-  return liveBundleOf(artifacts, records, { site_url: siteUrl, base_url: baseUrl.replace(/\/+$/, '') });
+  return liveBundleOf(liveFileArtifacts(files), records, {
+    site_url: siteUrl,
+    base_url: baseUrl.replace(/\/+$/, ''),
+  });
 }

@@ -17,7 +17,7 @@ import type {
 } from '../../../record/product-record.js';
 import { offerOf } from '../../../record/variant-offers.js';
 import type { Artifact } from '../../artifact.js';
-import { spillArtifact } from '../../compact-artifact.js';
+import { chunkedArtifact } from '../../compact-artifact.js';
 import type { ResolvedConfig } from '../../config.js';
 import type { BuildPlan, PlannedProduct } from '../../plan.js';
 import { jsonBody } from '../json.js';
@@ -129,17 +129,15 @@ export function buildAcpMetadata(plan: BuildPlan): Json {
 export function emitAcpFeed(plan: BuildPlan): Artifact[] {
   if (!plan.config.agent_feeds.acp.enabled) return [];
   // One line per product, copied from the last build when the product did not change.
-  const lines = Buffer.concat(
-    plan.products.map((planned) =>
-      plan.fragments.bytes(
-        ACP_LINE,
-        planned,
-        () => `${JSON.stringify(buildAcpProduct(planned, plan.config))}\n`,
-      ),
+  const lines = plan.products.map((planned) =>
+    plan.fragments.bytes(
+      ACP_LINE,
+      planned,
+      () => `${JSON.stringify(buildAcpProduct(planned, plan.config))}\n`,
     ),
   );
   return [
     { path: ACP_METADATA_FILE, mediaType: 'application/json', ...jsonBody(buildAcpMetadata(plan)) },
-    spillArtifact({ path: ACP_PRODUCTS_FILE, mediaType: NDJSON_MEDIA_TYPE, body: '' }, () => lines),
+    chunkedArtifact({ path: ACP_PRODUCTS_FILE, mediaType: NDJSON_MEDIA_TYPE, body: '' }, lines),
   ];
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { artifactBytes } from '../../../generator/compact-artifact.js';
 import { readFeed } from '../../../generator/emit/feed.js';
-import { indentedJson, jsonWithElements } from '../../../generator/emit/fragments.js';
+import { indentedJson, jsonChunksWithElements } from '../../../generator/emit/fragments.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { stableJson } from '../../../generator/emit/json.js';
 import {
+  buildXmlChunksWithElements,
   buildXmlDocument,
-  buildXmlDocumentWithElements,
   buildXmlElementsAtDepth2,
 } from '../../../generator/emit/xml-text.js';
 import type { BuildPlan, PlannedProduct } from '../../../generator/plan.js';
@@ -35,12 +35,16 @@ describe('a JSON document assembled from its elements', () => {
       tail: true,
     };
     const elements = value.products.map((item) => Buffer.from(indentedJson(item), 'utf8'));
-    expect(jsonWithElements(value, 'products', elements).toString('utf8')).toBe(stableJson(value));
+    expect(Buffer.concat(jsonChunksWithElements(value, 'products', elements)).toString('utf8')).toBe(
+      stableJson(value),
+    );
   });
 
   it('when there is no element then the bytes equal stableJson of the empty array', () => {
     const value = { merchant: { name: 'x' }, products: [] as unknown[] };
-    expect(jsonWithElements(value, 'products', []).toString('utf8')).toBe(stableJson(value));
+    expect(Buffer.concat(jsonChunksWithElements(value, 'products', [])).toString('utf8')).toBe(
+      stableJson(value),
+    );
   });
 });
 
@@ -56,7 +60,7 @@ describe('an XML document assembled from its elements', () => {
 
   it('when each element is built two levels down then the document equals buildXmlDocument of the whole tree', () => {
     const fragments = items.map((item) => Buffer.from(buildXmlElementsAtDepth2('item', [item]), 'utf8'));
-    expect(buildXmlDocumentWithElements(frameWith, 'item', fragments).toString('utf8')).toBe(
+    expect(Buffer.concat(buildXmlChunksWithElements(frameWith, 'item', fragments)).toString('utf8')).toBe(
       buildXmlDocument(frameWith(items)),
     );
   });
@@ -67,13 +71,13 @@ describe('an XML document assembled from its elements', () => {
       Buffer.from(buildXmlElementsAtDepth2('item', items.slice(0, 2)), 'utf8'),
       Buffer.alloc(0),
     ];
-    expect(buildXmlDocumentWithElements(frameWith, 'item', fragments).toString('utf8')).toBe(
+    expect(Buffer.concat(buildXmlChunksWithElements(frameWith, 'item', fragments)).toString('utf8')).toBe(
       buildXmlDocument(frameWith(items.slice(0, 2))),
     );
   });
 
   it('when no product has an element then the document equals the tree with an empty list', () => {
-    expect(buildXmlDocumentWithElements(frameWith, 'item', []).toString('utf8')).toBe(
+    expect(Buffer.concat(buildXmlChunksWithElements(frameWith, 'item', [])).toString('utf8')).toBe(
       buildXmlDocument(frameWith([])),
     );
   });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Artifact } from '../../../generator/artifact.js';
+import { artifactBytes } from '../../../generator/compact-artifact.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { bundleShells } from '../../../generator/emit/live-bundle.js';
 import { MAX_ROUTE_RULES, parseRoutesFile } from '../../../generator/emit/live-routes.js';
@@ -106,8 +107,10 @@ describe('the live handler files', () => {
           async fetch(request: Request | string): Promise<Response> {
             const path = new URL(typeof request === 'string' ? request : request.url).pathname.slice(1);
             assetsAsked.push(path);
-            const body = artifacts.find((artifact) => artifact.path === path)?.body;
-            return body === undefined ? new Response('not found', { status: 404 }) : new Response(body);
+            const found = artifacts.find((artifact) => artifact.path === path);
+            return found === undefined
+              ? new Response('not found', { status: 404 })
+              : new Response(new Uint8Array(artifactBytes(found)));
           },
         },
       };

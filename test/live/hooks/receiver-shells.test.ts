@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Artifact } from '../../../generator/artifact.js';
+import { artifactBytes } from '../../../generator/compact-artifact.js';
 import { type ServedBundle, serveTempBundle } from '../../generator/preview/served-bundle.js';
 import { buildSampleLiveBundle } from '../live-bundle.js';
 import { type Delivery, SHOPIFY_SECRET, shopifyDelivery, WOO_SECRET, wooDelivery } from './deliveries.js';
@@ -87,7 +88,9 @@ describe('the Cloudflare Pages worker', () => {
       async fetch(request: Request | string): Promise<Response> {
         const path = new URL(typeof request === 'string' ? request : request.url).pathname.slice(1);
         const found = artifacts.find((artifact) => artifact.path === path);
-        return found ? new Response(found.body) : new Response('not found', { status: 404 });
+        return found
+          ? new Response(new Uint8Array(artifactBytes(found)))
+          : new Response('not found', { status: 404 });
       },
     };
     const env = { ASSETS: assets, ...hookEnv() };
