@@ -1,6 +1,7 @@
 /**
- * 100,000 products on the hosts' own engines (issue 30, item 5). A Shopify-shaped store of
- * 100,000 products (about 270,000 variants) is built by the real CLI for Cloudflare Pages
+ * A large store on the hosts' own engines (issue 30, item 5). A Shopify-shaped store of
+ * 30,000 products (about 81,000 variants; `npm run bench -- --only hosts` builds and serves
+ * the same at 100,000, too long for every CI run) is built by the real CLI for Cloudflare Pages
  * (documents over a part's size in parts) and for Netlify (documents whole), each build
  * refusing a bundle its host would not deploy (`large-store.ts`). `preview` and
  * `wrangler pages dev` serve the Cloudflare bundle, `netlify dev --offline` the Netlify one.
@@ -10,9 +11,10 @@
  * official MCP client must find sampled products by name, by id and by a price filter, with
  * the same answers from the three.
  *
- * Cost: one cold build (about 5 minutes of CPU on a quiet machine, 3.6 GiB of memory), one
- * build from its fragments (about 2 minutes of CPU), then about 1.2 GB streamed from each of
- * two servers.
+ * Cost at 30,000: one cold build (about a minute and a half of CPU on a quiet machine), one
+ * build from its fragments, then about 360 MB streamed from each of two servers. At 100,000
+ * the test took 11 minutes of a 44-minute CI run on a machine losing a quarter of its CPU to
+ * steal, pushing CI past its 40 minutes.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -51,9 +53,9 @@ import {
   readDocumentRange,
 } from './streamed-digest.js';
 
-const PRODUCTS = 100_000;
+const PRODUCTS = 30_000;
 const SAMPLED = 24;
-/** Each build's bound: a cold build of 100,000 products under a CI machine's load. */
+/** Each build's bound: a cold build of this store under a CI machine's load, with room. */
 const BUILD_LIMIT_MS = 30 * 60_000;
 /** One whole document (the largest is about 330 MiB) from one server. */
 const STREAM_LIMIT_MS = 5 * 60_000;
@@ -120,7 +122,7 @@ async function runBuild(args: readonly string[], cwd: string): Promise<void> {
   }
 }
 
-describe('a 100,000-product store on the hosts engines', requires(ENGINES), () => {
+describe('a 30,000-product store on the hosts engines', requires(ENGINES), () => {
   let root = '';
   let store: LargeStore | undefined;
   let served: Served | undefined;
