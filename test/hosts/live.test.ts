@@ -6,7 +6,8 @@
  * function). The official MCP SDK client must list the tools and find every product by
  * name, by id and by a price filter, with identical answers from the three; UCP REST and
  * `/.well-known/ucp` likewise. Engine start-up is slow: one engine process per host and
- * bundle, shared by the file's tests; every request is bounded.
+ * bundle, shared by the file's tests; every request is bounded. Independent questions are
+ * asked `ASKED_AT_ONCE` at a time (`at-most.ts`: netlify dev answers each on a fresh worker).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -20,6 +21,7 @@ import { toMinorUnits } from '../../record/decimal-price.js';
 import { ensureCompiled } from '../generator/cli/run-cli.js';
 import { REPO_ROOT } from '../generator/pipeline/helpers.js';
 import { requires } from '../helpers/requirements.js';
+import { forEachAtMost } from './at-most.js';
 import { ENGINES, MCP_CONFORMANCE } from './engines.js';
 import { type Connected, callEverywhere, connect, expectFoundByName, type Server } from './mcp-clients.js';
 import { buildHostileBundle, buildWith, type Served, serveEverywhere, stopAll } from './served.js';
@@ -38,6 +40,12 @@ const CASES = [
     make: buildHostileBundle,
   },
 ];
+
+/**
+ * Questions in flight at once: enough to keep both cores of a CI machine busy while
+ * netlify dev starts a worker per request, few enough that no request nears its bound.
+ */
+const ASKED_AT_ONCE = 4;
 
 function serversOf(served: Served): Server[] {
   return [{ name: 'preview', url: served.preview.url }, ...served.engines];
@@ -186,13 +194,14 @@ describe("the live handler on the hosts' own engines", requires(ENGINES), () => 
     });
 
     it("when a host's own file is requested then every server answers 404", async () => {
-      for (const path of ['/_worker.js', '/_routes.json', '/.netlify-functions/agent-catalog-live.mjs']) {
-        for (const server of servers()) {
-          const res = await fetch(`${server.url}${path}`, { signal: AbortSignal.timeout(20_000) });
-          await res.arrayBuffer();
-          expect(res.status, `${path} on ${server.name}`).toBe(404);
-        }
-      }
+      const asked = ['/_worker.js', '/_routes.json', '/.netlify-functions/agent-catalog-live.mjs'].flatMap(
+        (path) => servers().map((server) => ({ path, server })),
+      );
+      await forEachAtMost(asked, ASKED_AT_ONCE, async ({ path, server }) => {
+        const res = await fetch(`${server.url}${path}`, { signal: AbortSignal.timeout(20_000) });
+        await res.arrayBuffer();
+        expect(res.status, `${path} on ${server.name}`).toBe(404);
+      });
     });
 
     it('when the MCP SDK client lists the tools then every server offers the same four read-only tools', async () => {
@@ -208,30 +217,32 @@ describe("the live handler on the hosts' own engines", requires(ENGINES), () => 
     });
 
     it('when the official MCP conformance suite checks every server then each scenario that applies passes', async () => {
-      for (const server of servers()) {
-        for (const scenario of CONFORMANCE_SCENARIOS) {
-          const run = await runConformance(`${server.url}${base}/mcp`, scenario, root);
-          expect(run.ok, `${scenario} on ${server.name}:\n${run.output}`).toBe(true);
-          expect(run.output).toMatch(/Passed: (\d+)\/\1, 0 failed/);
-        }
-      }
+      const runs = servers().flatMap((server) =>
+        CONFORMANCE_SCENARIOS.map((scenario) => ({ server, scenario })),
+      );
+      await forEachAtMost(runs, ASKED_AT_ONCE, async ({ server, scenario }) => {
+        const run = await runConformance(`${server.url}${base}/mcp`, scenario, root);
+        expect(run.ok, `${scenario} on ${server.name}:\n${run.output}`).toBe(true);
+        expect(run.output).toMatch(/Passed: (\d+)\/\1, 0 failed/);
+      });
     }, 300_000);
 
     it('when every product is asked for by name and by id then every server finds it with the same answer', async () => {
       expect(products.length).toBeGreaterThan(0);
-      for (const product of products) {
-        await expectFoundByName(clients, product);
-      }
+      await forEachAtMost(products, ASKED_AT_ONCE, (product) => expectFoundByName(clients, product));
       // Lookups by id in batches of the tool's maximum, then get_product for a spread of products.
+      const batches: string[][] = [];
       for (let start = 0; start < products.length; start += 50) {
-        const ids = products.slice(start, start + 50).map((product) => product.id);
+        batches.push(products.slice(start, start + 50).map((product) => product.id));
+      }
+      await forEachAtMost(batches, ASKED_AT_ONCE, async (ids) => {
         const looked = await callEverywhere(clients, 'lookup_catalog', { ids });
         expect(looked.products?.map((item) => item.id).sort()).toEqual([...ids].sort());
-      }
-      for (const product of spread(products, 30)) {
+      });
+      await forEachAtMost(spread(products, 30), ASKED_AT_ONCE, async (product) => {
         const byId = await callEverywhere(clients, 'get_product', { id: product.id });
         expect(byId.product?.id).toBe(product.id);
-      }
+      });
     }, 900_000);
 
     it('when products are asked for by a price filter then every server pages through the same answers and finds every product', async () => {
@@ -247,7 +258,7 @@ describe("the live handler on the hosts' own engines", requires(ENGINES), () => 
         cursor = page.pagination?.cursor;
       } while (cursor !== undefined);
       expect([...ids].sort()).toEqual(products.map((product) => product.id).sort());
-      for (const product of spread(products, 20)) {
+      await forEachAtMost(spread(products, 20), ASKED_AT_ONCE, async (product) => {
         const amount = toMinorUnits(product.price, product.currency) ?? -1;
         const page = await callEverywhere(clients, 'search_catalog', {
           filters: { price: { min: amount, max: amount } },
@@ -257,14 +268,14 @@ describe("the live handler on the hosts' own engines", requires(ENGINES), () => 
           page.products?.map((item) => item.id),
           `${product.name} at ${amount}`,
         ).toContain(product.id);
-      }
+      });
     }, 600_000);
 
     it("when UCP REST is asked the same questions then every server gives the MCP tools' answers", async () => {
       const sample = products.filter(
         (_, index) => index % Math.max(1, Math.floor(products.length / 10)) === 0,
       );
-      for (const product of sample) {
+      await forEachAtMost(sample, ASKED_AT_ONCE, async (product) => {
         const mcp = await callEverywhere(clients, 'get_product', { id: product.id });
         const search = await callEverywhere(clients, 'search_catalog', { query: product.name });
         for (const server of clients) {
@@ -280,11 +291,11 @@ describe("the live handler on the hosts' own engines", requires(ENGINES), () => 
           );
           expect(await found.json(), `${product.name} on ${server.name}`).toEqual(search);
         }
-      }
+      });
     }, 300_000);
 
     it("when the official A2A client sends a message then every server answers with search_catalog's result", async () => {
-      for (const product of spread(products, 3)) {
+      await forEachAtMost(spread(products, 3), ASKED_AT_ONCE, async (product) => {
         const search = await callEverywhere(clients, 'search_catalog', { query: product.name });
         for (const server of clients) {
           const res = await fetch(`${server.url}/.well-known/agent-card.json`, {
@@ -322,7 +333,7 @@ describe("the live handler on the hosts' own engines", requires(ENGINES), () => 
             `${product.name} on ${server.name}`,
           ).toEqual(search);
         }
-      }
+      });
     }, 300_000);
 
     it('when /.well-known/ucp is fetched then every server serves the same profile naming its MCP and REST endpoints', async () => {
