@@ -46,6 +46,10 @@ async function copyRepository(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'agent-catalog-runnable-'));
   await cp(ROOT, dir, {
     recursive: true,
+    // lib/ stays as new as the sources it was compiled from, so a block's `npm run` finds it
+    // up to date (`tsc -b` decides by file times) as it would in a clone after `npm run
+    // compile`, instead of a full type check in each copy (about 15 s a copy).
+    preserveTimestamps: true,
     filter: (source) => {
       const name = basename(source);
       return !(NOT_COPIED.has(name) && join(ROOT, name) === source) && !name.startsWith('dist.');
