@@ -50,6 +50,9 @@ export function partitionedPostings(store: PartitionStore): Postings {
     let partition = Math.max(0, partitionOf(word));
     let first = true;
     for (; partition < firsts.length && expansions.length < MAX_EXPANSIONS; partition += 1) {
+      // A later partition holds terms with the prefix only if its first term has it: the
+      // root says so, and a partition that cannot hold one is never read.
+      if (!first && !(firsts[partition] as string).startsWith(word)) return;
       const { terms, postings } = await store.terms(partition);
       for (let at = first ? terms.lowerBound(word) : 0; at < terms.length; at += 1) {
         if (expansions.length >= MAX_EXPANSIONS) return;
@@ -66,11 +69,10 @@ export function partitionedPostings(store: PartitionStore): Postings {
   const startingWith = async (prefix: string, backwards: boolean): Promise<string[]> => {
     const heads = backwards ? store.root.rvocab : store.root.vocab;
     const found: string[] = [];
-    for (
-      let partition = Math.max(0, upperBound(heads, prefix) - 1);
-      partition < heads.length;
-      partition += 1
-    ) {
+    const start = Math.max(0, upperBound(heads, prefix) - 1);
+    for (let partition = start; partition < heads.length; partition += 1) {
+      // As for the terms: a later file holds such terms only if its first term is one.
+      if (partition > start && !(heads[partition] as string).startsWith(prefix)) return found;
       const list = await store.vocab(partition, backwards);
       for (let at = list.lowerBound(prefix); at < list.length; at += 1) {
         const term = list.at(at) as string;
