@@ -14,18 +14,20 @@ import { ProductBitmap } from './product-bitmap.js';
 import { partitionedColumns, type SearchQuery } from './search-columns.js';
 import type { PartitionStore } from './search-partitions.js';
 import { type Expansion, lowerBound, partitionedPostings } from './search-postings.js';
+import type { SearchAnswer } from './search-span-answer.js';
 import { tokenise } from './search-tokens.js';
 
 export type { SearchQuery } from './search-columns.js';
 export { buildSearchIndex, type SearchIndexFile } from './search-index-file.js';
+export type { SearchAnswer } from './search-span-answer.js';
 
 export interface LoadedSearchIndex {
   /** How many products the catalog has. */
   readonly products: number;
   /** The product ids at these positions of a search answer (positions past the catalog are left out). */
   productIds(positions: ArrayLike<number>): Promise<string[]>;
-  /** Positions of the matches, best first, in a stable order. */
-  search(query: SearchQuery): Promise<Uint32Array>;
+  /** Positions of the matches, best first, in a stable order (read a page with `subarray`). */
+  search(query: SearchQuery): Promise<SearchAnswer>;
 }
 
 /** More words than this in one query are dropped: each costs a pass over its postings. */
@@ -40,16 +42,17 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
   const count = store.root.products;
   const columns = partitionedColumns(store);
   const postings = partitionedPostings(store);
-  // Per product: which pass of the current query reached it (`stamp`) and its score so far.
+  // Per product, side by side: which pass of the current query reached it (its stamp, at
+  // 2 × product) and its score so far (at 2 × product + 1). Side by side, a posting costs
+  // one cache miss, not two: the passes over a common prefix's postings are memory-bound.
   // Stamps grow across queries, so nothing is cleared between them.
-  const stamp = new Uint32Array(count);
-  const score = new Uint32Array(count);
+  const slots = new Uint32Array(2 * count);
   let epoch = 0;
   // Left empty between queries: `matchAny` clears the bits as it reads them back.
   const union = new ProductBitmap(count);
   const nextEpoch = (): number => {
     if (epoch > 0xffffffff - 2 * (MAX_QUERY_WORDS + 2)) {
-      stamp.fill(0);
+      for (let product = 0; product < count; product += 1) slots[2 * product] = 0;
       epoch = 0;
     }
     epoch += MAX_QUERY_WORDS + 2;
@@ -64,22 +67,13 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
     let size = 0;
     for (const expansions of words) {
       for (const { products, impacts, weight } of expansions) {
-        for (let index = 0; index < products.length; index += 1) {
-          const product = products[index] as number;
-          const impact = (impacts[index] as number) * weight;
-          if ((stamp[product] as number) < base) {
-            stamp[product] = base;
-            score[product] = impact;
-            found[size] = product;
-            size += 1;
-          } else score[product] = (score[product] as number) + impact;
-        }
+        size = scorePostings(products, impacts, weight, base, slots, found, size);
       }
     }
     // One postings list is ascending already; several interleave: read back from the bits
     // in catalog order (a sort of 200,000 products would cost ten times as much).
     if (lists.length <= 1) return found.subarray(0, size);
-    for (let index = 0; index < size; index += 1) union.add(found[index] as number);
+    union.addAll(found, size);
     return union.list(size, true);
   };
 
@@ -99,9 +93,10 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
       if (candidates.length === 0) break;
       for (const { products, impacts, weight } of expansions) {
         const confirm = (product: number, index: number): void => {
-          if (stamp[product] !== mark) return;
-          stamp[product] = mark + 1;
-          score[product] = (score[product] as number) + (impacts[index] as number) * weight;
+          const slot = 2 * product;
+          if (slots[slot] !== mark) return;
+          slots[slot] = mark + 1;
+          slots[slot + 1] = (slots[slot + 1] as number) + (impacts[index] as number) * weight;
         };
         if (candidates.length * SEARCH_STEPS < products.length) {
           for (const product of candidates) {
@@ -114,14 +109,14 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
       }
       mark += 1;
       const next = mark;
-      candidates = candidates.filter((product) => stamp[product] === next);
+      candidates = candidates.filter((product) => slots[2 * product] === next);
     }
     return candidates;
   };
 
-  // The scores live in `score` from a match until `byScore` reads them, across the reads of
+  // The scores live in `slots` from a match until `byScore` reads them, across the reads of
   // the filter's partitions: another search must not run in between.
-  const runSearch = async (query: SearchQuery): Promise<Uint32Array> => {
+  const runSearch = async (query: SearchQuery): Promise<SearchAnswer> => {
     const words = [...new Set(tokenise(query.text ?? ''))].slice(0, MAX_QUERY_WORDS);
     if (words.length === 0) return columns.matching(query);
     const exact = await Promise.all(words.map((word) => postings.exact(word)));
@@ -134,15 +129,17 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
       if (loose.every((expansions) => expansions.length > 0)) found = await kept(matchAll(loose));
       if (found.length === 0) found = await kept(matchAny(loose));
     }
-    return byScore(found, score);
+    return byScore(found, slots);
   };
 
   // An agent paging through one query asks it again per page: the matches are kept, so
   // page n costs a slice rather than a search over the whole catalog.
   const recent = new Map<string, Uint32Array>();
   let recentBytes = 0;
-  const remember = (key: string, answer: Uint32Array): void => {
-    if (answer.byteLength > RECENT_BYTES) return;
+  const remember = (key: string, answer: SearchAnswer): void => {
+    // An answer counted rather than written out (search-span-answer.ts) is not kept: it
+    // holds column blocks the cache may have dropped, and counting again is one pass.
+    if (!(answer instanceof Uint32Array) || answer.byteLength > RECENT_BYTES) return;
     // An answer cut from a larger array would keep all of it alive: keep a copy of its own.
     const found = answer.byteLength < answer.buffer.byteLength ? answer.slice() : answer;
     while (recent.size >= RECENT_QUERIES || recentBytes + found.byteLength > RECENT_BYTES) {
@@ -186,22 +183,70 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
 }
 
 /**
- * Candidates (ascending) ordered by score, highest first, ties in catalog order: a counting
- * sort over the small integer scores, linear in the candidates, stable by construction.
+ * Adds one spelling's postings to the scores of the current pass (stamp `base`), writing
+ * each product it reaches first to `found` from `size`; returns the new size. A function
+ * of its own so V8 optimises it whole: as a loop inside `matchAny` it was compiled on the
+ * fly mid-call and dropped again on each of the first fifty calls.
  */
-function byScore(candidates: Uint32Array, score: Uint32Array): Uint32Array {
-  let highest = 0;
-  for (const product of candidates) highest = Math.max(highest, score[product] as number);
-  const starts = new Uint32Array(highest + 2);
-  for (const product of candidates) starts[highest - (score[product] as number) + 1] += 1;
-  for (let bucket = 1; bucket < starts.length; bucket += 1) {
-    starts[bucket] = (starts[bucket] as number) + (starts[bucket - 1] as number);
+function scorePostings(
+  products: Uint32Array,
+  impacts: Uint8Array,
+  weight: number,
+  base: number,
+  slots: Uint32Array,
+  found: Uint32Array,
+  size: number,
+): number {
+  let at = size;
+  for (let index = 0; index < products.length; index += 1) {
+    const slot = 2 * (products[index] as number);
+    const impact = (impacts[index] as number) * weight;
+    if ((slots[slot] as number) < base) {
+      slots[slot] = base;
+      slots[slot + 1] = impact;
+      found[at] = slot >>> 1;
+      at += 1;
+    } else slots[slot + 1] = (slots[slot + 1] as number) + impact;
   }
+  return at;
+}
+
+/**
+ * Candidates (ascending) ordered by score, highest first, ties in catalog order: a counting
+ * sort over the small integer scores, linear in the candidates, stable by construction. A
+ * product's score is at 2 × product + 1 of `slots`. Each pass is a function of its own,
+ * like `scorePostings`: V8 dropped its code for the passes of one function fifty times.
+ */
+function byScore(candidates: Uint32Array, slots: Uint32Array): Uint32Array {
+  const highest = highestScore(candidates, slots);
+  const starts = bucketStarts(candidates, slots, highest);
   const ordered = new Uint32Array(candidates.length);
-  for (const product of candidates) {
-    const bucket = highest - (score[product] as number);
+  for (let index = 0; index < candidates.length; index += 1) {
+    const product = candidates[index] as number;
+    const bucket = highest - (slots[2 * product + 1] as number);
     ordered[starts[bucket] as number] = product;
     starts[bucket] = (starts[bucket] as number) + 1;
   }
   return ordered;
+}
+
+function highestScore(candidates: Uint32Array, slots: Uint32Array): number {
+  let highest = 0;
+  for (let index = 0; index < candidates.length; index += 1) {
+    highest = Math.max(highest, slots[2 * (candidates[index] as number) + 1] as number);
+  }
+  return highest;
+}
+
+/** Where each score's run starts in the order, highest score first. */
+function bucketStarts(candidates: Uint32Array, slots: Uint32Array, highest: number): Uint32Array {
+  const starts = new Uint32Array(highest + 2);
+  for (let index = 0; index < candidates.length; index += 1) {
+    const bucket = highest - (slots[2 * (candidates[index] as number) + 1] as number) + 1;
+    starts[bucket] = (starts[bucket] as number) + 1;
+  }
+  for (let bucket = 1; bucket < starts.length; bucket += 1) {
+    starts[bucket] = (starts[bucket] as number) + (starts[bucket - 1] as number);
+  }
+  return starts;
 }
