@@ -13,7 +13,7 @@
 import { ProductBitmap } from './product-bitmap.js';
 import { partitionedColumns, type SearchQuery } from './search-columns.js';
 import type { PartitionStore } from './search-partitions.js';
-import { type Expansion, lowerBound, partitionedPostings } from './search-postings.js';
+import { type Expansion, partitionedPostings } from './search-postings.js';
 import type { SearchAnswer } from './search-span-answer.js';
 import { tokenise } from './search-tokens.js';
 
@@ -92,24 +92,14 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
     for (const expansions of rest) {
       if (candidates.length === 0) break;
       for (const { products, impacts, weight } of expansions) {
-        const confirm = (product: number, index: number): void => {
-          const slot = 2 * product;
-          if (slots[slot] !== mark) return;
-          slots[slot] = mark + 1;
-          slots[slot + 1] = (slots[slot + 1] as number) + (impacts[index] as number) * weight;
-        };
         if (candidates.length * SEARCH_STEPS < products.length) {
-          for (const product of candidates) {
-            const index = lowerBound(products, product);
-            if (products[index] === product) confirm(product, index);
-          }
+          confirmBySearch(candidates, products, impacts, weight, mark, slots);
         } else {
-          for (let index = 0; index < products.length; index += 1) confirm(products[index] as number, index);
+          confirmByPass(products, impacts, weight, mark, slots);
         }
       }
       mark += 1;
-      const next = mark;
-      candidates = candidates.filter((product) => slots[2 * product] === next);
+      candidates = stampedWith(candidates, slots, mark);
     }
     return candidates;
   };
@@ -209,6 +199,65 @@ function scorePostings(
     } else slots[slot + 1] = (slots[slot + 1] as number) + impact;
   }
   return at;
+}
+
+/**
+ * Confirms the candidates (ascending) that one spelling's postings hold, adding its impact:
+ * a candidate still at stamp `mark` moves to `mark + 1`. Each search starts where the last
+ * ended, the candidates being ascending.
+ */
+function confirmBySearch(
+  candidates: Uint32Array,
+  products: Uint32Array,
+  impacts: Uint8Array,
+  weight: number,
+  mark: number,
+  slots: Uint32Array,
+): void {
+  let from = 0;
+  for (let at = 0; at < candidates.length; at += 1) {
+    const product = candidates[at] as number;
+    let high = products.length;
+    while (from < high) {
+      const middle = (from + high) >>> 1;
+      if ((products[middle] as number) < product) from = middle + 1;
+      else high = middle;
+    }
+    const slot = 2 * product;
+    if (products[from] === product && slots[slot] === mark) {
+      slots[slot] = mark + 1;
+      slots[slot + 1] = (slots[slot + 1] as number) + (impacts[from] as number) * weight;
+    }
+  }
+}
+
+/** As `confirmBySearch`, by a pass over the postings (when they are few beside the candidates). */
+function confirmByPass(
+  products: Uint32Array,
+  impacts: Uint8Array,
+  weight: number,
+  mark: number,
+  slots: Uint32Array,
+): void {
+  for (let index = 0; index < products.length; index += 1) {
+    const slot = 2 * (products[index] as number);
+    if (slots[slot] === mark) {
+      slots[slot] = mark + 1;
+      slots[slot + 1] = (slots[slot + 1] as number) + (impacts[index] as number) * weight;
+    }
+  }
+}
+
+/** The candidates at stamp `mark`, in their order. */
+function stampedWith(candidates: Uint32Array, slots: Uint32Array, mark: number): Uint32Array {
+  const kept = new Uint32Array(candidates.length);
+  let size = 0;
+  for (let at = 0; at < candidates.length; at += 1) {
+    const product = candidates[at] as number;
+    kept[size] = product;
+    size += Number(slots[2 * product] === mark);
+  }
+  return kept.subarray(0, size);
 }
 
 /**
