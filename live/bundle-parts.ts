@@ -49,14 +49,24 @@ export interface PartEntry {
   sha256: string;
 }
 
+/**
+ * The manifest's format: 2 since its `sha256` is the digest of the parts' list (format 1
+ * hashed the whole document). Both are read; the build writes 2.
+ */
+export const PARTS_MANIFEST_FORMAT = 2;
+
 export interface PartsManifest {
-  format: 1;
+  format: 1 | 2;
   /** The document's own bundle file path (`agent-catalog.json`), as it would be stored whole. */
   document: string;
   media_type: string;
   /** Bytes of the whole document. */
   length: number;
-  /** SHA-256 of the whole document, hex: its strong entity tag. */
+  /**
+   * Hex, the document's strong entity tag: format 2, SHA-256 over each part's `<length>
+   * <sha256>` line (`partsDigest` in generator/parts/part-document.ts), known without reading
+   * the parts; format 1, SHA-256 of the whole document.
+   */
   sha256: string;
   /** The headers the static file had (`_headers`), in order; Content-Type among them. */
   headers: [name: string, value: string][];
@@ -69,7 +79,7 @@ export interface PartsIndex {
   documents: Record<string, string>;
 }
 
-/** The entity tag a parted document is served with: its SHA-256, strong (RFC 9110 section 8.8.3). */
+/** The entity tag a parted document is served with: its digest, strong (RFC 9110 section 8.8.3). */
 export function partsEtag(manifest: Pick<PartsManifest, 'sha256'>): string {
   return `"${manifest.sha256}"`;
 }
@@ -78,20 +88,20 @@ function isRecordOf(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A JSON object with `"format": 1`, or undefined for any other text. */
-function parseFormatOne(text: string): Record<string, unknown> | undefined {
+/** A JSON object whose `format` is one of `formats`, or undefined for any other text. */
+function parseFormat(text: string, formats: readonly unknown[]): Record<string, unknown> | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return undefined;
   }
-  return isRecordOf(value) && value.format === 1 ? value : undefined;
+  return isRecordOf(value) && formats.includes(value.format) ? value : undefined;
 }
 
 /** A manifest read from the bundle, checked field by field; undefined when it is not one. */
 export function parsePartsManifest(text: string): PartsManifest | undefined {
-  const value = parseFormatOne(text);
+  const value = parseFormat(text, [1, PARTS_MANIFEST_FORMAT]);
   if (value === undefined || !Array.isArray(value.parts)) return undefined;
   const parts = value.parts.every(
     (part: unknown) =>
@@ -116,7 +126,7 @@ export function parsePartsManifest(text: string): PartsManifest | undefined {
 
 /** The index read from the bundle; undefined when it is not one. */
 export function parsePartsIndex(text: string): PartsIndex | undefined {
-  const value = parseFormatOne(text);
+  const value = parseFormat(text, [1]);
   if (value === undefined || !isRecordOf(value.documents)) return undefined;
   const documents = value.documents;
   return Object.values(documents).every((path) => typeof path === 'string')

@@ -14,7 +14,7 @@
 import { isPartsFile, PARTS_INDEX_PATH, type PartsIndex } from '../../live/bundle-parts.js';
 import type { Artifact } from '../artifact.js';
 import { artifactUrlPath } from '../artifact.js';
-import { artifactBytes, artifactChunks, spillArtifact } from '../compact-artifact.js';
+import { artifactBytes, artifactPieces, spillArtifact } from '../compact-artifact.js';
 import { DEFAULT_PART_SIZES, type PartSizes } from '../parts/cut-parts.js';
 import { partDocument } from '../parts/part-document.js';
 import type { BuildPlan } from '../plan.js';
@@ -68,10 +68,15 @@ export function storeDocument(
 ): { files: Artifact[]; parted?: PartedSummary } {
   const sizes = partSizesOf(plan);
   if (!partsServed(plan) || !isPartable(document)) return { files: [store(document)] };
-  const chunks = artifactChunks(document);
-  const length = chunks.reduce((total, chunk) => total + chunk.length, 0);
-  if (length <= sizes.max) return { files: [store(document)] };
-  const parted = partDocument(document, chunks, documentHeaders(plan, document), sizes);
+  const pieces = artifactPieces(document);
+  const byteLength = pieces.every((piece) => Buffer.isBuffer(piece))
+    ? pieces.reduce((total, piece) => total + (piece as Buffer).length, 0)
+    : undefined;
+  if (byteLength !== undefined && byteLength <= sizes.max) return { files: [store(document)] };
+  // Cut first, then stored whole if it fits one part: the length of a document of products
+  // is known without reading them only from the parts kept from the last bundle.
+  const parted = partDocument(document, pieces, documentHeaders(plan, document), sizes, plan.fragments);
+  if (parted.manifest.length <= sizes.max) return { files: [store(document)] };
   const parts = new Map(parted.parts.map((part) => [part.path, store(part)]));
   const manifest = store(parted.manifestArtifact);
   const entries = parted.manifest.parts;

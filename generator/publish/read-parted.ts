@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type PartsManifest, parsePartsManifest, partsManifestPath } from '../../live/bundle-parts.js';
 import { CatalogError } from '../errors.js';
+import { partsDigest } from '../parts/part-document.js';
 
 export async function readPartsManifest(dir: string, manifestPath: string): Promise<PartsManifest> {
   const manifest = parsePartsManifest(await readFile(join(dir, manifestPath), 'utf8'));
@@ -39,7 +40,8 @@ export async function joinParts(dir: string, manifest: PartsManifest): Promise<B
     chunks.push(bytes);
   }
   const bytes = Buffer.concat(chunks);
-  if (bytes.length !== manifest.length || whole.digest('hex') !== manifest.sha256) {
+  const digest = manifest.format === 1 ? whole.digest('hex') : partsDigest(manifest.parts);
+  if (bytes.length !== manifest.length || digest !== manifest.sha256) {
     throw new CatalogError(
       'OUTPUT_INVALID',
       `the parts of ${manifest.document} do not make the document their manifest names`,

@@ -38,6 +38,19 @@ export function digestParts(dir: string, manifest: PartsManifest, observe?: Chun
   return digestChunks(parts(), observe);
 }
 
+/**
+ * The entity tag a parted document's parts on disk make: SHA-256 over one `<length> <sha256>`
+ * line a part, each part hashed here from its file.
+ */
+export async function digestOfPartsList(dir: string, manifest: PartsManifest): Promise<string> {
+  const lines: string[] = [];
+  for (const part of manifest.parts) {
+    const digest = await digestFile(join(dir, part.path));
+    lines.push(`${digest.bytes} ${digest.sha256}\n`);
+  }
+  return createHash('sha256').update(lines.join('')).digest('hex');
+}
+
 /** One file of a bundle on disk. */
 export function digestFile(path: string): Promise<Digest> {
   return digestChunks(createReadStream(path));

@@ -107,13 +107,20 @@ describe('parted documents are stored in parts and served whole', () => {
     expect(shape.files).toBe(parted.artifacts.length);
   });
 
-  it('when a parted URL is fetched then it is the whole document with the static headers, and the ETag is its SHA-256', async () => {
-    for (const url of Object.keys(index.documents)) {
+  it('when a parted URL is fetched then it is the whole document with the static headers, and the ETag is the digest of its parts', async () => {
+    for (const [url, manifestPath] of Object.entries(index.documents)) {
       const [a, b] = await Promise.all([get(`${partedServer.url}${url}`), get(`${whole.url}${url}`)]);
       expect(a.status, url).toBe(200);
       expect(a.body.equals(b.body), url).toBe(true);
       for (const name of COMPARED) expect(a.headers.get(name), `${url} ${name}`).toBe(b.headers.get(name));
-      expect(a.headers.get('etag')).toBe(`"${createHash('sha256').update(a.body).digest('hex')}"`);
+      // The parts on disk, hashed here: the ETag is SHA-256 over one "<length> <sha256>" line a part.
+      const manifest = JSON.parse(await readFile(join(partedDir(), manifestPath), 'utf8')) as PartsManifest;
+      const parts = await Promise.all(manifest.parts.map((part) => readFile(join(partedDir(), part.path))));
+      expect(Buffer.concat(parts).equals(a.body), url).toBe(true);
+      const lines = parts.map(
+        (part) => `${part.length} ${createHash('sha256').update(part).digest('hex')}\n`,
+      );
+      expect(a.headers.get('etag')).toBe(`"${createHash('sha256').update(lines.join('')).digest('hex')}"`);
       expect(a.headers.get('content-length')).toBe(String(a.body.length));
     }
   });
