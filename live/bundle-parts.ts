@@ -1,11 +1,13 @@
 /**
  * How a parted document is laid out in the bundle, for the generator that writes it and the
  * live handler that serves it whole (docs/documents.md, "Parted documents"). A document too
- * large for one host file (Cloudflare Pages serves none over 25 MiB) is stored as parts
- * under `_parts/<file path>/`: each part is named by its SHA-256, so a part whose bytes did
- * not change keeps its name and stays an unchanged file however the parts around it moved,
- * and `manifest.json` beside them lists the parts in order with the whole document's length,
- * SHA-256 (its strong ETag), media type and headers. `_parts/index.json` maps each URL path a
+ * large for one host file (Cloudflare Pages serves none over 25 MiB) is stored as parts in
+ * `_parts/by-sha256/`, each named by its SHA-256: a part whose bytes did not change keeps its
+ * name and stays an unchanged file however the parts around it moved, and a part two
+ * documents share (the catalog and `kb/products.json` hold the same records) is one file.
+ * `_parts/<file path>/manifest.json` lists the document's parts in order (a small one, such
+ * as the head that holds the build time, written in the manifest itself) with the whole
+ * document's length, digest (its strong ETag), media type and headers. `_parts/index.json` maps each URL path a
  * parted document answers at to its manifest. This module owns those paths; web-standard
  * only, so every shell's bundle can carry it.
  */
@@ -22,9 +24,9 @@ export function partsManifestPath(documentPath: string): string {
   return `${partsFolderOf(documentPath)}/manifest.json`;
 }
 
-/** A part's file: named by the first 32 hex digits (128 bits) of its SHA-256. */
-export function partFilePath(documentPath: string, sha256: string): string {
-  return `${partsFolderOf(documentPath)}/${sha256.slice(0, 32)}.part`;
+/** A part's file: named by the first 32 hex digits (128 bits) of its SHA-256, whichever documents hold it. */
+export function partFilePath(sha256: string): string {
+  return `${PARTS_DIR}/by-sha256/${sha256.slice(0, 32)}.part`;
 }
 
 /** The document a manifest path belongs to (`_parts/feed.xml/manifest.json` → `feed.xml`). */
@@ -43,10 +45,12 @@ export function isPartsManifestPath(path: string): boolean {
 }
 
 export interface PartEntry {
-  /** Bundle-relative file path of the part. */
-  path: string;
+  /** Bundle-relative file path of the part; absent for a part written in the manifest (`text`). */
+  path?: string;
   length: number;
   sha256: string;
+  /** A small part's bytes as text, in the manifest itself (format 2): no file to write or fetch. */
+  text?: string;
 }
 
 /**
@@ -106,7 +110,7 @@ export function parsePartsManifest(text: string): PartsManifest | undefined {
   const parts = value.parts.every(
     (part: unknown) =>
       isRecordOf(part) &&
-      typeof part.path === 'string' &&
+      (typeof part.path === 'string' || (value.format !== 1 && typeof part.text === 'string')) &&
       typeof part.sha256 === 'string' &&
       Number.isSafeInteger(part.length),
   );

@@ -65,6 +65,7 @@ export function storeDocument(
   plan: BuildPlan,
   document: Artifact,
   store: StoreFile,
+  stored: Map<string, Artifact> = new Map(),
 ): { files: Artifact[]; parted?: PartedSummary } {
   const sizes = partSizesOf(plan);
   if (!partsServed(plan) || !isPartable(document)) return { files: [store(document)] };
@@ -77,15 +78,28 @@ export function storeDocument(
   // is known without reading them only from the parts kept from the last bundle.
   const parted = partDocument(document, pieces, documentHeaders(plan, document), sizes, plan.fragments);
   if (parted.manifest.length <= sizes.max) return { files: [store(document)] };
-  const parts = new Map(parted.parts.map((part) => [part.path, store(part)]));
+  // A part another document of the build already stored (the same records in the catalog
+  // and in kb/products.json) is that file.
+  const files: Artifact[] = [];
+  for (const part of parted.parts) {
+    if (stored.has(part.path)) continue;
+    const file = store(part);
+    stored.set(part.path, file);
+    files.push(file);
+  }
   const manifest = store(parted.manifestArtifact);
   const entries = parted.manifest.parts;
   // Read from the stored parts (the staging files), so the document's bytes can be freed.
-  const read = () =>
-    Buffer.concat(entries.map((entry) => artifactBytes(parts.get(entry.path) ?? { body: '' })));
-  wholeByManifest.set(manifest, spillArtifact(document, read));
+  const bytesOf = (entry: (typeof entries)[number]) =>
+    entry.text !== undefined
+      ? Buffer.from(entry.text, 'utf8')
+      : artifactBytes(stored.get(entry.path ?? '') ?? { body: '' });
+  wholeByManifest.set(
+    manifest,
+    spillArtifact(document, () => Buffer.concat(entries.map(bytesOf))),
+  );
   return {
-    files: [...parts.values(), manifest],
+    files: [...files, manifest],
     parted: { manifestPath: manifest.path, urlPaths: urlPathsOf(document) },
   };
 }

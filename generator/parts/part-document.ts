@@ -46,6 +46,21 @@ export function partsDigest(parts: readonly { length: number; sha256: string }[]
   return hash.digest('hex');
 }
 
+/**
+ * A document's head and tail (its bytes before the first product and after the last) this
+ * small are written in the manifest, which changes with any part anyway: the head holds the
+ * build time, and would otherwise be one more file written on every build.
+ */
+export const MAX_INLINE_BYTES = 8 * 1024;
+
+/** The part's bytes as text when they are UTF-8 through and through (they come back byte for byte). */
+function inlineText(bytes: Buffer): string | undefined {
+  const text = bytes.toString('utf8');
+  return Buffer.byteLength(text, 'utf8') === bytes.length && Buffer.from(text, 'utf8').equals(bytes)
+    ? text
+    : undefined;
+}
+
 /** Parts cut at content-defined points of the bytes: for a document not made of products. */
 function* cutBytes(pieces: readonly DocumentPiece[], sizes: PartSizes): Generator<RunCutPart> {
   for (const part of cutParts(
@@ -55,7 +70,13 @@ function* cutBytes(pieces: readonly DocumentPiece[], sizes: PartSizes): Generato
     sizes,
   )) {
     const bytes = Buffer.from(part.buffer, part.byteOffset, part.length);
-    yield { length: bytes.length, sha256: sha256Hex(bytes), read: () => bytes, kept: false };
+    yield {
+      length: bytes.length,
+      sha256: sha256Hex(bytes),
+      read: () => bytes,
+      kept: false,
+      ofProducts: true,
+    };
   }
 }
 
@@ -74,7 +95,12 @@ export function partDocument(
   let length = 0;
   for (const part of cut) {
     length += part.length;
-    const path = partFilePath(document.path, part.sha256);
+    const text = !part.ofProducts && part.length <= MAX_INLINE_BYTES ? inlineText(part.read()) : undefined;
+    if (text !== undefined) {
+      entries.push({ length: part.length, sha256: part.sha256, text });
+      continue;
+    }
+    const path = partFilePath(part.sha256);
     entries.push({ path, length: part.length, sha256: part.sha256 });
     if (parts.has(path)) continue;
     const meta = { path, mediaType: PART_MEDIA_TYPE };

@@ -25,6 +25,8 @@ export interface RunCutPart extends RunPart {
   read(): Buffer;
   /** True when the part was taken from an earlier build's cut, its bytes not read. */
   readonly kept: boolean;
+  /** False for the document's own bytes before its first product and after its last (its head and tail). */
+  readonly ofProducts: boolean;
 }
 
 interface Run {
@@ -140,7 +142,13 @@ function cutRun(run: Run, sizes: PartSizes): RunCutPart[] {
   parts.push(...cutter.end());
   return parts.map((part) => {
     const bytes = Buffer.from(part.buffer, part.byteOffset, part.length);
-    return { length: bytes.length, sha256: sha256Hex(bytes), read: () => bytes, kept: false };
+    return {
+      length: bytes.length,
+      sha256: sha256Hex(bytes),
+      read: () => bytes,
+      kept: false,
+      ofProducts: run.members.length > 0,
+    };
   });
 }
 
@@ -154,6 +162,7 @@ function keptParts(run: Run, known: readonly RunPart[]): RunCutPart[] {
       length: part.length,
       sha256: part.sha256,
       kept: true,
+      ofProducts: run.members.length > 0,
       read: () => {
         const bytes = Buffer.concat(run.pieces.map(pieceBytes));
         return bytes.subarray(start, start + part.length);

@@ -25,14 +25,16 @@ export async function readPartsManifest(dir: string, manifestPath: string): Prom
 export async function joinParts(dir: string, manifest: PartsManifest): Promise<Buffer> {
   const chunks: Buffer[] = [];
   const whole = createHash('sha256');
-  for (const part of manifest.parts) {
-    const bytes = await readFile(join(dir, part.path));
+  for (const [index, part] of manifest.parts.entries()) {
+    const bytes =
+      part.path === undefined ? Buffer.from(part.text ?? '', 'utf8') : await readFile(join(dir, part.path));
     if (bytes.length !== part.length || createHash('sha256').update(bytes).digest('hex') !== part.sha256) {
+      const name = part.path ?? `part ${index + 1} (in the manifest)`;
       throw new CatalogError(
         'OUTPUT_INVALID',
-        `${part.path} differs from its entry in ${manifest.document}'s parts manifest`,
+        `${name} differs from its entry in ${manifest.document}'s parts manifest`,
         {
-          path: part.path,
+          path: part.path ?? partsManifestPath(manifest.document),
         },
       );
     }
