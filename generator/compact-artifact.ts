@@ -13,6 +13,7 @@
  * build's staging folder), read back on each use, so the bundle is never in memory at once.
  */
 import type { Artifact } from './artifact.js';
+import type { FragmentElement } from './plan.js';
 
 /** The bytes of a compact artifact, or how to read them from the file that holds them. */
 const bytesOfCompact = new WeakMap<object, Buffer | (() => Buffer)>();
@@ -70,27 +71,65 @@ export function artifactBytes(artifact: Pick<Artifact, 'body'>): Buffer {
   return bytesOf(artifact) ?? Buffer.from(artifact.body, 'utf8');
 }
 
-/** Artifacts whose bytes were assembled as chunks (a document of per-product fragments). */
-const chunksOfCompact = new WeakMap<Artifact, readonly Buffer[]>();
+/**
+ * A piece of a document of per-product fragments: bytes of its own (a head, a separator, a
+ * tail) or one product's fragment, read when needed.
+ */
+export type DocumentPiece = Buffer | FragmentElement;
+
+export function pieceBytes(piece: DocumentPiece): Buffer {
+  return Buffer.isBuffer(piece) ? piece : piece.read();
+}
+
+/** Artifacts whose bytes were assembled as pieces (a document of per-product fragments). */
+const piecesOfCompact = new WeakMap<Artifact, readonly DocumentPiece[]>();
 
 /**
- * The artifact whose bytes are `chunks` in order. They are joined into one buffer only when
+ * The artifact whose bytes are `pieces` in order. They are joined into one buffer only when
  * something reads the whole bytes (a document written whole); a parted document is cut from
- * the chunks themselves (`artifactChunks`), which saves copying every large document once.
+ * the pieces themselves (`artifactPieces`), which saves copying every large document once
+ * and reading the fragments of parts that did not change.
  */
-export function chunkedArtifact(artifact: Artifact, chunks: readonly Buffer[]): Artifact {
+export function chunkedArtifact(artifact: Artifact, pieces: readonly DocumentPiece[]): Artifact {
   let whole: Buffer | undefined;
   const spilled = spillArtifact(artifact, () => {
-    whole ??= Buffer.concat(chunks);
+    whole ??= Buffer.concat(pieces.map(pieceBytes));
     return whole;
   });
-  chunksOfCompact.set(spilled, chunks);
+  piecesOfCompact.set(spilled, pieces);
   return spilled;
 }
 
-/** An artifact's bytes as chunks in order: its own chunks when it has them, else its bytes as one. */
-export function artifactChunks(artifact: Artifact): readonly Buffer[] {
-  return chunksOfCompact.get(artifact) ?? [artifactBytes(artifact)];
+/** An artifact's bytes as pieces in order: its own pieces when it has them, else its bytes as one. */
+export function artifactPieces(artifact: Artifact): readonly DocumentPiece[] {
+  return piecesOfCompact.get(artifact) ?? [artifactBytes(artifact)];
+}
+
+/** The same as byte chunks, each piece read as the iteration reaches it. */
+export function* artifactChunks(artifact: Artifact): Generator<Buffer> {
+  for (const piece of artifactPieces(artifact)) yield pieceBytes(piece);
+}
+
+/** The SHA-256 (hex) of artifacts whose bytes are known to be a file of the last bundle. */
+const knownDigests = new WeakMap<Artifact, string>();
+
+/**
+ * An artifact whose bytes (read by `readBody` only when needed) have the SHA-256 `digest`:
+ * a part kept from the last bundle, linked from there without reading it.
+ */
+export function knownBytesArtifact(
+  meta: Pick<Artifact, 'path' | 'mediaType'>,
+  digest: string,
+  readBody: () => Buffer,
+): Artifact {
+  const artifact = spillArtifact({ ...meta, body: '' }, readBody);
+  knownDigests.set(artifact, digest);
+  return artifact;
+}
+
+/** The digest `knownBytesArtifact` gave, if any (its bytes are not read to learn it). */
+export function knownDigestOf(artifact: Artifact): string | undefined {
+  return knownDigests.get(artifact);
 }
 
 /**

@@ -25,8 +25,8 @@ import { type BuildStage, planBuild } from './pipeline.js';
 import type { Article, BuildPlan, PlannedProduct, ProductFragments } from './plan.js';
 import {
   type BundleDigests,
-  digestArtifact,
   digestBytes,
+  digestOfArtifact,
   holdsArtifacts,
   matchesArtifacts,
   rememberSource,
@@ -123,7 +123,7 @@ function compareWithBundle(out: string, digests: BundleDigests): ArtifactSink {
     const same =
       source !== undefined
         ? digestBytes(artifactBytes(artifact)) === source
-        : digests.get(artifact.path) === digestArtifact(artifact).digest;
+        : digests.get(artifact.path) === digestOfArtifact(artifact);
     if (!same) throw new BundleDiffers();
     // Learnt for the next build: the text this compressed file was made from.
     if (artifact.encoding === 'gzip' && source === undefined) {

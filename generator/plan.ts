@@ -30,11 +30,43 @@ export interface PlannedProduct {
 }
 
 /**
+ * One product's fragment as a piece of a big document, its bytes read only when something
+ * needs them: a part of the document made of products that did not change is kept from the
+ * last bundle without reading them at all (parts/run-parts.ts).
+ */
+export interface FragmentElement {
+  /** The product's slug: where a document's runs of products are cut. */
+  readonly slug: string;
+  /** Names the bytes (fragment kind, slug and product digest); undefined when nothing caches them. */
+  readonly key: string | undefined;
+  read(): Buffer;
+}
+
+/** One part of a run of products, as an earlier build cut it (its file is named by its SHA-256). */
+export interface RunPart {
+  readonly length: number;
+  readonly sha256: string;
+}
+
+/**
  * Where an emitter gets one product's fragment of a big document (emit/fragments.ts):
  * `render` is called only when the bytes are not already known for this product.
  */
 export interface ProductFragments {
   bytes(kind: string, product: PlannedProduct, render: () => string): Buffer;
+  /** The same fragment as a piece of a document, read when its bytes are needed. */
+  element(kind: string, product: PlannedProduct, render: () => string): FragmentElement;
+  /**
+   * The parts a run of a parted document was cut into by an earlier build, when the build
+   * cache knows the run's `key` (its pieces and their digests); `members` are the run's
+   * products, unchecked by this build's gate when the run was never validated.
+   */
+  runParts(key: string, members: readonly string[]): readonly RunPart[] | undefined;
+  /** Remembers how a run was cut, for the next build. */
+  keepRunParts(key: string, parts: readonly RunPart[]): void;
+  /** How many products a document's runs hold, as a power of two, as the last build chose it. */
+  runBits(document: string): number | undefined;
+  keepRunBits(document: string, bits: number): void;
   /**
    * A file made of several products (a packed shard of pages or of UCP products), known
    * whole under `key`: copied when the same products at the same digests went into it

@@ -1,11 +1,13 @@
 /**
  * How a parted document is laid out in the bundle, for the generator that writes it and the
  * live handler that serves it whole (docs/documents.md, "Parted documents"). A document too
- * large for one host file (Cloudflare Pages serves none over 25 MiB) is stored as parts
- * under `_parts/<file path>/`: each part is named by its SHA-256, so a part whose bytes did
- * not change keeps its name and stays an unchanged file however the parts around it moved,
- * and `manifest.json` beside them lists the parts in order with the whole document's length,
- * SHA-256 (its strong ETag), media type and headers. `_parts/index.json` maps each URL path a
+ * large for one host file (Cloudflare Pages serves none over 25 MiB) is stored as parts in
+ * `_parts/by-sha256/`, each named by its SHA-256: a part whose bytes did not change keeps its
+ * name and stays an unchanged file however the parts around it moved, and a part two
+ * documents share (the catalog and `kb/products.json` hold the same records) is one file.
+ * `_parts/<file path>/manifest.json` lists the document's parts in order (a small one, such
+ * as the head that holds the build time, written in the manifest itself) with the whole
+ * document's length, digest (its strong ETag), media type and headers. `_parts/index.json` maps each URL path a
  * parted document answers at to its manifest. This module owns those paths; web-standard
  * only, so every shell's bundle can carry it.
  */
@@ -22,9 +24,9 @@ export function partsManifestPath(documentPath: string): string {
   return `${partsFolderOf(documentPath)}/manifest.json`;
 }
 
-/** A part's file: named by the first 32 hex digits (128 bits) of its SHA-256. */
-export function partFilePath(documentPath: string, sha256: string): string {
-  return `${partsFolderOf(documentPath)}/${sha256.slice(0, 32)}.part`;
+/** A part's file: named by the first 32 hex digits (128 bits) of its SHA-256, whichever documents hold it. */
+export function partFilePath(sha256: string): string {
+  return `${PARTS_DIR}/by-sha256/${sha256.slice(0, 32)}.part`;
 }
 
 /** The document a manifest path belongs to (`_parts/feed.xml/manifest.json` → `feed.xml`). */
@@ -43,20 +45,32 @@ export function isPartsManifestPath(path: string): boolean {
 }
 
 export interface PartEntry {
-  /** Bundle-relative file path of the part. */
-  path: string;
+  /** Bundle-relative file path of the part; absent for a part written in the manifest (`text`). */
+  path?: string;
   length: number;
   sha256: string;
+  /** A small part's bytes as text, in the manifest itself (format 2): no file to write or fetch. */
+  text?: string;
 }
 
+/**
+ * The manifest's format: 2 since its `sha256` is the digest of the parts' list (format 1
+ * hashed the whole document). Both are read; the build writes 2.
+ */
+export const PARTS_MANIFEST_FORMAT = 2;
+
 export interface PartsManifest {
-  format: 1;
+  format: 1 | 2;
   /** The document's own bundle file path (`agent-catalog.json`), as it would be stored whole. */
   document: string;
   media_type: string;
   /** Bytes of the whole document. */
   length: number;
-  /** SHA-256 of the whole document, hex: its strong entity tag. */
+  /**
+   * Hex, the document's strong entity tag: format 2, SHA-256 over each part's `<length>
+   * <sha256>` line (`partsDigest` in generator/parts/part-document.ts), known without reading
+   * the parts; format 1, SHA-256 of the whole document.
+   */
   sha256: string;
   /** The headers the static file had (`_headers`), in order; Content-Type among them. */
   headers: [name: string, value: string][];
@@ -69,7 +83,7 @@ export interface PartsIndex {
   documents: Record<string, string>;
 }
 
-/** The entity tag a parted document is served with: its SHA-256, strong (RFC 9110 section 8.8.3). */
+/** The entity tag a parted document is served with: its digest, strong (RFC 9110 section 8.8.3). */
 export function partsEtag(manifest: Pick<PartsManifest, 'sha256'>): string {
   return `"${manifest.sha256}"`;
 }
@@ -78,25 +92,25 @@ function isRecordOf(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A JSON object with `"format": 1`, or undefined for any other text. */
-function parseFormatOne(text: string): Record<string, unknown> | undefined {
+/** A JSON object whose `format` is one of `formats`, or undefined for any other text. */
+function parseFormat(text: string, formats: readonly unknown[]): Record<string, unknown> | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return undefined;
   }
-  return isRecordOf(value) && value.format === 1 ? value : undefined;
+  return isRecordOf(value) && formats.includes(value.format) ? value : undefined;
 }
 
 /** A manifest read from the bundle, checked field by field; undefined when it is not one. */
 export function parsePartsManifest(text: string): PartsManifest | undefined {
-  const value = parseFormatOne(text);
+  const value = parseFormat(text, [1, PARTS_MANIFEST_FORMAT]);
   if (value === undefined || !Array.isArray(value.parts)) return undefined;
   const parts = value.parts.every(
     (part: unknown) =>
       isRecordOf(part) &&
-      typeof part.path === 'string' &&
+      (typeof part.path === 'string' || (value.format !== 1 && typeof part.text === 'string')) &&
       typeof part.sha256 === 'string' &&
       Number.isSafeInteger(part.length),
   );
@@ -116,7 +130,7 @@ export function parsePartsManifest(text: string): PartsManifest | undefined {
 
 /** The index read from the bundle; undefined when it is not one. */
 export function parsePartsIndex(text: string): PartsIndex | undefined {
-  const value = parseFormatOne(text);
+  const value = parseFormat(text, [1]);
   if (value === undefined || !isRecordOf(value.documents)) return undefined;
   const documents = value.documents;
   return Object.values(documents).every((path) => typeof path === 'string')

@@ -63,6 +63,30 @@ export class PackedStrings {
     return this.text.slice(this.starts[index], this.starts[index + 1]);
   }
 
+  /** The length of an item in code units, without slicing it out (0 past the end). */
+  lengthAt(index: number): number {
+    if (!(index >= 0 && index < this.length)) return 0;
+    if (this.starts === undefined) return this.width;
+    return (this.starts[index + 1] as number) - (this.starts[index] as number);
+  }
+
+  /**
+   * The index after the last item that starts with `prefix` (the list ascending by code
+   * unit: those items are one run, right after the items before `prefix`); the index of
+   * the first item ≥ `prefix` when none does.
+   */
+  runEnd(prefix: string): number {
+    let low = 0;
+    let high = this.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const item = this.at(middle) as string;
+      if (item < prefix || item.startsWith(prefix)) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
   /** The first index whose item is ≥ `value` (the list ascending by code unit). */
   lowerBound(value: string): number {
     let low = 0;

@@ -91,6 +91,8 @@ export function parseRange(header: string | null, length: number): RangeAnswer {
 
 interface Slice {
   path: string;
+  /** The part's bytes when the manifest holds them (no file to open). */
+  text?: string;
   length: number;
   /** Bytes of the part to skip, then to send. */
   skip: number;
@@ -105,7 +107,8 @@ function slicesOf(manifest: PartsManifest, start: number, end: number): Slice[] 
     if (part.length > 0 && partEnd >= start && offset <= end) {
       const from = Math.max(start, offset);
       slices.push({
-        path: part.path,
+        path: part.path ?? 'the parts manifest',
+        ...(part.text !== undefined ? { text: part.text } : {}),
         length: part.length,
         skip: from - offset,
         take: Math.min(end, partEnd) - from + 1,
@@ -127,6 +130,11 @@ function streamSlices(slices: readonly Slice[], open: AssetOpener): ReadableStre
           const slice = slices[next];
           if (slice === undefined) return controller.close();
           next += 1;
+          if (slice.text !== undefined) {
+            const bytes = new TextEncoder().encode(slice.text).subarray(slice.skip, slice.skip + slice.take);
+            if (bytes.length > 0) return controller.enqueue(bytes);
+            continue;
+          }
           const body = await open(slice.path);
           if (body === undefined) return controller.error(new Error(`the bundle has no ${slice.path}`));
           current = { reader: body.getReader(), slice, seen: 0 };

@@ -16,6 +16,15 @@ export class ProductBitmap {
     this.words[product >>> 5] = (this.words[product >>> 5] as number) | (1 << (product & 31));
   }
 
+  /** Sets the first `size` products of `products`. */
+  addAll(products: Uint32Array, size: number): void {
+    const { words } = this;
+    for (let index = 0; index < size; index += 1) {
+      const product = products[index] as number;
+      words[product >>> 5] = (words[product >>> 5] as number) | (1 << (product & 31));
+    }
+  }
+
   has(product: number): boolean {
     return ((this.words[product >>> 5] as number) & (1 << (product & 31))) !== 0;
   }

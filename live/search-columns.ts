@@ -12,6 +12,7 @@ import { ProductBitmap } from './product-bitmap.js';
 import { HAS_AVAILABLE, HAS_VARIANT, type SpanColumn } from './search-partition-format.js';
 import type { PartitionStore, PricePartition } from './search-partitions.js';
 import { lowerBound, upperBound } from './search-postings.js';
+import { type SearchAnswer, SpanAnswer } from './search-span-answer.js';
 
 export interface SearchQuery {
   text?: string;
@@ -26,8 +27,11 @@ export interface SearchQuery {
 export interface Columns {
   /** The candidates (ascending) the query's filters let through, in their order. */
   keep(query: SearchQuery, candidates: Uint32Array): Promise<Uint32Array>;
-  /** Every product the query's filters let through, ascending (all of them when it has none). */
-  matching(query: SearchQuery): Promise<Uint32Array>;
+  /**
+   * Every product the query's filters let through, ascending (all of them when it has
+   * none); a range open at one end is counted, and written out a page at a time.
+   */
+  matching(query: SearchQuery): Promise<SearchAnswer>;
 }
 
 export function partitionedColumns(store: PartitionStore): Columns {
@@ -37,6 +41,8 @@ export function partitionedColumns(store: PartitionStore): Columns {
   const span = root.price_span;
   // One bit per product: set by a price range's pass, read back in catalog order.
   const bitmap = new ProductBitmap(count);
+  /** The range whose products the bitmap holds, if it holds one whole. */
+  let marked: string | undefined;
 
   const readFilters = (query: SearchQuery) => {
     const wanted = query.categories?.map((name) => name.trim().toLowerCase());
@@ -92,6 +98,10 @@ export function partitionedColumns(store: PartitionStore): Columns {
 
   /** Sets the bit of each product with a variant in [min, max] (bought now, if asked), clearing the rest. */
   const markRange = async (min: number, max: number, onlyAvailable: boolean): Promise<void> => {
+    // A query whose exact words the range empties asks again with looser words: mark once.
+    const range = `${min} ${max} ${onlyAvailable}`;
+    if (marked === range) return;
+    marked = undefined;
     bitmap.clear();
     const from = Math.max(0, lowerBound(firsts, min) - 1);
     const to = upperBound(firsts, max) - 1;
@@ -110,6 +120,7 @@ export function partitionedColumns(store: PartitionStore): Columns {
       }
       markEntries(bitmap.words, entries, start, end, onlyAvailable);
     }
+    marked = range;
   };
 
   /** A column of these products (ascending), by product number: each block read once. */
@@ -163,24 +174,12 @@ export function partitionedColumns(store: PartitionStore): Columns {
         const blocks = Math.ceil(count / root.facets_block);
         const [spans, facets] = await Promise.all([
           Promise.all(Array.from({ length: blocks }, (_, block) => store.spans(spanColumn, block))),
-          allowed ? Promise.all(Array.from({ length: blocks }, (_, block) => store.facets(block))) : [],
+          allowed
+            ? Promise.all(Array.from({ length: blocks }, (_, block) => store.facets(block)))
+            : undefined,
         ]);
-        const found = new Uint32Array(count);
-        let size = 0;
         const [low, high] = filters.spanBounds;
-        spans.forEach((values, block) => {
-          size = keepWithin(
-            values,
-            low,
-            high,
-            allowed,
-            facets[block],
-            block * root.facets_block,
-            found,
-            size,
-          );
-        });
-        return found.subarray(0, size);
+        return new SpanAnswer({ spans, facets, allowed, blockSize: root.facets_block }, low, high);
       }
       if (byVariant && !everyPrice) {
         await markRange(filters.min, filters.max, filters.onlyAvailable);
@@ -228,41 +227,4 @@ function markEntries(
     const product = value >>> 1;
     bits[product >>> 5] = (bits[product >>> 5] as number) | (1 << (product & 31));
   }
-}
-
-/**
- * Appends to `found` (from `size`) the products of a block whose span is within [low,
- * high] and, when `allowed` is given, whose category it allows; returns the new size. It
- * runs a million times at 1,000,000 products: without categories each product is written
- * and the end moved on by 0 or 1, no branch to mispredict (2 ms instead of 5 over random
- * prices).
- */
-function keepWithin(
-  values: ArrayLike<number>,
-  low: number,
-  high: number,
-  allowed: Uint8Array | undefined,
-  facets: ArrayLike<number> | undefined,
-  first: number,
-  found: Uint32Array,
-  size: number,
-): number {
-  let at = size;
-  if (!allowed) {
-    // `at` never passes `first + index`, so the write stays inside `found`.
-    for (let index = 0; index < values.length; index += 1) {
-      const value = values[index] as number;
-      found[at] = first + index;
-      at += Number(value >= low) & Number(value <= high);
-    }
-    return at;
-  }
-  for (let index = 0; index < values.length; index += 1) {
-    const value = values[index] as number;
-    if (value < low || value > high) continue;
-    if (allowed[((facets?.[index] as number) ?? 0) >>> 2] !== 1) continue;
-    found[at] = first + index;
-    at += 1;
-  }
-  return at;
 }

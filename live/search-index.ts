@@ -13,19 +13,21 @@
 import { ProductBitmap } from './product-bitmap.js';
 import { partitionedColumns, type SearchQuery } from './search-columns.js';
 import type { PartitionStore } from './search-partitions.js';
-import { type Expansion, lowerBound, partitionedPostings } from './search-postings.js';
+import { type Expansion, partitionedPostings } from './search-postings.js';
+import type { SearchAnswer } from './search-span-answer.js';
 import { tokenise } from './search-tokens.js';
 
 export type { SearchQuery } from './search-columns.js';
 export { buildSearchIndex, type SearchIndexFile } from './search-index-file.js';
+export type { SearchAnswer } from './search-span-answer.js';
 
 export interface LoadedSearchIndex {
   /** How many products the catalog has. */
   readonly products: number;
   /** The product ids at these positions of a search answer (positions past the catalog are left out). */
   productIds(positions: ArrayLike<number>): Promise<string[]>;
-  /** Positions of the matches, best first, in a stable order. */
-  search(query: SearchQuery): Promise<Uint32Array>;
+  /** Positions of the matches, best first, in a stable order (read a page with `subarray`). */
+  search(query: SearchQuery): Promise<SearchAnswer>;
 }
 
 /** More words than this in one query are dropped: each costs a pass over its postings. */
@@ -40,16 +42,17 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
   const count = store.root.products;
   const columns = partitionedColumns(store);
   const postings = partitionedPostings(store);
-  // Per product: which pass of the current query reached it (`stamp`) and its score so far.
+  // Per product, side by side: which pass of the current query reached it (its stamp, at
+  // 2 × product) and its score so far (at 2 × product + 1). Side by side, a posting costs
+  // one cache miss, not two: the passes over a common prefix's postings are memory-bound.
   // Stamps grow across queries, so nothing is cleared between them.
-  const stamp = new Uint32Array(count);
-  const score = new Uint32Array(count);
+  const slots = new Uint32Array(2 * count);
   let epoch = 0;
   // Left empty between queries: `matchAny` clears the bits as it reads them back.
   const union = new ProductBitmap(count);
   const nextEpoch = (): number => {
     if (epoch > 0xffffffff - 2 * (MAX_QUERY_WORDS + 2)) {
-      stamp.fill(0);
+      for (let product = 0; product < count; product += 1) slots[2 * product] = 0;
       epoch = 0;
     }
     epoch += MAX_QUERY_WORDS + 2;
@@ -64,22 +67,13 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
     let size = 0;
     for (const expansions of words) {
       for (const { products, impacts, weight } of expansions) {
-        for (let index = 0; index < products.length; index += 1) {
-          const product = products[index] as number;
-          const impact = (impacts[index] as number) * weight;
-          if ((stamp[product] as number) < base) {
-            stamp[product] = base;
-            score[product] = impact;
-            found[size] = product;
-            size += 1;
-          } else score[product] = (score[product] as number) + impact;
-        }
+        size = scorePostings(products, impacts, weight, base, slots, found, size);
       }
     }
     // One postings list is ascending already; several interleave: read back from the bits
     // in catalog order (a sort of 200,000 products would cost ten times as much).
     if (lists.length <= 1) return found.subarray(0, size);
-    for (let index = 0; index < size; index += 1) union.add(found[index] as number);
+    union.addAll(found, size);
     return union.list(size, true);
   };
 
@@ -98,30 +92,21 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
     for (const expansions of rest) {
       if (candidates.length === 0) break;
       for (const { products, impacts, weight } of expansions) {
-        const confirm = (product: number, index: number): void => {
-          if (stamp[product] !== mark) return;
-          stamp[product] = mark + 1;
-          score[product] = (score[product] as number) + (impacts[index] as number) * weight;
-        };
         if (candidates.length * SEARCH_STEPS < products.length) {
-          for (const product of candidates) {
-            const index = lowerBound(products, product);
-            if (products[index] === product) confirm(product, index);
-          }
+          confirmBySearch(candidates, products, impacts, weight, mark, slots);
         } else {
-          for (let index = 0; index < products.length; index += 1) confirm(products[index] as number, index);
+          confirmByPass(products, impacts, weight, mark, slots);
         }
       }
       mark += 1;
-      const next = mark;
-      candidates = candidates.filter((product) => stamp[product] === next);
+      candidates = stampedWith(candidates, slots, mark);
     }
     return candidates;
   };
 
-  // The scores live in `score` from a match until `byScore` reads them, across the reads of
+  // The scores live in `slots` from a match until `byScore` reads them, across the reads of
   // the filter's partitions: another search must not run in between.
-  const runSearch = async (query: SearchQuery): Promise<Uint32Array> => {
+  const runSearch = async (query: SearchQuery): Promise<SearchAnswer> => {
     const words = [...new Set(tokenise(query.text ?? ''))].slice(0, MAX_QUERY_WORDS);
     if (words.length === 0) return columns.matching(query);
     const exact = await Promise.all(words.map((word) => postings.exact(word)));
@@ -134,15 +119,17 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
       if (loose.every((expansions) => expansions.length > 0)) found = await kept(matchAll(loose));
       if (found.length === 0) found = await kept(matchAny(loose));
     }
-    return byScore(found, score);
+    return byScore(found, slots);
   };
 
   // An agent paging through one query asks it again per page: the matches are kept, so
   // page n costs a slice rather than a search over the whole catalog.
   const recent = new Map<string, Uint32Array>();
   let recentBytes = 0;
-  const remember = (key: string, answer: Uint32Array): void => {
-    if (answer.byteLength > RECENT_BYTES) return;
+  const remember = (key: string, answer: SearchAnswer): void => {
+    // An answer counted rather than written out (search-span-answer.ts) is not kept: it
+    // holds column blocks the cache may have dropped, and counting again is one pass.
+    if (!(answer instanceof Uint32Array) || answer.byteLength > RECENT_BYTES) return;
     // An answer cut from a larger array would keep all of it alive: keep a copy of its own.
     const found = answer.byteLength < answer.buffer.byteLength ? answer.slice() : answer;
     while (recent.size >= RECENT_QUERIES || recentBytes + found.byteLength > RECENT_BYTES) {
@@ -186,22 +173,138 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
 }
 
 /**
- * Candidates (ascending) ordered by score, highest first, ties in catalog order: a counting
- * sort over the small integer scores, linear in the candidates, stable by construction.
+ * Adds one spelling's postings to the scores of the current pass (stamp `base`), writing
+ * each product it reaches first to `found` from `size`; returns the new size. A function
+ * of its own so V8 optimises it whole: as a loop inside `matchAny` it was compiled on the
+ * fly mid-call and dropped again on each of the first fifty calls.
  */
-function byScore(candidates: Uint32Array, score: Uint32Array): Uint32Array {
-  let highest = 0;
-  for (const product of candidates) highest = Math.max(highest, score[product] as number);
-  const starts = new Uint32Array(highest + 2);
-  for (const product of candidates) starts[highest - (score[product] as number) + 1] += 1;
-  for (let bucket = 1; bucket < starts.length; bucket += 1) {
-    starts[bucket] = (starts[bucket] as number) + (starts[bucket - 1] as number);
+function scorePostings(
+  products: Uint32Array,
+  impacts: Uint8Array,
+  weight: number,
+  base: number,
+  slots: Uint32Array,
+  found: Uint32Array,
+  size: number,
+): number {
+  let at = size;
+  for (let index = 0; index < products.length; index += 1) {
+    const slot = 2 * (products[index] as number);
+    const impact = (impacts[index] as number) * weight;
+    if ((slots[slot] as number) < base) {
+      slots[slot] = base;
+      slots[slot + 1] = impact;
+      found[at] = slot >>> 1;
+      at += 1;
+    } else slots[slot + 1] = (slots[slot + 1] as number) + impact;
   }
+  return at;
+}
+
+/**
+ * Confirms the candidates (ascending) that one spelling's postings hold, adding its impact:
+ * a candidate still at stamp `mark` moves to `mark + 1`. Each search starts where the last
+ * ended, the candidates being ascending.
+ */
+function confirmBySearch(
+  candidates: Uint32Array,
+  products: Uint32Array,
+  impacts: Uint8Array,
+  weight: number,
+  mark: number,
+  slots: Uint32Array,
+): void {
+  let from = 0;
+  for (let at = 0; at < candidates.length; at += 1) {
+    const product = candidates[at] as number;
+    let high = products.length;
+    while (from < high) {
+      const middle = (from + high) >>> 1;
+      if ((products[middle] as number) < product) from = middle + 1;
+      else high = middle;
+    }
+    const slot = 2 * product;
+    if (products[from] === product && slots[slot] === mark) {
+      slots[slot] = mark + 1;
+      slots[slot + 1] = (slots[slot + 1] as number) + (impacts[from] as number) * weight;
+    }
+  }
+}
+
+/** As `confirmBySearch`, by a pass over the postings (when they are few beside the candidates). */
+function confirmByPass(
+  products: Uint32Array,
+  impacts: Uint8Array,
+  weight: number,
+  mark: number,
+  slots: Uint32Array,
+): void {
+  for (let index = 0; index < products.length; index += 1) {
+    const slot = 2 * (products[index] as number);
+    if (slots[slot] === mark) {
+      slots[slot] = mark + 1;
+      slots[slot + 1] = (slots[slot + 1] as number) + (impacts[index] as number) * weight;
+    }
+  }
+}
+
+/** The candidates at stamp `mark`, in their order. */
+function stampedWith(candidates: Uint32Array, slots: Uint32Array, mark: number): Uint32Array {
+  const kept = new Uint32Array(candidates.length);
+  let size = 0;
+  for (let at = 0; at < candidates.length; at += 1) {
+    const product = candidates[at] as number;
+    kept[size] = product;
+    size += Number(slots[2 * product] === mark);
+  }
+  return kept.subarray(0, size);
+}
+
+/**
+ * Candidates (ascending) ordered by score, highest first, ties in catalog order: a counting
+ * sort over the small integer scores, linear in the candidates, stable by construction. A
+ * product's score is at 2 × product + 1 of `slots`, read once into an array beside the
+ * candidates (a read of `slots` is a cache miss at 1,000,000 products; the passes of the
+ * sort then read in order). Each pass is a function of its own, like `scorePostings`: V8
+ * dropped its code for the passes of one function on each of the first fifty calls.
+ */
+function byScore(candidates: Uint32Array, slots: Uint32Array): Uint32Array {
+  const scores = new Uint32Array(candidates.length);
+  const highest = gatherScores(candidates, slots, scores);
+  const starts = bucketStarts(scores, highest);
   const ordered = new Uint32Array(candidates.length);
-  for (const product of candidates) {
-    const bucket = highest - (score[product] as number);
-    ordered[starts[bucket] as number] = product;
+  for (let index = 0; index < candidates.length; index += 1) {
+    const bucket = highest - (scores[index] as number);
+    ordered[starts[bucket] as number] = candidates[index] as number;
     starts[bucket] = (starts[bucket] as number) + 1;
   }
   return ordered;
+}
+
+/** Copies each candidate's score into `scores`; returns the highest. */
+function gatherScores(candidates: Uint32Array, slots: Uint32Array, scores: Uint32Array): number {
+  let highest = 0;
+  for (let index = 0; index < candidates.length; index += 1) {
+    const score = slots[2 * (candidates[index] as number) + 1] as number;
+    scores[index] = score;
+    if (score > highest) highest = score;
+  }
+  return highest;
+}
+
+/** Where each score's run starts in the order, highest score first. */
+function bucketStarts(scores: Uint32Array, highest: number): Uint32Array {
+  const starts = new Uint32Array(highest + 2);
+  for (let index = 0; index < scores.length; index += 1) {
+    const bucket = highest - (scores[index] as number) + 1;
+    starts[bucket] = (starts[bucket] as number) + 1;
+  }
+  runningSums(starts);
+  return starts;
+}
+
+function runningSums(counts: Uint32Array): void {
+  for (let at = 1; at < counts.length; at += 1) {
+    counts[at] = (counts[at] as number) + (counts[at - 1] as number);
+  }
 }

@@ -50,6 +50,9 @@ export function partitionedPostings(store: PartitionStore): Postings {
     let partition = Math.max(0, partitionOf(word));
     let first = true;
     for (; partition < firsts.length && expansions.length < MAX_EXPANSIONS; partition += 1) {
+      // A later partition holds terms with the prefix only if its first term has it: the
+      // root says so, and a partition that cannot hold one is never read.
+      if (!first && !(firsts[partition] as string).startsWith(word)) return;
       const { terms, postings } = await store.terms(partition);
       for (let at = first ? terms.lowerBound(word) : 0; at < terms.length; at += 1) {
         if (expansions.length >= MAX_EXPANSIONS) return;
@@ -62,21 +65,31 @@ export function partitionedPostings(store: PartitionStore): Postings {
       first = false;
     }
   };
-  /** The terms of the vocabulary (or the reversed one) that start with `prefix`, ascending. */
-  const startingWith = async (prefix: string, backwards: boolean): Promise<string[]> => {
+  /**
+   * The terms of the vocabulary (or the reversed one) that start with `prefix` and are
+   * `shortest` to `longest` code units long, ascending. A half-word's run can be thousands
+   * of terms ("ka…" is a sixteenth of the vocabulary): its end is a binary search, and
+   * only the terms of a length one edit can reach are sliced out of the packed list.
+   */
+  const startingWith = async (
+    prefix: string,
+    backwards: boolean,
+    shortest: number,
+    longest: number,
+  ): Promise<string[]> => {
     const heads = backwards ? store.root.rvocab : store.root.vocab;
     const found: string[] = [];
-    for (
-      let partition = Math.max(0, upperBound(heads, prefix) - 1);
-      partition < heads.length;
-      partition += 1
-    ) {
+    const start = Math.max(0, upperBound(heads, prefix) - 1);
+    for (let partition = start; partition < heads.length; partition += 1) {
+      // As for the terms: a later file holds such terms only if its first term is one.
+      if (partition > start && !(heads[partition] as string).startsWith(prefix)) return found;
       const list = await store.vocab(partition, backwards);
-      for (let at = list.lowerBound(prefix); at < list.length; at += 1) {
-        const term = list.at(at) as string;
-        if (!term.startsWith(prefix)) return found;
-        found.push(term);
+      const end = list.runEnd(prefix);
+      for (let at = list.lowerBound(prefix); at < end; at += 1) {
+        const length = list.lengthAt(at);
+        if (length >= shortest && length <= longest) found.push(list.at(at) as string);
       }
+      if (end < list.length) return found;
     }
     return found;
   };
@@ -84,9 +97,10 @@ export function partitionedPostings(store: PartitionStore): Postings {
   const typos = async (word: string, expansions: Expansion[]): Promise<void> => {
     if (expansions.length >= MAX_EXPANSIONS) return;
     const half = Math.floor(word.length / 2);
+    // One edit changes a length by one at most.
     const [heads, tails] = await Promise.all([
-      startingWith(word.slice(0, half), false),
-      startingWith(reversed(word.slice(half)), true),
+      startingWith(word.slice(0, half), false, word.length - 1, word.length + 1),
+      startingWith(reversed(word.slice(half)), true, word.length - 1, word.length + 1),
     ]);
     const near = [...new Set([...heads, ...tails.map(reversed)])]
       .filter((term) => !term.startsWith(word) && oneEditApart(word, term))

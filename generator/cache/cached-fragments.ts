@@ -5,7 +5,7 @@
  * (`digestProduct`), looked up rather than computed again for every fragment.
  */
 import { createHash } from 'node:crypto';
-import type { PlannedProduct, ProductFragments } from '../plan.js';
+import type { PlannedProduct, ProductFragments, RunPart } from '../plan.js';
 import type { FragmentStore } from './fragment-store.js';
 import { digestProduct } from './product-digest.js';
 
@@ -33,7 +33,8 @@ export function cachedFragments(
     knownDigests.set(product, digest);
     return digest;
   };
-  return {
+  store.keepTouchedOnly(RUN_PARTS);
+  const fragments: CachedFragments = {
     counts,
     bytes(kind, product, render) {
       const digest = digestOf(product);
@@ -67,8 +68,64 @@ export function cachedFragments(
       counts.rendered += 1;
       return bytes;
     },
+    element(kind, product, render) {
+      const { slug } = product.record;
+      return {
+        slug,
+        key: `${kind}\u0000${slug}\u0000${digestOf(product)}`,
+        read: () => fragments.bytes(kind, product, render),
+      };
+    },
+    runParts(key, members) {
+      const known = store.get(RUN_PARTS, key, key);
+      const parts = known === undefined ? undefined : parseRunParts(known.bytes);
+      if (known === undefined || parts === undefined) return undefined;
+      counts.copied += 1;
+      // Kept from a run no gate passed yet: its products were not checked in it.
+      if (!known.validated) for (const slug of members) unchecked.add(slug);
+      return parts;
+    },
+    keepRunParts(key, parts) {
+      store.put(
+        RUN_PARTS,
+        key,
+        key,
+        Buffer.from(JSON.stringify(parts.map((part) => [part.length, part.sha256]))),
+      );
+    },
+    runBits(document) {
+      const known = store.get(RUN_BITS, document, '');
+      const bits = known === undefined ? Number.NaN : Number(known.bytes.toString('utf8'));
+      return Number.isSafeInteger(bits) && bits >= 0 ? bits : undefined;
+    },
+    keepRunBits(document, bits) {
+      store.put(RUN_BITS, document, '', Buffer.from(String(bits)));
+    },
     validatedProducts(products) {
       return new Set(products.map((product) => product.record.slug).filter((slug) => !unchecked.has(slug)));
     },
   };
+  return fragments;
+}
+
+/** The fragment kinds of how a parted document's runs were cut, and how long its runs are. */
+const RUN_PARTS = 'run-parts';
+const RUN_BITS = 'run-bits';
+
+/** A run's parts as `keepRunParts` stored them; undefined for a row that is not one. */
+function parseRunParts(bytes: Buffer): RunPart[] | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(value)) return undefined;
+  const parts: RunPart[] = [];
+  for (const item of value) {
+    if (!Array.isArray(item) || !Number.isSafeInteger(item[0]) || typeof item[1] !== 'string')
+      return undefined;
+    parts.push({ length: item[0] as number, sha256: item[1] });
+  }
+  return parts;
 }

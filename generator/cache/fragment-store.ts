@@ -53,6 +53,11 @@ export interface FragmentStore {
   put(kind: string, slug: string, digest: string, bytes: Buffer): void;
   /** The gate passed the bundle every row written so far is in: they need no checking again. */
   markValidated(): void;
+  /**
+   * Rows of `kind` are keyed by what they were made from, not by product (how a document's
+   * runs were cut): when pruning, those this build neither read nor wrote are deleted.
+   */
+  keepTouchedOnly(kind: string): void;
   /** The bundle's files as the last build left them: each digest with the stamp of its file. */
   knownFiles(): Map<string, KnownFile>;
   /** Replaces what `knownFiles` gives the next build. */
@@ -237,6 +242,8 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
     'INSERT OR REPLACE INTO fragments (kind, slug, digest, bytes, validated) VALUES (?, ?, ?, ?, 0)',
   );
   const kinds = new Set<string>();
+  const touched = new Map<string, Set<string>>();
+  const touch = (kind: string, slug: string) => touched.get(kind)?.add(slug);
   let pending = 0;
   let failure: string | undefined;
   // The rows no gate has passed yet (written here, or left so by a build that failed), while few.
@@ -275,6 +282,7 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
     failure: () => failure,
     get(kind, slug, digest) {
       kinds.add(kind);
+      touch(kind, slug);
       const row = guarded('reading', () => rows.get(kind, slug), undefined);
       if (row === undefined || row.digest !== digest) return undefined;
       if (row.validated !== 1) noteUnvalidated(kind, slug);
@@ -282,6 +290,7 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
     },
     put(kind, slug, digest, bytes) {
       kinds.add(kind);
+      touch(kind, slug);
       guarded(
         'writing',
         () => {
@@ -320,6 +329,9 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
         undefined,
       );
     },
+    keepTouchedOnly(kind) {
+      if (!touched.has(kind)) touched.set(kind, new Set());
+    },
     close(prune) {
       try {
         rows.stop();
@@ -327,7 +339,7 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
         if (failure === undefined) {
           guarded('writing', commit, undefined);
           if (prune !== undefined)
-            guarded('pruning', () => removeRows(writer, prune.removedSlugs, kinds), undefined);
+            guarded('pruning', () => removeRows(writer, prune.removedSlugs, kinds, touched), undefined);
         }
       } finally {
         writer.close();
@@ -378,14 +390,25 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
 }
 
 /** Deletes the rows of products no longer in the catalog and of kinds no longer rendered. */
-function removeRows(db: Database.Database, slugs: readonly string[], kinds: ReadonlySet<string>): void {
+function removeRows(
+  db: Database.Database,
+  slugs: readonly string[],
+  kinds: ReadonlySet<string>,
+  touchedOnly: ReadonlyMap<string, ReadonlySet<string>>,
+): void {
   const stored = db.prepare('SELECT DISTINCT kind FROM fragments').pluck().all() as string[];
   const removeKind = db.prepare('DELETE FROM fragments WHERE kind = ?');
   const removeSlug = db.prepare('DELETE FROM fragments WHERE kind = ? AND slug = ?');
+  const slugsOf = db.prepare('SELECT slug FROM fragments WHERE kind = ?').pluck();
   db.transaction(() => {
     for (const kind of stored) {
+      const keep = touchedOnly.get(kind);
       if (!kinds.has(kind)) removeKind.run(kind);
-      else for (const slug of slugs) removeSlug.run(kind, slug);
+      else if (keep !== undefined) {
+        // Collected first: deleting while the same table is being read is not allowed.
+        const stale = (slugsOf.all(kind) as string[]).filter((slug) => !keep.has(slug));
+        for (const slug of stale) removeSlug.run(kind, slug);
+      } else for (const slug of slugs) removeSlug.run(kind, slug);
     }
   })();
 }

@@ -14,7 +14,7 @@
 import { isPartsFile, PARTS_INDEX_PATH, type PartsIndex } from '../../live/bundle-parts.js';
 import type { Artifact } from '../artifact.js';
 import { artifactUrlPath } from '../artifact.js';
-import { artifactBytes, artifactChunks, spillArtifact } from '../compact-artifact.js';
+import { artifactBytes, artifactPieces, spillArtifact } from '../compact-artifact.js';
 import { DEFAULT_PART_SIZES, type PartSizes } from '../parts/cut-parts.js';
 import { partDocument } from '../parts/part-document.js';
 import type { BuildPlan } from '../plan.js';
@@ -65,22 +65,41 @@ export function storeDocument(
   plan: BuildPlan,
   document: Artifact,
   store: StoreFile,
+  stored: Map<string, Artifact> = new Map(),
 ): { files: Artifact[]; parted?: PartedSummary } {
   const sizes = partSizesOf(plan);
   if (!partsServed(plan) || !isPartable(document)) return { files: [store(document)] };
-  const chunks = artifactChunks(document);
-  const length = chunks.reduce((total, chunk) => total + chunk.length, 0);
-  if (length <= sizes.max) return { files: [store(document)] };
-  const parted = partDocument(document, chunks, documentHeaders(plan, document), sizes);
-  const parts = new Map(parted.parts.map((part) => [part.path, store(part)]));
+  const pieces = artifactPieces(document);
+  const byteLength = pieces.every((piece) => Buffer.isBuffer(piece))
+    ? pieces.reduce((total, piece) => total + (piece as Buffer).length, 0)
+    : undefined;
+  if (byteLength !== undefined && byteLength <= sizes.max) return { files: [store(document)] };
+  // Cut first, then stored whole if it fits one part: the length of a document of products
+  // is known without reading them only from the parts kept from the last bundle.
+  const parted = partDocument(document, pieces, documentHeaders(plan, document), sizes, plan.fragments);
+  if (parted.manifest.length <= sizes.max) return { files: [store(document)] };
+  // A part another document of the build already stored (the same records in the catalog
+  // and in kb/products.json) is that file.
+  const files: Artifact[] = [];
+  for (const part of parted.parts) {
+    if (stored.has(part.path)) continue;
+    const file = store(part);
+    stored.set(part.path, file);
+    files.push(file);
+  }
   const manifest = store(parted.manifestArtifact);
   const entries = parted.manifest.parts;
   // Read from the stored parts (the staging files), so the document's bytes can be freed.
-  const read = () =>
-    Buffer.concat(entries.map((entry) => artifactBytes(parts.get(entry.path) ?? { body: '' })));
-  wholeByManifest.set(manifest, spillArtifact(document, read));
+  const bytesOf = (entry: (typeof entries)[number]) =>
+    entry.text !== undefined
+      ? Buffer.from(entry.text, 'utf8')
+      : artifactBytes(stored.get(entry.path ?? '') ?? { body: '' });
+  wholeByManifest.set(
+    manifest,
+    spillArtifact(document, () => Buffer.concat(entries.map(bytesOf))),
+  );
   return {
-    files: [...parts.values(), manifest],
+    files: [...files, manifest],
     parted: { manifestPath: manifest.path, urlPaths: urlPathsOf(document) },
   };
 }

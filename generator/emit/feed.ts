@@ -51,7 +51,7 @@ export function emitFeed(plan: BuildPlan): Artifact[] {
   // whose fragment was copied from the last build has none here.
   const rendered: (Record<string, unknown>[] | undefined)[] = new Array(plan.products.length);
   const fragments = plan.products.map((product, index) =>
-    plan.fragments.bytes(FEED_ITEMS, product, () => {
+    plan.fragments.element(FEED_ITEMS, product, () => {
       rendered[index] = itemsOf(product);
       return buildXmlElementsAtDepth2('item', rendered[index]);
     }),

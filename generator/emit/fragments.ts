@@ -12,13 +12,23 @@
  * limit, and a parted document is cut straight from its chunks (emit/document-storage.ts).
  */
 import type { Artifact } from '../artifact.js';
-import { chunkedArtifact } from '../compact-artifact.js';
+import { chunkedArtifact, type DocumentPiece } from '../compact-artifact.js';
 import type { BuildPlan, ProductFragments } from '../plan.js';
 import { stableJson } from './json.js';
 
 export const renderEveryFragment: ProductFragments = {
   bytes: (_kind, _product, render) => Buffer.from(render(), 'utf8'),
+  element: (_kind, product, render) => {
+    // Rendered now, as before elements were lazy: nothing caches it, and a section read by
+    // two documents (the knowledge base and llms-full.txt) is then rendered once.
+    const bytes = Buffer.from(render(), 'utf8');
+    return { slug: product.record.slug, key: undefined, read: () => bytes };
+  },
   whole: (_kind, _key, _members, render) => Buffer.from(render(), 'utf8'),
+  runParts: () => undefined,
+  keepRunParts: () => {},
+  runBits: () => undefined,
+  keepRunBits: () => {},
 };
 
 /** The key a shard's whole file is kept under: zero-padded, so shards asked for in order are read in one scan. */
@@ -43,8 +53,8 @@ const ELEMENTS_LINE = `    ${JSON.stringify(ELEMENTS)}`;
 export function jsonChunksWithElements(
   value: Record<string, unknown>,
   key: string,
-  elements: readonly Buffer[],
-): Buffer[] {
+  elements: readonly DocumentPiece[],
+): DocumentPiece[] {
   if (elements.length === 0) return [Buffer.from(stableJson({ ...value, [key]: [] }), 'utf8')];
   const text = stableJson({ ...value, [key]: [ELEMENTS] });
   const at = text.indexOf(`\n${ELEMENTS_LINE}\n`);
@@ -53,7 +63,7 @@ export function jsonChunksWithElements(
   const head = Buffer.from(text.slice(0, at + 1), 'utf8');
   const tail = Buffer.from(text.slice(at + 1 + ELEMENTS_LINE.length), 'utf8');
   const separator = Buffer.from(',\n', 'utf8');
-  const parts: Buffer[] = [head];
+  const parts: DocumentPiece[] = [head];
   elements.forEach((element, index) => {
     if (index > 0) parts.push(separator);
     parts.push(element);
@@ -75,7 +85,7 @@ export function recordsJsonArtifact(
   value: Record<string, unknown> & { products: readonly unknown[] },
 ): Artifact {
   const elements = plan.products.map((product) =>
-    plan.fragments.bytes(RECORD_JSON, product, () => indentedJson(product.record)),
+    plan.fragments.element(RECORD_JSON, product, () => indentedJson(product.record)),
   );
   const chunks = jsonChunksWithElements(value, 'products', elements);
   return chunkedArtifact({ ...fields, body: '', serialisedFrom: { body: '', value } }, chunks);

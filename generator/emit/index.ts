@@ -80,10 +80,11 @@ export function emitBundle(
   const settle = (artifact: Artifact) => sink(compactArtifact(artifact));
   const documents: Artifact[] = [];
   const parted: PartedSummary[] = [];
+  const storedParts = new Map<string, Artifact>();
   for (const emit of emitters) {
     for (const artifact of emit(plan)) {
       // A document too large for one file is stored as parts the live handler serves whole.
-      const stored = storeDocument(plan, compactArtifact(artifact), sink);
+      const stored = storeDocument(plan, compactArtifact(artifact), sink, storedParts);
       documents.push(...stored.files);
       if (stored.parted) parted.push(stored.parted);
     }

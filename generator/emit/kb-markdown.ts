@@ -18,6 +18,7 @@
  *
  * then the description. The section itself is written by `kb-product-section.ts`.
  */
+import type { DocumentPiece } from '../compact-artifact.js';
 import type { BuildPlan } from '../plan.js';
 import { catalogUrls } from './catalog.js';
 import { describeCatalogFields, facetedFragmentKind } from './catalog-fields.js';
@@ -51,7 +52,7 @@ function renderArticles(plan: BuildPlan): string[] {
   return ['## Articles', ...sections];
 }
 
-const sectionsByPlan = new WeakMap<BuildPlan, readonly Buffer[]>();
+const sectionsByPlan = new WeakMap<BuildPlan, readonly DocumentPiece[]>();
 
 /**
  * The knowledge base without its H1 title: `## About`, `## Usage rules`, `## Products`,
@@ -60,7 +61,7 @@ const sectionsByPlan = new WeakMap<BuildPlan, readonly Buffer[]>();
  * the text reused; `emitBundle` forgets it afterwards (`forgetKnowledgeBaseSections`).
  * The text is byte chunks in order (one a product section), never joined into one buffer.
  */
-export function renderKnowledgeBaseSections(plan: BuildPlan): readonly Buffer[] {
+export function renderKnowledgeBaseSections(plan: BuildPlan): readonly DocumentPiece[] {
   let sections = sectionsByPlan.get(plan);
   if (sections === undefined) {
     sections = renderSections(plan, resolveUsagePolicy(plan.config));
@@ -74,7 +75,7 @@ export function forgetKnowledgeBaseSections(plan: BuildPlan): void {
   sectionsByPlan.delete(plan);
 }
 
-function renderSections(plan: BuildPlan, policy: UsagePolicy): Buffer[] {
+function renderSections(plan: BuildPlan, policy: UsagePolicy): DocumentPiece[] {
   const { config } = plan;
   const about = [
     '## About',
@@ -99,11 +100,11 @@ function renderSections(plan: BuildPlan, policy: UsagePolicy): Buffer[] {
   // they are part of its kind, so a change of facets renders every section again.
   const kind = facetedFragmentKind('kb-section', fields);
   const separator = Buffer.from('\n\n', 'utf8');
-  const parts: Buffer[] = [Buffer.from([about, usage, PRODUCTS_HEADING].join('\n\n'), 'utf8')];
+  const parts: DocumentPiece[] = [Buffer.from([about, usage, PRODUCTS_HEADING].join('\n\n'), 'utf8')];
   for (const product of plan.products) {
     parts.push(
       separator,
-      plan.fragments.bytes(kind, product, () => renderProductSection(product, fields)),
+      plan.fragments.element(kind, product, () => renderProductSection(product, fields)),
     );
   }
   const articles = renderArticles(plan);

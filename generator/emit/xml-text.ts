@@ -6,6 +6,7 @@
  * Escaping itself (`&`, `<`, quotes, `]]>`) stays with fast-xml-parser's XMLBuilder.
  */
 import { XMLBuilder, type XmlBuilderOptions } from 'fast-xml-parser';
+import type { DocumentPiece } from '../compact-artifact.js';
 import { CatalogError } from '../errors.js';
 
 /**
@@ -147,17 +148,18 @@ export function buildXmlElementsAtDepth2(name: string, elements: readonly unknow
 export function buildXmlChunksWithElements(
   frameWith: (elements: unknown[]) => Record<string, unknown>,
   name: string,
-  fragments: readonly Buffer[],
-): Buffer[] {
-  const nonEmpty = fragments.filter((fragment) => fragment.length > 0);
-  if (nonEmpty.length === 0) return [Buffer.from(buildXmlDocument(frameWith([])), 'utf8')];
+  fragments: readonly DocumentPiece[],
+): DocumentPiece[] {
+  // A product with no element (an empty fragment) adds no bytes, and with none at all the
+  // frame's head and tail are what the frame alone is: its line of elements is a whole line.
+  if (fragments.length === 0) return [Buffer.from(buildXmlDocument(frameWith([])), 'utf8')];
   const frame = buildXmlDocument(frameWith([ELEMENTS_MARK]));
   const line = `    <${name}>${ELEMENTS_MARK}</${name}>\n`;
   const at = frame.indexOf(line);
   if (at < 0) throw new TypeError(`buildXmlChunksWithElements: no <${name}> two levels down`);
   return [
     Buffer.from(frame.slice(0, at), 'utf8'),
-    ...nonEmpty,
+    ...fragments,
     Buffer.from(frame.slice(at + line.length), 'utf8'),
   ];
 }

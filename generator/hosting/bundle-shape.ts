@@ -40,7 +40,8 @@ function foldParted(parted: PartedShape, text: string): PartedShape {
   const manifest = parsePartsManifest(text);
   if (manifest === undefined) return parted;
   const { document, length } = manifest;
-  const parts = manifest.parts.length;
+  // A part written in the manifest is no fetch of its own.
+  const parts = manifest.parts.filter((part) => part.path !== undefined).length;
   return {
     mostParts: parts > parted.mostParts.parts ? { path: document, parts } : parted.mostParts,
     largestStreamed:

@@ -1,20 +1,23 @@
 /**
- * One document stored as parts: its bytes cut at content-defined points (`cut-parts.ts`),
- * each part an artifact of its own named by its SHA-256, and the manifest that lists them
- * with the whole document's length, SHA-256, media type and headers (`live/bundle-parts.ts`
+ * One document stored as parts: a document of products cut along runs of products
+ * (`run-parts.ts`), any other at content-defined points of its bytes (`cut-parts.ts`), each
+ * part an artifact of its own named by its SHA-256, and the manifest that lists them with
+ * the whole document's length, digest (`partsDigest`), media type and headers (`live/bundle-parts.ts`
  * owns the paths and the manifest's shape). Pure: the caller decides which documents are
  * parted and where the artifacts go.
  */
 import { createHash } from 'node:crypto';
 import {
+  PARTS_MANIFEST_FORMAT,
   type PartEntry,
   type PartsManifest,
   partFilePath,
   partsManifestPath,
 } from '../../live/bundle-parts.js';
 import type { Artifact } from '../artifact.js';
-import { bytesArtifact } from '../compact-artifact.js';
+import { bytesArtifact, type DocumentPiece, knownBytesArtifact, pieceBytes } from '../compact-artifact.js';
 import { cutParts, type PartSizes } from './cut-parts.js';
+import { cutRunParts, type RunCache, type RunCutPart } from './run-parts.js';
 
 /** Parts are served as bytes; the whole document's type is in its manifest. */
 export const PART_MEDIA_TYPE = 'application/octet-stream';
@@ -31,38 +34,87 @@ function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/**
+ * A parted document's digest, its strong entity tag: SHA-256 over its parts' lengths and
+ * SHA-256s, one line each. It changes whenever a byte of the document does, and it is known
+ * without reading the parts a rebuild kept from the last bundle (manifest format 2; format 1
+ * hashed the whole document, which meant reading every part on every build).
+ */
+export function partsDigest(parts: readonly { length: number; sha256: string }[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(`${part.length} ${part.sha256}\n`);
+  return hash.digest('hex');
+}
+
+/**
+ * A document's head and tail (its bytes before the first product and after the last) this
+ * small are written in the manifest, which changes with any part anyway: the head holds the
+ * build time, and would otherwise be one more file written on every build.
+ */
+export const MAX_INLINE_BYTES = 8 * 1024;
+
+/** The part's bytes as text when they are UTF-8 through and through (they come back byte for byte). */
+function inlineText(bytes: Buffer): string | undefined {
+  const text = bytes.toString('utf8');
+  return Buffer.byteLength(text, 'utf8') === bytes.length && Buffer.from(text, 'utf8').equals(bytes)
+    ? text
+    : undefined;
+}
+
+/** Parts cut at content-defined points of the bytes: for a document not made of products. */
+function* cutBytes(pieces: readonly DocumentPiece[], sizes: PartSizes): Generator<RunCutPart> {
+  for (const part of cutParts(
+    (function* () {
+      for (const piece of pieces) yield pieceBytes(piece);
+    })(),
+    sizes,
+  )) {
+    const bytes = Buffer.from(part.buffer, part.byteOffset, part.length);
+    yield {
+      length: bytes.length,
+      sha256: sha256Hex(bytes),
+      read: () => bytes,
+      kept: false,
+      ofProducts: true,
+    };
+  }
+}
+
 export function partDocument(
   document: Pick<Artifact, 'path' | 'mediaType'>,
-  chunks: Iterable<Uint8Array>,
+  pieces: readonly DocumentPiece[],
   headers: readonly (readonly [string, string])[],
   sizes: PartSizes,
+  cache: RunCache,
 ): PartedDocument {
-  const whole = createHash('sha256');
+  // A document of products is cut along runs of them (run-parts.ts), anything else by its bytes.
+  const ofProducts = pieces.some((piece) => !Buffer.isBuffer(piece));
+  const cut = ofProducts ? cutRunParts(document.path, pieces, sizes, cache) : cutBytes(pieces, sizes);
   const entries: PartEntry[] = [];
   const parts = new Map<string, Artifact>();
   let length = 0;
-  for (const bytes of cutParts(chunks, sizes)) {
-    whole.update(bytes);
-    length += bytes.length;
-    const sha256 = sha256Hex(bytes);
-    const path = partFilePath(document.path, sha256);
-    entries.push({ path, length: bytes.length, sha256 });
-    if (!parts.has(path)) {
-      parts.set(
-        path,
-        bytesArtifact(
-          { path, mediaType: PART_MEDIA_TYPE },
-          Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length),
-        ),
-      );
+  for (const part of cut) {
+    length += part.length;
+    const text = !part.ofProducts && part.length <= MAX_INLINE_BYTES ? inlineText(part.read()) : undefined;
+    if (text !== undefined) {
+      entries.push({ length: part.length, sha256: part.sha256, text });
+      continue;
     }
+    const path = partFilePath(part.sha256);
+    entries.push({ path, length: part.length, sha256: part.sha256 });
+    if (parts.has(path)) continue;
+    const meta = { path, mediaType: PART_MEDIA_TYPE };
+    parts.set(
+      path,
+      part.kept ? knownBytesArtifact(meta, part.sha256, part.read) : bytesArtifact(meta, part.read()),
+    );
   }
   const manifest: PartsManifest = {
-    format: 1,
+    format: PARTS_MANIFEST_FORMAT,
     document: document.path,
     media_type: document.mediaType,
     length,
-    sha256: whole.digest('hex'),
+    sha256: partsDigest(entries),
     headers: headers.map(([name, value]) => [name, value]),
     parts: entries,
   };

@@ -9,6 +9,7 @@ import { createReadStream, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Artifact } from '../artifact.js';
 import { encodeArtifact } from '../bundle-file-encoding.js';
+import { knownDigestOf } from '../compact-artifact.js';
 
 export type BundleDigests = Map<string, string>;
 
@@ -137,19 +138,18 @@ export async function digestFile(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/** The digest of the file an artifact becomes, not read when it is known (a part kept from the last bundle). */
+export function digestOfArtifact(artifact: Artifact): string {
+  return knownDigestOf(artifact) ?? digestArtifact(artifact).digest;
+}
+
 /** True when every artifact is in `digests` with the same content (and maybe other files too). */
-export function holdsArtifacts(
-  digests: BundleDigests,
-  artifacts: readonly Pick<Artifact, 'path' | 'body' | 'encoding'>[],
-): boolean {
-  return artifacts.every((artifact) => digests.get(artifact.path) === digestArtifact(artifact).digest);
+export function holdsArtifacts(digests: BundleDigests, artifacts: readonly Artifact[]): boolean {
+  return artifacts.every((artifact) => digests.get(artifact.path) === digestOfArtifact(artifact));
 }
 
 /** True when `digests` is exactly these artifacts' files. */
-export function matchesArtifacts(
-  digests: BundleDigests,
-  artifacts: readonly Pick<Artifact, 'path' | 'body' | 'encoding'>[],
-): boolean {
+export function matchesArtifacts(digests: BundleDigests, artifacts: readonly Artifact[]): boolean {
   return digests.size === artifacts.length && holdsArtifacts(digests, artifacts);
 }
 

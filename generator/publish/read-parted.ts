@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type PartsManifest, parsePartsManifest, partsManifestPath } from '../../live/bundle-parts.js';
 import { CatalogError } from '../errors.js';
+import { partsDigest } from '../parts/part-document.js';
 
 export async function readPartsManifest(dir: string, manifestPath: string): Promise<PartsManifest> {
   const manifest = parsePartsManifest(await readFile(join(dir, manifestPath), 'utf8'));
@@ -24,14 +25,16 @@ export async function readPartsManifest(dir: string, manifestPath: string): Prom
 export async function joinParts(dir: string, manifest: PartsManifest): Promise<Buffer> {
   const chunks: Buffer[] = [];
   const whole = createHash('sha256');
-  for (const part of manifest.parts) {
-    const bytes = await readFile(join(dir, part.path));
+  for (const [index, part] of manifest.parts.entries()) {
+    const bytes =
+      part.path === undefined ? Buffer.from(part.text ?? '', 'utf8') : await readFile(join(dir, part.path));
     if (bytes.length !== part.length || createHash('sha256').update(bytes).digest('hex') !== part.sha256) {
+      const name = part.path ?? `part ${index + 1} (in the manifest)`;
       throw new CatalogError(
         'OUTPUT_INVALID',
-        `${part.path} differs from its entry in ${manifest.document}'s parts manifest`,
+        `${name} differs from its entry in ${manifest.document}'s parts manifest`,
         {
-          path: part.path,
+          path: part.path ?? partsManifestPath(manifest.document),
         },
       );
     }
@@ -39,7 +42,8 @@ export async function joinParts(dir: string, manifest: PartsManifest): Promise<B
     chunks.push(bytes);
   }
   const bytes = Buffer.concat(chunks);
-  if (bytes.length !== manifest.length || whole.digest('hex') !== manifest.sha256) {
+  const digest = manifest.format === 1 ? whole.digest('hex') : partsDigest(manifest.parts);
+  if (bytes.length !== manifest.length || digest !== manifest.sha256) {
     throw new CatalogError(
       'OUTPUT_INVALID',
       `the parts of ${manifest.document} do not make the document their manifest names`,

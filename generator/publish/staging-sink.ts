@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { Artifact } from '../artifact.js';
 import { encodeArtifact } from '../bundle-file-encoding.js';
-import { artifactBytes, spillArtifact } from '../compact-artifact.js';
+import { artifactBytes, knownDigestOf, spillArtifact } from '../compact-artifact.js';
 import { CatalogError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import {
@@ -140,7 +140,12 @@ export async function openStagingSink(options: {
       before !== undefined &&
       options.previous !== undefined &&
       sourceOfDigest(options.previous, artifact.path) === source;
-    if (sameSource && linkUnchangedSync(current, file, before, stamp)) {
+    // A part kept from the last bundle is that bundle's file: linked without reading its bytes.
+    const known = knownDigestOf(artifact);
+    if (
+      ((sameSource && before !== undefined) || (known !== undefined && known === before)) &&
+      linkUnchangedSync(current, file, before, stamp)
+    ) {
       digests.set(artifact.path, before);
       unchanged += 1;
     } else {

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import type { PartsManifest } from '../../live/bundle-parts.js';
+import type { PartEntry, PartsManifest } from '../../live/bundle-parts.js';
 
 export interface Digest {
   sha256: string;
@@ -30,12 +30,35 @@ async function digestChunks(
   return { sha256: hash.digest('hex'), bytes };
 }
 
+/** One part's bytes as a stream: its file, or the text the manifest holds it as. */
+async function* partChunks(dir: string, part: PartEntry, range?: { start: number; end: number }) {
+  if (part.path === undefined) {
+    const bytes = Buffer.from(part.text ?? '', 'utf8');
+    yield range === undefined ? bytes : bytes.subarray(range.start, range.end + 1);
+    return;
+  }
+  for await (const chunk of createReadStream(join(dir, part.path), range)) yield chunk as Buffer;
+}
+
 /** The whole document a manifest lists, read part after part from the bundle on disk. */
 export function digestParts(dir: string, manifest: PartsManifest, observe?: ChunkObserver): Promise<Digest> {
   async function* parts(): AsyncIterable<Uint8Array> {
-    for (const part of manifest.parts) yield* createReadStream(join(dir, part.path));
+    for (const part of manifest.parts) yield* partChunks(dir, part);
   }
   return digestChunks(parts(), observe);
+}
+
+/**
+ * The entity tag a parted document's parts on disk make: SHA-256 over one `<length> <sha256>`
+ * line a part, each part hashed here from its file.
+ */
+export async function digestOfPartsList(dir: string, manifest: PartsManifest): Promise<string> {
+  const lines: string[] = [];
+  for (const part of manifest.parts) {
+    const digest = await digestChunks(partChunks(dir, part));
+    lines.push(`${digest.bytes} ${digest.sha256}\n`);
+  }
+  return createHash('sha256').update(lines.join('')).digest('hex');
 }
 
 /** One file of a bundle on disk. */
@@ -79,9 +102,7 @@ export async function readDocumentRange(
     if (part.length > 0 && partEnd >= start && offset <= end) {
       const from = Math.max(start, offset) - offset;
       const to = Math.min(end, partEnd) - offset;
-      for await (const chunk of createReadStream(join(dir, part.path), { start: from, end: to })) {
-        slices.push(chunk as Buffer);
-      }
+      for await (const chunk of partChunks(dir, part, { start: from, end: to })) slices.push(chunk);
     }
     offset += part.length;
   }

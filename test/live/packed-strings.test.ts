@@ -35,6 +35,20 @@ describe('a packed list of strings', () => {
     }
   });
 
+  it('finds where the run of items with a prefix ends, and the length of each without slicing it', () => {
+    const sorted = ['ap', 'apple', 'apple pie', 'applesauce', 'apricot', 'b', 'bap'];
+    const packed = PackedStrings.read(packStrings(sorted));
+    for (const prefix of ['', 'a', 'ap', 'app', 'apple', 'apples', 'apz', 'b', 'c', '0']) {
+      const after = sorted.findLastIndex((item) => item < prefix || item.startsWith(prefix)) + 1;
+      expect({ prefix, end: packed.runEnd(prefix) }).toEqual({ prefix, end: after });
+    }
+    expect(Array.from({ length: packed.length + 1 }, (_, at) => packed.lengthAt(at))).toEqual([
+      ...sorted.map((item) => item.length),
+      0,
+    ]);
+    expect(PackedStrings.read(packStrings(['ab', 'cd'])).lengthAt(1)).toBe(2);
+  });
+
   it('is refused when its lengths do not add up to its text, or are not counts', () => {
     expect(() => PackedStrings.read({ text: 'abc', lengths: [1, 1] })).toThrow(TypeError);
     expect(() => PackedStrings.read({ text: 'abc', lengths: [1, 1, 2] })).toThrow(TypeError);

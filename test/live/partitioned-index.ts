@@ -33,6 +33,14 @@ export async function openIndexOf(
 ): Promise<OpenedIndex> {
   const whole = Array.isArray(records) ? buildSearchIndex(records) : (records as SearchIndexFile);
   const files = new Map(buildSearchPartitions(whole, sizes).map((file) => [file.name, file.body]));
+  return openIndexFiles(files, cacheBytes);
+}
+
+/** The index these files hold, opened afresh: nothing cached, nothing read but the root. */
+export async function openIndexFiles(
+  files: Map<string, string | Uint8Array>,
+  cacheBytes?: number,
+): Promise<OpenedIndex> {
   const reads: string[] = [];
   const read = <T>(
     name: string,
@@ -54,5 +62,6 @@ export async function openIndexOf(
 
 /** The ids of a query's matches, best first. */
 export async function idsOf(index: LoadedSearchIndex, query: SearchQuery): Promise<string[]> {
-  return index.productIds(await index.search(query));
+  const answer = await index.search(query);
+  return index.productIds(answer.subarray(0, answer.length));
 }

@@ -11,7 +11,7 @@ import { buildSearchIndex } from '../../live/search-index-file.js';
 import { readPricePartition, readTermPartition } from '../../live/search-partition-format.js';
 import { buildSearchPartitions, contentCuts } from '../../live/search-partitions-file.js';
 import type { ProductRecord } from '../../record/product-record.js';
-import { idsOf, openIndexOf, SMALL_PARTITIONS } from './partitioned-index.js';
+import { idsOf, openIndexFiles, openIndexOf, SMALL_PARTITIONS } from './partitioned-index.js';
 import { makeVariedRecords } from './varied-catalog.js';
 
 const records = makeVariedRecords(2_000);
@@ -98,6 +98,84 @@ describe('what a query reads', () => {
       ([name, body]) => name.startsWith('terms/') && termsIn(body).includes('pineapple'),
     );
     expect(reads).toContain(holding?.[0]);
+  });
+});
+
+describe('what a word read loosely reads', () => {
+  it('reads, for a prefix, the partition it would sit in and those holding its terms, no other', async () => {
+    const { files } = await openIndexOf(records);
+    const partitions = [...files]
+      .filter(([name]) => name.startsWith('terms/'))
+      .map(([name, body]) => ({ name, terms: termsIn(body) }))
+      .sort((a, b) => ((a.terms[0] ?? '') < (b.terms[0] ?? '') ? -1 : 1));
+    const vocabulary = partitions.flatMap(({ terms }) => terms);
+    const prefixes = [...new Set(vocabulary.map((term) => term.slice(0, 3)))]
+      .filter((prefix) => prefix.length === 3 && !vocabulary.includes(prefix))
+      .filter((prefix) => vocabulary.filter((term) => term.startsWith(prefix)).length < 64)
+      .concat(['qqq', 'zzz', 'aaa']);
+    let endsAtTheEnd = 0;
+    for (const prefix of prefixes) {
+      const sitsIn = partitions.findLastIndex(({ terms }) => (terms[0] ?? '') <= prefix);
+      const holding = partitions.filter(({ terms }) => terms.some((term) => term.startsWith(prefix)));
+      const expected = new Set([
+        ...(sitsIn >= 0 ? [partitions[sitsIn]?.name] : []),
+        ...holding.map(({ name }) => name),
+      ]);
+      // The case a read of the next partition used to be spent on: the run of terms with the
+      // prefix ends where a partition ends (or there is none, and the next partition is not one).
+      const last = holding.at(-1) ?? partitions[sitsIn];
+      if (
+        last &&
+        last !== partitions.at(-1) &&
+        (holding.length === 0 || last.terms.at(-1)?.startsWith(prefix))
+      )
+        endsAtTheEnd += 1;
+      const { index, reads } = await openIndexFiles(files);
+      await index.search({ text: prefix });
+      const termReads = new Set(reads.filter((name) => name.startsWith('terms/')));
+      expect({ prefix, termReads }).toEqual({ prefix, termReads: expected });
+    }
+    expect(prefixes.length).toBeGreaterThan(20);
+    expect(endsAtTheEnd).toBeGreaterThan(3);
+  });
+
+  it('reads, for a typo, the vocabulary files holding its halves, no other', async () => {
+    const { files } = await openIndexOf(records);
+    const listOf = (folder: string) =>
+      [...files]
+        .filter(([name]) => name.startsWith(`${folder}/`))
+        .map(([name, body]) => ({ name, terms: PackedStrings.read(JSON.parse(String(body))) }))
+        .map(({ name, terms }) => ({
+          name,
+          terms: Array.from({ length: terms.length }, (_, at) => terms.at(at) ?? ''),
+        }))
+        .sort((a, b) => ((a.terms[0] ?? '') < (b.terms[0] ?? '') ? -1 : 1));
+    const forwards = listOf('vocab');
+    const backwards = listOf('rvocab');
+    const filesFor = (list: typeof forwards, prefix: string): Set<string> => {
+      const sitsIn = list.findLastIndex(({ terms }) => (terms[0] ?? '') <= prefix);
+      return new Set([
+        ...(sitsIn >= 0 ? [list[sitsIn]?.name] : []),
+        ...list.filter(({ terms }) => terms.some((term) => term.startsWith(prefix))).map(({ name }) => name),
+      ]);
+    };
+    const words = [...new Set(records.flatMap((record) => record.name.toLowerCase().split(' ')))]
+      .filter((word) => /^[a-z]{6,}$/.test(word) && !word.endsWith('s'))
+      .slice(0, 40);
+    for (const word of words) {
+      // One letter changed in the middle: neither the word nor a prefix of any term.
+      const typo = `${word.slice(0, 3)}q${word.slice(4)}`;
+      const half = Math.floor(typo.length / 2);
+      const { index, reads: read } = await openIndexFiles(files);
+      await index.search({ text: typo });
+      const inFolder = (folder: string) => new Set(read.filter((name) => name.startsWith(`${folder}/`)));
+      expect({ typo, vocab: inFolder('vocab'), rvocab: inFolder('rvocab') }).toEqual({
+        typo,
+        vocab: filesFor(forwards, typo.slice(0, half)),
+        rvocab: filesFor(backwards, [...typo.slice(half)].reverse().join('')),
+      });
+    }
+    expect(words.length).toBeGreaterThan(10);
   });
 });
 

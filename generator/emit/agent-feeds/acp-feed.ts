@@ -130,7 +130,7 @@ export function emitAcpFeed(plan: BuildPlan): Artifact[] {
   if (!plan.config.agent_feeds.acp.enabled) return [];
   // One line per product, copied from the last build when the product did not change.
   const lines = plan.products.map((planned) =>
-    plan.fragments.bytes(
+    plan.fragments.element(
       ACP_LINE,
       planned,
       () => `${JSON.stringify(buildAcpProduct(planned, plan.config))}\n`,

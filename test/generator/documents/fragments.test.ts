@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { artifactBytes } from '../../../generator/compact-artifact.js';
+import { artifactBytes, type DocumentPiece, pieceBytes } from '../../../generator/compact-artifact.js';
 import { readFeed } from '../../../generator/emit/feed.js';
 import { indentedJson, jsonChunksWithElements } from '../../../generator/emit/fragments.js';
 import { emitBundle } from '../../../generator/emit/index.js';
@@ -18,6 +18,10 @@ import {
   makeVariedPlan,
 } from '../../helpers/sample-plan.js';
 
+function joined(pieces: readonly DocumentPiece[]): Buffer {
+  return Buffer.concat(pieces.map(pieceBytes));
+}
+
 const ODD_TEXTS = [
   'plain',
   'Ünïcödé — 中文 🍊',
@@ -35,16 +39,14 @@ describe('a JSON document assembled from its elements', () => {
       tail: true,
     };
     const elements = value.products.map((item) => Buffer.from(indentedJson(item), 'utf8'));
-    expect(Buffer.concat(jsonChunksWithElements(value, 'products', elements)).toString('utf8')).toBe(
+    expect(joined(jsonChunksWithElements(value, 'products', elements)).toString('utf8')).toBe(
       stableJson(value),
     );
   });
 
   it('when there is no element then the bytes equal stableJson of the empty array', () => {
     const value = { merchant: { name: 'x' }, products: [] as unknown[] };
-    expect(Buffer.concat(jsonChunksWithElements(value, 'products', [])).toString('utf8')).toBe(
-      stableJson(value),
-    );
+    expect(joined(jsonChunksWithElements(value, 'products', [])).toString('utf8')).toBe(stableJson(value));
   });
 });
 
@@ -60,7 +62,7 @@ describe('an XML document assembled from its elements', () => {
 
   it('when each element is built two levels down then the document equals buildXmlDocument of the whole tree', () => {
     const fragments = items.map((item) => Buffer.from(buildXmlElementsAtDepth2('item', [item]), 'utf8'));
-    expect(Buffer.concat(buildXmlChunksWithElements(frameWith, 'item', fragments)).toString('utf8')).toBe(
+    expect(joined(buildXmlChunksWithElements(frameWith, 'item', fragments)).toString('utf8')).toBe(
       buildXmlDocument(frameWith(items)),
     );
   });
@@ -71,13 +73,20 @@ describe('an XML document assembled from its elements', () => {
       Buffer.from(buildXmlElementsAtDepth2('item', items.slice(0, 2)), 'utf8'),
       Buffer.alloc(0),
     ];
-    expect(Buffer.concat(buildXmlChunksWithElements(frameWith, 'item', fragments)).toString('utf8')).toBe(
+    expect(joined(buildXmlChunksWithElements(frameWith, 'item', fragments)).toString('utf8')).toBe(
       buildXmlDocument(frameWith(items.slice(0, 2))),
     );
   });
 
+  it('when every product has an empty element then the document equals the tree with an empty list', () => {
+    const fragments = [Buffer.alloc(0), Buffer.alloc(0)];
+    expect(joined(buildXmlChunksWithElements(frameWith, 'item', fragments)).toString('utf8')).toBe(
+      buildXmlDocument(frameWith([])),
+    );
+  });
+
   it('when no product has an element then the document equals the tree with an empty list', () => {
-    expect(Buffer.concat(buildXmlChunksWithElements(frameWith, 'item', [])).toString('utf8')).toBe(
+    expect(joined(buildXmlChunksWithElements(frameWith, 'item', [])).toString('utf8')).toBe(
       buildXmlDocument(frameWith([])),
     );
   });
@@ -100,6 +109,15 @@ function remembering(store: Map<string, Buffer>) {
     },
     bytes: (kind: string, product: PlannedProduct, render: () => string): Buffer =>
       remember(`${kind} ${product.record.slug}`, render),
+    element: (kind: string, product: PlannedProduct, render: () => string) => ({
+      slug: product.record.slug,
+      key: undefined,
+      read: () => remember(`${kind} ${product.record.slug}`, render),
+    }),
+    runParts: () => undefined,
+    keepRunParts: () => {},
+    runBits: () => undefined,
+    keepRunBits: () => {},
     whole: (kind: string, key: string, members: readonly PlannedProduct[], render: () => string): Buffer =>
       remember(`${kind} ${key} ${members.map((member) => member.record.slug).join(' ')}`, render),
   };

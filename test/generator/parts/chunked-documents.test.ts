@@ -66,9 +66,15 @@ describe('a large document of fragments stored in parts', () => {
       const parts = stored.files.filter((file) => file.path.endsWith('.part'));
       expect(parts.length).toBeGreaterThan(1);
       const manifest = stored.files.find((file) => !file.path.endsWith('.part'));
-      const entries = (JSON.parse(manifest?.body ?? '{}') as { parts: { path: string }[] }).parts;
+      const entries = (JSON.parse(manifest?.body ?? '{}') as { parts: { path?: string; text?: string }[] })
+        .parts;
       const byPath = new Map(parts.map((part) => [part.path, artifactBytes(part)]));
-      expect(Buffer.concat(entries.map((entry) => byPath.get(entry.path) ?? Buffer.alloc(0)))).toEqual(whole);
+      // A head or tail written in the manifest is its text; every other part is a file.
+      const bytesOf = (entry: (typeof entries)[number]) =>
+        entry.path === undefined
+          ? Buffer.from(entry.text ?? '', 'utf8')
+          : (byPath.get(entry.path) ?? Buffer.alloc(0));
+      expect(Buffer.concat(entries.map(bytesOf))).toEqual(whole);
     });
   }
 });

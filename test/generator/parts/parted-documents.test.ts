@@ -101,19 +101,54 @@ describe('parted documents are stored in parts and served whole', () => {
         async (path) => JSON.parse(await readFile(join(partedDir(), path), 'utf8')) as PartsManifest,
       ),
     );
-    const most = Math.max(...manifests.map((item) => item.parts.length));
+    // A head or tail written in the manifest is no fetch.
+    const most = Math.max(
+      ...manifests.map((item) => item.parts.filter((part) => part.path !== undefined).length),
+    );
     expect(shape.mostParts.parts).toBe(most);
     expect(shape.largestStreamed.bytes).toBe(Math.max(...manifests.map((item) => item.length)));
     expect(shape.files).toBe(parted.artifacts.length);
   });
 
-  it('when a parted URL is fetched then it is the whole document with the static headers, and the ETag is its SHA-256', async () => {
-    for (const url of Object.keys(index.documents)) {
+  it('when the catalog is parted then its head is in its manifest and the records it shares with kb/products.json are the same files', async () => {
+    const manifestOf = async (url: string) =>
+      JSON.parse(await readFile(join(partedDir(), index.documents[url] ?? ''), 'utf8')) as PartsManifest;
+    const catalog = await manifestOf('/agent-catalog');
+    const kb = await manifestOf('/kb/products.json');
+    const [head] = catalog.parts;
+    expect(head?.path).toBeUndefined();
+    expect(head?.text).toContain(`"generated": "${FIXED_NOW.toISOString()}"`);
+    const files = (manifest: PartsManifest) =>
+      manifest.parts.flatMap((part) => (part.path ? [part.path] : []));
+    for (const path of [...files(catalog), ...files(kb)])
+      expect(path).toMatch(/^_parts\/by-sha256\/[0-9a-f]{32}\.part$/);
+    const shared = files(catalog).filter((path) => files(kb).includes(path));
+    expect(shared.length).toBeGreaterThan(0);
+    // Stored once: the bundle lists each shared file one time.
+    for (const path of shared)
+      expect(parted.artifacts.filter((artifact) => artifact.path === path)).toHaveLength(1);
+  });
+
+  it('when a parted URL is fetched then it is the whole document with the static headers, and the ETag is the digest of its parts', async () => {
+    for (const [url, manifestPath] of Object.entries(index.documents)) {
       const [a, b] = await Promise.all([get(`${partedServer.url}${url}`), get(`${whole.url}${url}`)]);
       expect(a.status, url).toBe(200);
       expect(a.body.equals(b.body), url).toBe(true);
       for (const name of COMPARED) expect(a.headers.get(name), `${url} ${name}`).toBe(b.headers.get(name));
-      expect(a.headers.get('etag')).toBe(`"${createHash('sha256').update(a.body).digest('hex')}"`);
+      // The parts on disk, hashed here: the ETag is SHA-256 over one "<length> <sha256>" line a part.
+      const manifest = JSON.parse(await readFile(join(partedDir(), manifestPath), 'utf8')) as PartsManifest;
+      const parts = await Promise.all(
+        manifest.parts.map((part) =>
+          part.path === undefined
+            ? Buffer.from(part.text ?? '', 'utf8')
+            : readFile(join(partedDir(), part.path)),
+        ),
+      );
+      expect(Buffer.concat(parts).equals(a.body), url).toBe(true);
+      const lines = parts.map(
+        (part) => `${part.length} ${createHash('sha256').update(part).digest('hex')}\n`,
+      );
+      expect(a.headers.get('etag')).toBe(`"${createHash('sha256').update(lines.join('')).digest('hex')}"`);
       expect(a.headers.get('content-length')).toBe(String(a.body.length));
     }
   });

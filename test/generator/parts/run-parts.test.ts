@@ -1,0 +1,157 @@
+/**
+ * A document of products cut along runs of products: a rebuild in which one product changed
+ * cuts again only the document's head and the run that product is in; every other part is
+ * taken from the cache by length and SHA-256, and its products' bytes are never read.
+ */
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { DocumentPiece } from '../../../generator/compact-artifact.js';
+import { partsDigest } from '../../../generator/parts/part-document.js';
+import { cutRunParts, groupRuns, type RunCache } from '../../../generator/parts/run-parts.js';
+import type { RunPart } from '../../../generator/plan.js';
+
+const SIZES = { min: 256, avg: 1024, max: 2048 };
+
+/** A cache in a map, as the fragment store keeps it between builds. */
+function mapCache(): RunCache & { runs: Map<string, readonly RunPart[]> } {
+  const runs = new Map<string, readonly RunPart[]>();
+  const bits = new Map<string, number>();
+  return {
+    runs,
+    runParts: (key) => runs.get(key),
+    keepRunParts: (key, parts) => runs.set(key, parts),
+    runBits: (document) => bits.get(document),
+    keepRunBits: (document, value) => bits.set(document, value),
+  };
+}
+
+interface Product {
+  slug: string;
+  price: number;
+}
+
+const products: Product[] = Array.from({ length: 400 }, (_, index) => ({
+  slug: `juice-${String(index).padStart(4, '0')}`,
+  price: 100 + index,
+}));
+
+/** The document's pieces: a head naming the build, one element a product (keyed by its content), a tail; each read counted. */
+function piecesOf(items: readonly Product[], generated: string, reads: Set<string>): DocumentPiece[] {
+  const pieces: DocumentPiece[] = [Buffer.from(`{"generated":"${generated}","products":[\n`)];
+  items.forEach((product, index) => {
+    if (index > 0) pieces.push(Buffer.from(',\n'));
+    const text = `  {"slug":"${product.slug}","price":${product.price},"about":"${'ü'.repeat(20)}"}`;
+    pieces.push({
+      slug: product.slug,
+      key: `record\u0000${product.slug}\u0000${product.price}`,
+      read: () => {
+        reads.add(product.slug);
+        return Buffer.from(text, 'utf8');
+      },
+    });
+  });
+  pieces.push(Buffer.from('\n]}\n'));
+  return pieces;
+}
+
+function joinedBytes(pieces: readonly DocumentPiece[]): Buffer {
+  return Buffer.concat(pieces.map((piece) => (Buffer.isBuffer(piece) ? piece : piece.read())));
+}
+
+function sha256(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+describe('a document of products cut along runs of products', () => {
+  it('when the document is cut then its parts join to its bytes, none is over max, and each is named by its SHA-256', () => {
+    const pieces = piecesOf(products, 'T1', new Set());
+    const parts = cutRunParts('agent-catalog.json', pieces, SIZES, mapCache());
+    const bytes = parts.map((part) => part.read());
+    expect(Buffer.concat(bytes).equals(joinedBytes(pieces))).toBe(true);
+    expect(parts.length).toBeGreaterThan(4);
+    for (const [index, part] of parts.entries()) {
+      expect(part.length).toBeLessThanOrEqual(SIZES.max);
+      expect(part.sha256).toBe(sha256(bytes[index] as Buffer));
+    }
+    // A part is cut at the start of a UTF-8 character: each is text on its own.
+    for (const part of bytes) expect(Buffer.from(part.toString('utf8'), 'utf8').equals(part)).toBe(true);
+  });
+
+  it('when one price changed then only the head and that product’s run are cut again, and no other product is read', () => {
+    const cache = mapCache();
+    const before = cutRunParts('agent-catalog.json', piecesOf(products, 'T1', new Set()), SIZES, cache);
+    const changed = products.map((product) =>
+      product.slug === 'juice-0200' ? { ...product, price: product.price + 1 } : product,
+    );
+    const reads = new Set<string>();
+    const pieces = piecesOf(changed, 'T2', reads);
+    const after = cutRunParts('agent-catalog.json', pieces, SIZES, cache);
+    const read = [...reads].sort();
+    const old = new Set(before.map((part) => part.sha256));
+    const fresh = after.filter((part) => !part.kept);
+    expect(after.filter((part) => part.kept).every((part) => old.has(part.sha256))).toBe(true);
+    // Cut again: the head (it names the build), then the run holding the changed product.
+    const runs = groupRuns(pieces, cache.runBits('agent-catalog.json') ?? 0);
+    const run = runs.find((item) => item.members.includes('juice-0200'));
+    const [head, ...rest] = fresh.map((part) => part.read());
+    expect(head?.equals(joinedBytes(runs[0]?.pieces ?? []))).toBe(true);
+    expect(Buffer.concat(rest).equals(joinedBytes(run?.pieces ?? []))).toBe(true);
+    const expected = new Set([
+      ...products.slice(0, 64).map((product) => product.slug),
+      ...(run?.members ?? []),
+    ]);
+    expect(run?.members.length).toBeLessThan(products.length / 2);
+    expect(read).toEqual([...expected].sort());
+    expect(Buffer.concat(after.map((part) => part.read())).equals(joinedBytes(pieces))).toBe(true);
+  });
+
+  it('when a product is added then the runs before and after it keep their parts', () => {
+    const cache = mapCache();
+    const before = cutRunParts('kb.md', piecesOf(products, 'T1', new Set()), SIZES, cache);
+    const added = [...products, { slug: 'juice-0200a', price: 5 }].sort((a, b) => (a.slug < b.slug ? -1 : 1));
+    const after = cutRunParts('kb.md', piecesOf(added, 'T1', new Set()), SIZES, cache);
+    const old = new Set(before.map((part) => part.sha256));
+    // Cut again: the run the new product joined, and the one before it when the new product starts a run.
+    const fresh = after.filter((part) => !old.has(part.sha256));
+    const runs = groupRuns(piecesOf(added, 'T1', new Set()), cache.runBits('kb.md') ?? 0);
+    const at = runs.findIndex((item) => item.members.includes('juice-0200a'));
+    const around = Buffer.concat(
+      runs.slice(Math.max(0, at - 1), at + 1).map((run) => joinedBytes(run.pieces)),
+    );
+    expect(fresh.length).toBeGreaterThan(0);
+    expect(around.includes(Buffer.concat(fresh.map((part) => part.read())))).toBe(true);
+    expect(fresh.reduce((total, part) => total + part.length, 0)).toBeLessThan(
+      after.reduce((total, part) => total + part.length, 0) / 2,
+    );
+  });
+
+  it('when the runs are cut again with no cache then the parts are the same: a rebuild and a cold build agree', () => {
+    const cache = mapCache();
+    cutRunParts('feed.xml', piecesOf(products, 'T1', new Set()), SIZES, cache);
+    const changed = products.map((product, index) => (index % 97 === 5 ? { ...product, price: 1 } : product));
+    const rebuilt = cutRunParts('feed.xml', piecesOf(changed, 'T2', new Set()), SIZES, cache);
+    const cold = cutRunParts('feed.xml', piecesOf(changed, 'T2', new Set()), SIZES, mapCache());
+    expect(rebuilt.map((part) => part.sha256)).toEqual(cold.map((part) => part.sha256));
+    expect(partsDigest(rebuilt)).toBe(partsDigest(cold));
+  });
+
+  it('when a kept part is asked for its bytes then they are read from its run, the same bytes as when it was cut', () => {
+    const cache = mapCache();
+    const first = cutRunParts('agent-catalog.json', piecesOf(products, 'T1', new Set()), SIZES, cache);
+    const again = cutRunParts('agent-catalog.json', piecesOf(products, 'T1', new Set()), SIZES, cache);
+    expect(again.every((part) => part.kept)).toBe(true);
+    expect(again.map((part) => sha256(part.read()))).toEqual(first.map((part) => part.sha256));
+  });
+
+  it('when the digest of the parts is taken then it changes with any byte, and is SHA-256 over one line a part', () => {
+    const parts = [
+      { length: 3, sha256: sha256(Buffer.from('abc')) },
+      { length: 2, sha256: sha256(Buffer.from('de')) },
+    ];
+    const lines = parts.map((part) => `${part.length} ${part.sha256}\n`).join('');
+    expect(partsDigest(parts)).toBe(sha256(Buffer.from(lines)));
+    expect(partsDigest([parts[0] as RunPart, { length: 2, sha256: sha256(Buffer.from('dx')) }])).not.toBe(
+      partsDigest(parts),
+    );
+  });
+});
