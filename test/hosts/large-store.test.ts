@@ -264,7 +264,11 @@ describe('a 30,000-product store on the hosts engines', requires(ENGINES), () =>
     async () => {
       for (const document of documents) {
         const { manifest, urls } = document;
-        const boundary = manifest.parts[0]?.length ?? 0;
+        // The first place two parts meet with 1,000 bytes on each side (a head in the manifest is shorter).
+        const ends = manifest.parts.map((_, index) =>
+          manifest.parts.slice(0, index + 1).reduce((total, part) => total + part.length, 0),
+        );
+        const boundary = ends.find((end) => end >= 1000 && end + 1000 <= manifest.length) ?? 0;
         const across = [boundary - 1000, boundary + 999] as const;
         const expected = await readDocumentRange(bundleDir(), manifest, ...across);
         for (const url of urls) {
