@@ -64,9 +64,9 @@ export interface ProductFragments {
   runParts(key: string, members: readonly string[]): readonly RunPart[] | undefined;
   /** Remembers how a run was cut, for the next build. */
   keepRunParts(key: string, parts: readonly RunPart[]): void;
-  /** How many products a document's runs hold, as a power of two, as the last build chose it. */
-  runBits(document: string): number | undefined;
-  keepRunBits(document: string, bits: number): void;
+  /** How many products a document's runs hold, as the last build chose it. */
+  runLength(document: string): number | undefined;
+  keepRunLength(document: string, length: number): void;
   /**
    * A file made of several products (a packed shard of pages or of UCP products), known
    * whole under `key`: copied when the same products at the same digests went into it

@@ -93,13 +93,13 @@ export function cachedFragments(
         Buffer.from(JSON.stringify(parts.map((part) => [part.length, part.sha256]))),
       );
     },
-    runBits(document) {
-      const known = store.get(RUN_BITS, document, '');
-      const bits = known === undefined ? Number.NaN : Number(known.bytes.toString('utf8'));
-      return Number.isSafeInteger(bits) && bits >= 0 ? bits : undefined;
+    runLength(document) {
+      const known = store.get(RUN_LENGTH, document, '');
+      const length = known === undefined ? Number.NaN : Number(known.bytes.toString('utf8'));
+      return Number.isSafeInteger(length) && length >= 1 ? length : undefined;
     },
-    keepRunBits(document, bits) {
-      store.put(RUN_BITS, document, '', Buffer.from(String(bits)));
+    keepRunLength(document, length) {
+      store.put(RUN_LENGTH, document, '', Buffer.from(String(length)));
     },
     validatedProducts(products) {
       return new Set(products.map((product) => product.record.slug).filter((slug) => !unchecked.has(slug)));
@@ -110,7 +110,7 @@ export function cachedFragments(
 
 /** The fragment kinds of how a parted document's runs were cut, and how long its runs are. */
 const RUN_PARTS = 'run-parts';
-const RUN_BITS = 'run-bits';
+const RUN_LENGTH = 'run-length';
 
 /** A run's parts as `keepRunParts` stored them; undefined for a row that is not one. */
 function parseRunParts(bytes: Buffer): RunPart[] | undefined {

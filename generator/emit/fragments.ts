@@ -27,8 +27,8 @@ export const renderEveryFragment: ProductFragments = {
   whole: (_kind, _key, _members, render) => Buffer.from(render(), 'utf8'),
   runParts: () => undefined,
   keepRunParts: () => {},
-  runBits: () => undefined,
-  keepRunBits: () => {},
+  runLength: () => undefined,
+  keepRunLength: () => {},
 };
 
 /** The key a shard's whole file is kept under: zero-padded, so shards asked for in order are read in one scan. */

@@ -116,8 +116,8 @@ function remembering(store: Map<string, Buffer>) {
     }),
     runParts: () => undefined,
     keepRunParts: () => {},
-    runBits: () => undefined,
-    keepRunBits: () => {},
+    runLength: () => undefined,
+    keepRunLength: () => {},
     whole: (kind: string, key: string, members: readonly PlannedProduct[], render: () => string): Buffer =>
       remember(`${kind} ${key} ${members.map((member) => member.record.slug).join(' ')}`, render),
   };

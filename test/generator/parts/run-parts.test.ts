@@ -15,13 +15,13 @@ const SIZES = { min: 256, avg: 1024, max: 2048 };
 /** A cache in a map, as the fragment store keeps it between builds. */
 function mapCache(): RunCache & { runs: Map<string, readonly RunPart[]> } {
   const runs = new Map<string, readonly RunPart[]>();
-  const bits = new Map<string, number>();
+  const lengths = new Map<string, number>();
   return {
     runs,
     runParts: (key) => runs.get(key),
     keepRunParts: (key, parts) => runs.set(key, parts),
-    runBits: (document) => bits.get(document),
-    keepRunBits: (document, value) => bits.set(document, value),
+    runLength: (document) => lengths.get(document),
+    keepRunLength: (document, value) => lengths.set(document, value),
   };
 }
 
@@ -91,7 +91,7 @@ describe('a document of products cut along runs of products', () => {
     const fresh = after.filter((part) => !part.kept);
     expect(after.filter((part) => part.kept).every((part) => old.has(part.sha256))).toBe(true);
     // Cut again: the head (it names the build), then the run holding the changed product.
-    const runs = groupRuns(pieces, cache.runBits('agent-catalog.json') ?? 0);
+    const runs = groupRuns(pieces, cache.runLength('agent-catalog.json') ?? 1);
     const run = runs.find((item) => item.members.includes('juice-0200'));
     const [head, ...rest] = fresh.map((part) => part.read());
     expect(head?.equals(joinedBytes(runs[0]?.pieces ?? []))).toBe(true);
@@ -111,18 +111,31 @@ describe('a document of products cut along runs of products', () => {
     const added = [...products, { slug: 'juice-0200a', price: 5 }].sort((a, b) => (a.slug < b.slug ? -1 : 1));
     const after = cutRunParts('kb.md', piecesOf(added, 'T1', new Set()), SIZES, cache);
     const old = new Set(before.map((part) => part.sha256));
-    // Cut again: the run the new product joined, and the one before it when the new product starts a run.
+    // Cut again: the run the new product joined, the one before it when it starts a run, and
+    // rarely the next (a run's length counts in where the next one starts).
     const fresh = after.filter((part) => !old.has(part.sha256));
-    const runs = groupRuns(piecesOf(added, 'T1', new Set()), cache.runBits('kb.md') ?? 0);
+    const runs = groupRuns(piecesOf(added, 'T1', new Set()), cache.runLength('kb.md') ?? 1);
     const at = runs.findIndex((item) => item.members.includes('juice-0200a'));
     const around = Buffer.concat(
-      runs.slice(Math.max(0, at - 1), at + 1).map((run) => joinedBytes(run.pieces)),
+      runs.slice(Math.max(0, at - 1), at + 2).map((run) => joinedBytes(run.pieces)),
     );
     expect(fresh.length).toBeGreaterThan(0);
     expect(around.includes(Buffer.concat(fresh.map((part) => part.read())))).toBe(true);
     expect(fresh.reduce((total, part) => total + part.length, 0)).toBeLessThan(
       after.reduce((total, part) => total + part.length, 0) / 2,
     );
+  });
+
+  it('when runs are 64 products long then none is shorter than a quarter of that, and they gather near it', () => {
+    const many: Product[] = Array.from({ length: 20_000 }, (_, index) => ({ slug: `p-${index}`, price: 1 }));
+    const runs = groupRuns(piecesOf(many, 'T1', new Set()), 64).filter((run) => run.members.length > 0);
+    const lengths = runs.slice(0, -1).map((run) => run.members.length);
+    expect(Math.min(...lengths)).toBeGreaterThanOrEqual(16);
+    const mean = lengths.reduce((total, length) => total + length, 0) / lengths.length;
+    expect(mean).toBeGreaterThan(48);
+    expect(mean).toBeLessThan(96);
+    // With one rule throughout, a run's length would be geometric: about 13.5% over twice the mean.
+    expect(lengths.filter((length) => length > 2 * 64).length / lengths.length).toBeLessThan(0.05);
   });
 
   it('when the runs are cut again with no cache then the parts are the same: a rebuild and a cold build agree', () => {
