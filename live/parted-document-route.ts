@@ -1,7 +1,8 @@
 /**
  * Answers a parted document's URL with the whole document, streamed part by part
- * (`bundle-parts.ts`): the bytes, Content-Type, ETag (the document's SHA-256), cache and
- * CORS headers its static file had, on every host alike. GET and HEAD; `If-None-Match` gives
+ * (`bundle-parts.ts`): the bytes, Content-Type, ETag (the manifest's digest), cache and
+ * CORS headers its static file had, on every host alike. A part the manifest holds as text
+ * (a document's head or tail) is sent from there. GET and HEAD; `If-None-Match` gives
  * 304 (weak comparison, RFC 9110 section 13.1.2); a single byte range gives 206 and an
  * unsatisfiable one 416 (RFC 9110 section 14); several ranges, or an `If-Range` that does not
  * match, get the whole document (a server "MAY ignore the Range header field", section 14.2).
