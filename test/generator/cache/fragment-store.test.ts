@@ -20,6 +20,34 @@ function fill(): void {
 }
 
 describe('the fragment file', () => {
+  it('when a kind keeps touched rows only then a pruning close deletes its rows this build did not use, and no others', () => {
+    fill();
+    const first = openFragmentStore(dir, 'settings');
+    for (const key of ['run-a', 'run-b', 'run-c']) first.put('runs', key, key, Buffer.from(key));
+    // A kind a build does not ask for at all is dropped when pruning: this one is asked for.
+    first.get('page', 'product-0000', 'digest-product-0000');
+    first.close({ removedSlugs: [] });
+    const second = openFragmentStore(dir, 'settings');
+    second.keepTouchedOnly('runs');
+    expect(second.get('runs', 'run-a', 'run-a')?.bytes.toString()).toBe('run-a');
+    second.put('runs', 'run-d', 'run-d', Buffer.from('run-d'));
+    second.get('page', 'product-0000', 'digest-product-0000');
+    second.close({ removedSlugs: [] });
+    const third = openFragmentStore(dir, 'settings');
+    try {
+      const runs = ['run-a', 'run-b', 'run-c', 'run-d'].filter(
+        (key) => third.get('runs', key, key) !== undefined,
+      );
+      expect(runs).toEqual(['run-a', 'run-d']);
+      // Another kind's rows stay, used or not.
+      expect(third.get('page', 'product-0299', 'digest-product-0299')?.bytes.toString()).toBe(
+        'body of product-0299',
+      );
+    } finally {
+      third.close();
+    }
+  });
+
   it('when rows are asked for in slug order, in a shuffled order or far apart then each is found', () => {
     fill();
     const store = openFragmentStore(dir, 'settings');
