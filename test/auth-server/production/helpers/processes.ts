@@ -8,7 +8,7 @@
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rmdir } from 'node:fs/promises';
+import { mkdir, rmdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -19,13 +19,21 @@ export const CLI = join(ROOT, 'lib/auth-server/cli.js');
 const LOCK = join(tmpdir(), 'agent-auth-compile.lock');
 const run = promisify(execFile);
 
+/** A compile takes seconds: a lock older than this was left by a run that was killed while holding it. */
+const STALE_LOCK_MS = 2 * 60_000;
+
 async function acquireLock(): Promise<void> {
   for (let attempt = 0; attempt < 600; attempt++) {
     try {
       await mkdir(LOCK);
       return;
     } catch {
-      await new Promise((r) => setTimeout(r, 200));
+      const since = await stat(LOCK).then(
+        (info) => Date.now() - info.mtimeMs,
+        () => 0,
+      );
+      if (since > STALE_LOCK_MS) await rmdir(LOCK).catch(() => undefined);
+      else await new Promise((r) => setTimeout(r, 200));
     }
   }
   throw new Error(`could not take ${LOCK} within two minutes`);
