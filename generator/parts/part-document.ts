@@ -17,7 +17,7 @@ import {
 import type { Artifact } from '../artifact.js';
 import { bytesArtifact, type DocumentPiece, knownBytesArtifact, pieceBytes } from '../compact-artifact.js';
 import { cutParts, type PartSizes } from './cut-parts.js';
-import { cutRunParts, type RunCache, type RunCutPart } from './run-parts.js';
+import { cutPartOf, cutRunParts, type RunCache, type RunCutPart } from './run-parts.js';
 
 /** Parts are served as bytes; the whole document's type is in its manifest. */
 export const PART_MEDIA_TYPE = 'application/octet-stream';
@@ -28,10 +28,6 @@ export interface PartedDocument {
   manifestArtifact: Artifact;
   /** One artifact a distinct part (a part repeated in the document is stored once). */
   parts: Artifact[];
-}
-
-function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /**
@@ -68,16 +64,8 @@ function* cutBytes(pieces: readonly DocumentPiece[], sizes: PartSizes): Generato
       for (const piece of pieces) yield pieceBytes(piece);
     })(),
     sizes,
-  )) {
-    const bytes = Buffer.from(part.buffer, part.byteOffset, part.length);
-    yield {
-      length: bytes.length,
-      sha256: sha256Hex(bytes),
-      read: () => bytes,
-      kept: false,
-      ofProducts: true,
-    };
-  }
+  ))
+    yield cutPartOf(part, true);
 }
 
 export function partDocument(

@@ -151,16 +151,13 @@ function cutRun(run: Run, sizes: PartSizes): RunCutPart[] {
   const parts: Uint8Array[] = [];
   for (const piece of run.pieces) parts.push(...cutter.push(pieceBytes(piece)));
   parts.push(...cutter.end());
-  return parts.map((part) => {
-    const bytes = Buffer.from(part.buffer, part.byteOffset, part.length);
-    return {
-      length: bytes.length,
-      sha256: sha256Hex(bytes),
-      read: () => bytes,
-      kept: false,
-      ofProducts: run.members.length > 0,
-    };
-  });
+  return parts.map((part) => cutPartOf(part, run.members.length > 0));
+}
+
+/** A part cut in this build from bytes it holds. */
+export function cutPartOf(part: Uint8Array, ofProducts: boolean): RunCutPart {
+  const bytes = Buffer.from(part.buffer, part.byteOffset, part.length);
+  return { length: bytes.length, sha256: sha256Hex(bytes), read: () => bytes, kept: false, ofProducts };
 }
 
 /** Parts an earlier build cut from the same run: read again (the run, then sliced) only if asked. */
