@@ -15,7 +15,8 @@ import Database from 'better-sqlite3';
 import { W3C_DATETIME } from '../emit/sitemap.js';
 
 /** Bumped whenever the tables or what a digest covers change: an older cache is then rebuilt. */
-export const CACHE_FORMAT = 1;
+// 2: a product's digest is its JSON as built, not a canonical form (product-digest.ts).
+export const CACHE_FORMAT = 2;
 
 export const CACHE_FILE_NAME = 'build-cache.sqlite';
 

@@ -24,6 +24,15 @@ describe('the build cache keys', () => {
     expect(digestProduct({ ...product, descriptionMarkdown: '**new**' })).not.toBe(digest);
   });
 
+  it('when a product holds the same fields in another key order then its digest changes, as its documents do', () => {
+    const { name, ...rest } = product.record;
+    const reordered = { ...product, record: { ...rest, name } };
+    expect(canonicalJson(reordered)).toBe(canonicalJson(product));
+    // The catalog writes a record's keys in the order the record holds them.
+    expect(JSON.stringify(reordered.record)).not.toBe(JSON.stringify(product.record));
+    expect(digestProduct(reordered)).not.toBe(digestProduct(product));
+  });
+
   it('when only the times change then the digest stays: they are what the cache dates, not content', () => {
     const digest = digestProduct(product);
     expect(digestProduct({ ...product, updatedAt: '2020-01-01T00:00:00.000Z' })).toBe(digest);
