@@ -6,12 +6,13 @@
  * by) and their size. Issue 29's targets: at most 0.2× the cold build, 30 files and 64 MiB.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runMeasured } from './child-process.js';
 import { failure } from './generator-startup.js';
 import { CATALOG_CLI } from './paths.js';
-import { type BenchRow, judge } from './results.js';
+import { raiseOnePrice } from './price-change.js';
+import { allPass, type BenchRow, judge } from './results.js';
 
 const MIB = 1024 * 1024;
 const NODE = process.execPath;
@@ -33,13 +34,9 @@ async function fileDigests(dir: string): Promise<Map<string, { size: number; dig
   return files;
 }
 
-/** Raises the first variant price of the store file by one: one product changes. */
-export async function raiseOnePrice(fixture: string): Promise<void> {
-  const text = await readFile(fixture, 'utf8');
-  const match = /"price":"(\d+)\.(\d+)"/.exec(text);
-  if (match?.[1] === undefined) throw new Error(`${fixture}: no price to change`);
-  const raised = `"price":"${Number(match[1]) + 1}.${match[2]}"`;
-  await writeFile(fixture, text.slice(0, match.index) + raised + text.slice(match.index + match[0].length));
+/** The CLI's arguments for a build of `config` into `out`: the cold one, and each rebuild that reuses its cache. */
+export function buildArgs(config: string, out: string): string[] {
+  return [CATALOG_CLI, 'build', '--config', config, '--out', out, '--allow-shrink', '--quiet'];
 }
 
 export interface OneChangeFigures {
@@ -66,7 +63,7 @@ export async function measureOneChange(
   fixture: string,
 ): Promise<OneChangeFigures> {
   const out = join(dir, 'dist-change');
-  const args = [CATALOG_CLI, 'build', '--config', config, '--out', out, '--allow-shrink', '--quiet'];
+  const args = buildArgs(config, out);
   try {
     const cold = await runMeasured(NODE, args, { cwd: dir });
     if (cold.exitCode !== 0) throw failure(`cold build N=${size}`, cold);
@@ -128,6 +125,6 @@ export function oneChangeRow(figures: OneChangeFigures): BenchRow {
       'largest file MiB': figures.largestMiB,
     },
     target: `≤ ${ONE_CHANGE_TARGETS.time}× cold; ≤ ${ONE_CHANGE_TARGETS.files} files; ≤ ${ONE_CHANGE_TARGETS.mib} MiB`,
-    verdict: verdicts.every((verdict) => verdict === 'pass') ? 'pass' : 'miss',
+    verdict: allPass(verdicts),
   };
 }

@@ -5,7 +5,16 @@
  */
 import { parseArgs } from 'node:util';
 
-export type BenchPart = 'generator' | 'read' | 'feeds' | 'fetch' | 'issuer' | 'live' | 'search' | 'hosts';
+export type BenchPart =
+  | 'generator'
+  | 'read'
+  | 'feeds'
+  | 'fetch'
+  | 'issuer'
+  | 'live'
+  | 'search'
+  | 'hosts'
+  | 'hooks';
 
 export interface BenchOptions {
   parts: BenchPart[];
@@ -33,7 +42,7 @@ export interface BenchOptions {
   endpoints: string[] | undefined;
 }
 
-export const USAGE = `usage: npm run bench -- [--only generator|read|feeds|fetch|issuer|live|search|hosts[,…]] [--sizes 100,1000] [--quick]
+export const USAGE = `usage: npm run bench -- [--only generator|read|feeds|fetch|issuer|live|search|hosts|hooks[,…]] [--sizes 100,1000] [--quick]
   [--duration <s>] [--connections <n>] [--repeats <n>] [--rounds <n>] [--out <file>]
   [--wait-quiet <s>] [--quiet-load <load>] [--no-peer] [--profile-dir <dir>]
   [--endpoints discovery,jwks,userinfo,refresh,registration]
@@ -48,6 +57,7 @@ const PARTS: readonly BenchPart[] = [
   'live',
   'search',
   'hosts',
+  'hooks',
 ];
 const FULL_SIZES = [100, 1_000, 10_000, 50_000];
 

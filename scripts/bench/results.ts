@@ -91,3 +91,8 @@ export function judge(value: number | null, limit: number, higherIsBetter: boole
   if (value === null || !Number.isFinite(value)) return 'miss';
   return (higherIsBetter ? value >= limit : value <= limit) ? 'pass' : 'miss';
 }
+
+/** One verdict for a row with several targets: a pass only when every one passes. */
+export function allPass(verdicts: readonly Verdict[]): Verdict {
+  return verdicts.every((verdict) => verdict === 'pass') ? 'pass' : 'miss';
+}

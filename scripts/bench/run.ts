@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: runs the benchmarks the options select (generator, read, feeds, fetch, issuer, live, search, hosts),
+ * `npm run bench`: runs the benchmarks the options select (generator, read, feeds, fetch, issuer, live, search, hosts, hooks),
  * prints one table per section and writes every row, the machine and the load average to
  * a JSON report (bench-results/latest.json by default) and the same as Markdown beside
  * it. Not part of `npm test`: timing belongs here, not in assertions. See BENCHMARKS.md
@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { benchAgentFeeds } from './agent-feeds-bench.js';
 import { benchFetch } from './fetch-bench.js';
 import { benchGenerator } from './generator-bench.js';
+import { benchHooks } from './hooks-bench.js';
 import { benchHosts } from './hosts-bench.js';
 import { benchIssuers } from './issuer-bench.js';
 import { benchLive } from './live-bench.js';
@@ -32,6 +33,7 @@ const SECTIONS: Record<BenchPart, Section> = {
   live: benchLive,
   search: benchSearchScale,
   hosts: benchHosts,
+  hooks: benchHooks,
 };
 
 function log(line: string): void {
