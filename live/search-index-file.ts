@@ -13,7 +13,7 @@ import type { ProductRecord } from '../record/product-record.js';
 import { ByteWriter } from './byte-writer.js';
 import { buildColumnsFile, type ColumnsFile, type ColumnsRow } from './search-columns-file.js';
 import { tokenise } from './search-tokens.js';
-import { toUcpProduct } from './ucp-product.js';
+import { ucpOffersOf } from './ucp-product.js';
 
 export interface SearchIndexFile extends ColumnsFile {
   format: 3;
@@ -45,9 +45,18 @@ const BOOSTS = [4, 2, 2, 1, 1, 1.5] as const;
 const K1 = 1.2;
 const B = 0.75;
 
+/** The fields' count, and the place value of each field's count of a term in a packed count. */
+const FIELDS = BOOSTS.length;
+const FIELD_UNITS = BOOSTS.map((_, field) => 256 ** field);
+
+/**
+ * A term's products, ascending, and per product how often the term is in each field:
+ * packed, eight bits a field (`FIELD_UNITS`), or `-(n + 1)` for `wide[n]` once a count
+ * passes 255. Weights wait for the fields' average lengths, known after the last product.
+ */
 interface Posting {
   products: number[];
-  weights: number[];
+  counts: number[];
 }
 
 /** The search row of a product record: the text of its fields and its offers. */
@@ -66,10 +75,7 @@ export function searchRowOf(record: ProductRecord): SearchRow {
       record.tags.join(' '),
     ],
     category: record.category ?? undefined,
-    offers: toUcpProduct(record).variants.map((variant) => ({
-      amount: variant.price.amount,
-      available: variant.availability.available,
-    })),
+    offers: ucpOffersOf(record),
   };
 }
 
@@ -79,74 +85,129 @@ export function buildSearchIndex(records: readonly ProductRecord[]): SearchIndex
 }
 
 /**
- * The index of `count` rows in catalog order, read through `rowAt` twice (field lengths
- * first, then weights), so a caller with a million synthetic rows need not hold them all.
+ * The index of `count` rows in catalog order, each read through `rowAt` once and
+ * tokenised once, so a caller with a million synthetic rows need not hold them all.
  */
 export function buildSearchIndexOfRows(
   count: number,
   rowAt: (product: number) => SearchRow,
 ): SearchIndexFile {
-  const totals = BOOSTS.map(() => 0);
-  for (let product = 0; product < count; product += 1) {
-    rowAt(product).fields.forEach((text, field) => {
-      totals[field] = (totals[field] ?? 0) + tokenise(text).length;
-    });
-  }
-  const averages = totals.map((total) => total / Math.max(1, count) || 1);
+  const lengths = new Uint32Array(count * FIELDS);
   const byTerm = new Map<string, Posting>();
+  const wide: number[][] = [];
   const ids: string[] = [];
   const rows: ColumnsRow[] = [];
+  const counts = new Map<string, number>();
   for (let product = 0; product < count; product += 1) {
     const row = rowAt(product);
     ids.push(row.id);
     rows.push({ category: row.category, offers: row.offers });
-    const weights = new Map<string, number>();
+    counts.clear();
     row.fields.forEach((text, field) => {
       const tokens = tokenise(text);
-      const boost = BOOSTS[field] ?? 1;
-      const norm = 1 - B + (B * tokens.length) / (averages[field] ?? 1);
-      for (const token of tokens) weights.set(token, (weights.get(token) ?? 0) + boost / norm);
+      lengths[product * FIELDS + field] = tokens.length;
+      for (const token of tokens) counts.set(token, countOnce(counts.get(token) ?? 0, field, wide));
     });
-    for (const [term, weight] of weights) {
-      const posting = byTerm.get(term) ?? { products: [], weights: [] };
+    for (const [term, packed] of counts) {
+      const posting = byTerm.get(term) ?? { products: [], counts: [] };
       byTerm.set(term, posting);
       posting.products.push(product);
-      posting.weights.push(weight);
+      posting.counts.push(packed);
     }
   }
   const terms = [...byTerm.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const impactOf = (term: string, weight: number): number => {
-    const frequency = byTerm.get(term)?.products.length ?? 0;
-    const idf = Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
-    return (idf * weight * (K1 + 1)) / (weight + K1);
-  };
-  let highest = 0;
-  for (const term of terms) {
-    for (const weight of byTerm.get(term)?.weights ?? []) highest = Math.max(highest, impactOf(term, weight));
-  }
-  const postingBytes = new ByteWriter();
-  const impactBytes = new ByteWriter();
-  const lengths: number[] = [];
-  for (const term of terms) {
-    const posting = byTerm.get(term) ?? { products: [], weights: [] };
-    const start = postingBytes.length;
-    let previous = 0;
-    posting.products.forEach((product, index) => {
-      postingBytes.varint(product - previous);
-      previous = product;
-      const impact = impactOf(term, posting.weights[index] ?? 0);
-      impactBytes.byte(Math.max(1, Math.min(255, Math.round((impact / (highest || 1)) * 255))));
-    });
-    lengths.push(postingBytes.length - start);
-  }
+  const postings = terms.map((term) => byTerm.get(term) as Posting);
+  const impacts = scoreImpacts(postings, fieldShares(lengths, count), wide);
   return {
     format: 3,
     ids,
     ...buildColumnsFile(rows),
     terms,
-    counts: terms.map((term) => byTerm.get(term)?.products.length ?? 0),
-    lengths,
-    postings: postingBytes.base64(),
-    impacts: impactBytes.base64(),
+    counts: postings.map((posting) => posting.products.length),
+    ...packPostings(postings, impacts),
   };
+}
+
+/** A term's packed counts (`Posting`) with one more in `field`. */
+function countOnce(packed: number, field: number, wide: number[][]): number {
+  let at = packed;
+  if (at >= 0) {
+    const unit = FIELD_UNITS[field] as number;
+    if (Math.floor(at / unit) % 256 < 255) return at + unit;
+    wide.push(FIELD_UNITS.map((place) => Math.floor(packed / place) % 256));
+    at = -wide.length;
+  }
+  const fields = wide[-at - 1] as number[];
+  fields[field] = (fields[field] as number) + 1;
+  return at;
+}
+
+/**
+ * Per product and field, what one occurrence of a word there adds to its weight: the
+ * field's boost over BM25's length normalisation against the field's average length.
+ */
+function fieldShares(lengths: Uint32Array, count: number): Float64Array {
+  const totals = BOOSTS.map(() => 0);
+  lengths.forEach((length, at) => {
+    totals[at % FIELDS] = (totals[at % FIELDS] as number) + length;
+  });
+  const averages = totals.map((total) => total / Math.max(1, count) || 1);
+  return Float64Array.from(lengths, (length, at) => {
+    const norm = 1 - B + (B * length) / (averages[at % FIELDS] as number);
+    return (BOOSTS[at % FIELDS] as number) / norm;
+  });
+}
+
+/**
+ * Each posting's BM25F impact, unquantised. A weight adds one field's share per
+ * occurrence, field by field, in the order the words were read, so it is the same sum,
+ * to the last bit, as adding them while reading.
+ */
+function scoreImpacts(postings: readonly Posting[], shares: Float64Array, wide: number[][]): Float64Array[] {
+  const count = shares.length / FIELDS;
+  return postings.map(({ products, counts }) => {
+    const frequency = products.length;
+    const idf = Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
+    const impacts = new Float64Array(frequency);
+    for (let at = 0; at < frequency; at += 1) {
+      const packed = counts[at] as number;
+      const base = (products[at] as number) * FIELDS;
+      let weight = 0;
+      for (let field = 0; field < FIELDS; field += 1) {
+        const times =
+          packed >= 0
+            ? Math.floor(packed / (FIELD_UNITS[field] as number)) % 256
+            : ((wide[-packed - 1] as number[])[field] as number);
+        const share = shares[base + field] as number;
+        for (let time = 0; time < times; time += 1) weight += share;
+      }
+      impacts[at] = (idf * weight * (K1 + 1)) / (weight + K1);
+    }
+    return impacts;
+  });
+}
+
+/** The postings as LEB128 gaps and their impacts quantised to 1–255 against the highest. */
+function packPostings(
+  postings: readonly Posting[],
+  impacts: readonly Float64Array[],
+): Pick<SearchIndexFile, 'lengths' | 'postings' | 'impacts'> {
+  let highest = 0;
+  for (const list of impacts) for (const impact of list) highest = Math.max(highest, impact);
+  const postingBytes = new ByteWriter();
+  const impactBytes = new ByteWriter();
+  const lengths: number[] = [];
+  postings.forEach(({ products }, term) => {
+    const start = postingBytes.length;
+    const list = impacts[term] as Float64Array;
+    let previous = 0;
+    products.forEach((product, at) => {
+      postingBytes.varint(product - previous);
+      previous = product;
+      const impact = list[at] as number;
+      impactBytes.byte(Math.max(1, Math.min(255, Math.round((impact / (highest || 1)) * 255))));
+    });
+    lengths.push(postingBytes.length - start);
+  });
+  return { lengths, postings: postingBytes.base64(), impacts: impactBytes.base64() };
 }

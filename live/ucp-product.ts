@@ -56,6 +56,18 @@ function toUcpVariant(variant: ProductVariant, price: (decimal: string) => UcpPr
   };
 }
 
+/**
+ * Each variant's price in minor units and whether it can be bought now, as `toUcpProduct`
+ * gives them (the same two functions make both), without building the rest of the product:
+ * all the search index reads of it.
+ */
+export function ucpOffersOf(record: ProductRecord): { amount: number; available: boolean }[] {
+  return record.variants.map((variant) => ({
+    amount: toUcpPrice(variant.price, record.currency, record.id).amount,
+    available: toUcpAvailability(variant.availability).available,
+  }));
+}
+
 /** `in_stock` → available; `out_of_stock` and `coming_soon` → not available, `status` saying which. */
 export function toUcpAvailability(availability: Availability): { available: boolean; status: string } {
   return { available: availability === 'in_stock', status: availability };

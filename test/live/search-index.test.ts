@@ -7,12 +7,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SearchQuery } from '../../live/search-index.js';
-import { tokenise } from '../../live/search-tokens.js';
+import { stem, tokenise } from '../../live/search-tokens.js';
 import { buildProductRecord } from '../../record/build-record.js';
 import type { ProductRecord } from '../../record/product-record.js';
 import { liveFetch } from './live-bundle.js';
 import { idsOf, openIndexOf } from './partitioned-index.js';
 import { syntheticLiveBundle } from './synthetic-bundle.js';
+import { makeVariedRecords } from './varied-catalog.js';
 
 interface Made {
   name: string;
@@ -72,6 +73,24 @@ describe('words', () => {
       'glass',
       '12oz',
     ]);
+  });
+
+  it('reads ASCII text as the Unicode folding reads it', () => {
+    const unicodeTokens = (text: string) =>
+      text
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter((word) => word !== '')
+        .map(stem);
+    const ascii = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)).join('');
+    const texts = [
+      ascii,
+      `${ascii} Lemons AND cherries_boxes`,
+      ...makeVariedRecords(300).flatMap((record) => [record.name, record.description ?? '', record.id]),
+    ];
+    for (const text of texts) expect(tokenise(text)).toEqual(unicodeTokens(text));
   });
 
   it('matches a product however the query spells the same word', async () => {

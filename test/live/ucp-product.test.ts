@@ -4,9 +4,10 @@
  * price as `list_price`, availability with its status, media from images, barcodes.
  */
 import { describe, expect, it } from 'vitest';
-import { toUcpProduct } from '../../live/ucp-product.js';
+import { toUcpProduct, ucpOffersOf } from '../../live/ucp-product.js';
 import { buildProductRecord } from '../../record/build-record.js';
 import { ucpErrors } from './ucp-schemas.js';
+import { makeVariedRecords } from './varied-catalog.js';
 
 function record(currency: string, prices: [string, string]) {
   const url = 'https://shop.example/products/yuzu';
@@ -81,5 +82,24 @@ describe('toUcpProduct', () => {
         products: [product],
       }),
     ).toEqual([]);
+  });
+});
+
+describe('ucpOffersOf', () => {
+  it('gives each variant the amount and availability toUcpProduct gives it', () => {
+    const records = [
+      ...makeVariedRecords(500),
+      record('USD', ['29.00', '31.50']),
+      record('JPY', ['1500', '1800']),
+      record('BHD', ['1.250', '2.5']),
+    ];
+    for (const product of records) {
+      expect(ucpOffersOf(product)).toEqual(
+        toUcpProduct(product).variants.map((variant) => ({
+          amount: variant.price.amount,
+          available: variant.availability.available,
+        })),
+      );
+    }
   });
 });
