@@ -68,15 +68,20 @@ export function searchRowOf(record: ProductRecord): SearchRow {
       record.brand ?? '',
       record.category ?? '',
       record.description ?? '',
-      [
-        ...record.options.flatMap((option) => [option.name, ...option.values]),
-        ...record.variants.map((variant) => variant.title),
-      ].join(' '),
+      optionsText(record),
       record.tags.join(' '),
     ],
     category: record.category ?? undefined,
     offers: ucpOffersOf(record),
   };
+}
+
+/** Option names and values, then variant titles, a space between each (one list joined once). */
+function optionsText(record: ProductRecord): string {
+  const words: string[] = [];
+  for (const option of record.options) words.push(option.name, ...option.values);
+  for (const variant of record.variants) words.push(variant.title);
+  return words.join(' ');
 }
 
 /** The index of these records, in catalog order. */

@@ -52,10 +52,12 @@ export function cachedFragments(
       return bytes;
     },
     whole(kind, key, members, render) {
-      // The members in their order, each at its digest: what the file was made from.
-      const hash = createHash('sha256');
-      for (const member of members) hash.update(`${member.record.slug}\u0000${digestOf(member)}\n`);
-      const digest = hash.digest('hex');
+      // The members in their order, each at its digest: what the file was made from. One
+      // string hashed at once: the SHA-256 of its lines as one update per line would give,
+      // without crossing into the hash a few hundred thousand times at 100,000 products.
+      let lines = '';
+      for (const member of members) lines += `${member.record.slug}\u0000${digestOf(member)}\n`;
+      const digest = createHash('sha256').update(lines).digest('hex');
       const known = store.get(kind, key, digest);
       if (known !== undefined) {
         counts.copied += 1;

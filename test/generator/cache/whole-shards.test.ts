@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cachedFragments } from '../../../generator/cache/cached-fragments.js';
 import { openFragmentStore } from '../../../generator/cache/fragment-store.js';
+import { digestProduct } from '../../../generator/cache/product-digest.js';
 import { shardKey } from '../../../generator/emit/fragments.js';
 import type { PlannedProduct } from '../../../generator/plan.js';
 import { makeSamplePlan } from '../../helpers/sample-plan.js';
@@ -77,5 +79,18 @@ describe('a packed shard kept whole in the fragment file', () => {
     const again = shardRun([members()]);
     expect(again.packed).toEqual([]);
     expect(again.validated.size).toBe(0);
+  });
+
+  it('when the last build keyed it by its members hashed one line at a time then it is still copied', () => {
+    const shard = members();
+    // The key as builds before the one-string hash wrote it: one update per member's line.
+    const hash = createHash('sha256');
+    for (const member of shard) hash.update(`${member.record.slug}\u0000${digestProduct(member)}\n`);
+    const store = openFragmentStore(dir, 'settings');
+    store.put(KIND, shardKey(0), hash.digest('hex'), Buffer.from('kept'));
+    store.close();
+    const again = shardRun([members()]);
+    expect(again.packed).toEqual([]);
+    expect(again.bytes).toEqual(['kept']);
   });
 });
