@@ -4,7 +4,7 @@
  * bytes, the format, the mapping context) leads to mapping afresh. Proven on the real
  * stores' exports and through the build with its fragment file.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,12 +12,13 @@ import { build } from '../../../generator/build.js';
 import { FRAGMENT_FILE_NAME } from '../../../generator/cache/fragment-store.js';
 import {
   createNormaliser,
+  type ItemKey,
   type MapContext,
   type NormalisedProduct,
   type NormaliseMemo,
   type UpstreamFormat,
 } from '../../../generator/normalise/index.js';
-import { itemKeys } from '../../../generator/normalise/item-key.js';
+import { itemDigests } from '../../../generator/normalise/item-key.js';
 import {
   FIXED_NOW,
   FIXTURES_DIR,
@@ -51,15 +52,15 @@ function memoryMemo(): NormaliseMemo & { kept: Map<string, string>; recalled: nu
     kept,
     recalled: 0,
     remembered: 0,
-    recall(key: string) {
-      const json = kept.get(key);
+    recall({ id, digest }: ItemKey) {
+      const json = kept.get(`${id} ${digest}`);
       if (json === undefined) return undefined;
       memo.recalled += 1;
       return JSON.parse(json) as NormalisedProduct;
     },
-    remember(key: string, product: NormalisedProduct) {
+    remember({ id, digest }: ItemKey, product: NormalisedProduct) {
       memo.remembered += 1;
-      kept.set(key, JSON.stringify(product));
+      kept.set(`${id} ${digest}`, JSON.stringify(product));
     },
   };
   return memo;
@@ -90,16 +91,18 @@ describe('the normaliser with a memo', () => {
     },
   );
 
-  it('when an item changes, or the format or the context does, then its key changes', async () => {
+  it('when an item changes, or the format or the context does, then its digest changes', async () => {
     const [item] = await readItems('shopify-store-shapes.json');
-    const key = itemKeys('shopify', CONTEXT);
+    const key = itemDigests('shopify', CONTEXT);
     const changed = { ...(item as Record<string, unknown>), title: 'Another title' };
     expect(key(structuredClone(item))).toBe(key(item));
     expect(key(changed)).not.toBe(key(item));
-    expect(itemKeys('woocommerce', CONTEXT)(item)).not.toBe(key(item));
-    expect(itemKeys('shopify', { ...CONTEXT, currency: 'EUR' })(item)).not.toBe(key(item));
-    expect(itemKeys('shopify', { ...CONTEXT, siteUrl: 'https://other.example' })(item)).not.toBe(key(item));
-    expect(itemKeys('shopify', { ...CONTEXT, comingSoonTag: 'soon' })(item)).not.toBe(key(item));
+    expect(itemDigests('woocommerce', CONTEXT)(item)).not.toBe(key(item));
+    expect(itemDigests('shopify', { ...CONTEXT, currency: 'EUR' })(item)).not.toBe(key(item));
+    expect(itemDigests('shopify', { ...CONTEXT, siteUrl: 'https://other.example' })(item)).not.toBe(
+      key(item),
+    );
+    expect(itemDigests('shopify', { ...CONTEXT, comingSoonTag: 'soon' })(item)).not.toBe(key(item));
   });
 
   it('when an item is refused then it is not remembered, and it is refused again with its reason', () => {
@@ -122,12 +125,12 @@ describe('the memo in the build cache', () => {
 
   const options = (now: Date) => writtenBuildOptions(dir, now);
 
-  function mappedRows(): { slug: string; bytes: Buffer }[] {
+  function mappedRows(): { slug: string; digest: string; bytes: Buffer }[] {
     const db = new Database(join(dir, '.dist-cache', FRAGMENT_FILE_NAME), { fileMustExist: true });
     try {
       return db
-        .prepare("SELECT slug, bytes FROM fragments WHERE kind = 'mapped-item' ORDER BY slug")
-        .all() as { slug: string; bytes: Buffer }[];
+        .prepare("SELECT slug, digest, bytes FROM fragments WHERE kind = 'mapped-item' ORDER BY slug")
+        .all() as { slug: string; digest: string; bytes: Buffer }[];
     } finally {
       db.close();
     }
@@ -155,9 +158,23 @@ describe('the memo in the build cache', () => {
     const names = new Map(second.plan.products.map((item) => [item.record.slug, item.record]));
     expect(names.get(product.record.slug)?.name).toBe('RECALLED');
     expect(names.get(other.record.slug)?.price).toBe('97.00');
-    // The changed item's old row is gone after the published build; the new one is there.
+    // One row per upstream id; the changed item's row now holds its new digest, the others theirs.
     const after = mappedRows();
-    expect(after).toHaveLength(first.plan.products.length);
-    expect(after.map((row) => row.slug)).not.toEqual(rows.map((row) => row.slug));
+    expect(after.map((row) => row.slug)).toEqual(rows.map((row) => row.slug));
+    const moved = after.filter((row, index) => row.digest !== rows[index]?.digest);
+    expect(moved.map((row) => row.slug)).toEqual([other.sourceId]);
+  });
+
+  it('when an item leaves the store then its row leaves the file at the next published build', async () => {
+    await build(options(FIXED_NOW));
+    const file = join(dir, 'upstream/products.json');
+    const data = JSON.parse(await readFile(file, 'utf8')) as { products: { id: number }[] };
+    const gone = String(data.products.pop()?.id);
+    await writeFile(file, JSON.stringify(data));
+    expect(mappedRows().map((row) => row.slug)).toContain(gone);
+    await build({ ...options(new Date(FIXED_NOW.getTime() + 3_600_000)), allowShrink: true });
+    const left = mappedRows().map((row) => row.slug);
+    expect(left).not.toContain(gone);
+    expect(left).toHaveLength(data.products.length);
   });
 });
