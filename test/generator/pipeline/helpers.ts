@@ -8,6 +8,8 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { BuildOptions } from '../../../generator/build.js';
+import { silentLogger } from '../../../generator/logger.js';
 
 export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -21,6 +23,18 @@ export async function makeWorkspace(
   const dir = await mkdtemp(join(tmpdir(), 'agent-catalog-test-'));
   if (fixture) await cp(join(FIXTURES_DIR, fixture), dir, { recursive: true });
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A written, silent build of the workspace `dir`'s config into `dist`, at the clock `now`. */
+export function writtenBuildOptions(dir: string, now: Date): BuildOptions {
+  return {
+    configPath: 'catalog.config.json',
+    out: 'dist',
+    cwd: dir,
+    write: true,
+    logger: silentLogger,
+    now: () => now,
+  };
 }
 
 /** sha256 of every file under `dir`, by relative path; empty when the folder does not exist. */
