@@ -114,8 +114,11 @@ export function buildSearchIndexOfRows(
       for (const token of tokens) counts.set(token, countOnce(counts.get(token) ?? 0, field, wide));
     });
     for (const [term, packed] of counts) {
-      const posting = byTerm.get(term) ?? { products: [], counts: [] };
-      byTerm.set(term, posting);
+      let posting = byTerm.get(term);
+      if (posting === undefined) {
+        posting = { products: [], counts: [] };
+        byTerm.set(term, posting);
+      }
       posting.products.push(product);
       posting.counts.push(packed);
     }
