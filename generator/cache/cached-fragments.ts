@@ -51,9 +51,10 @@ export function cachedFragments(
       unchecked.add(slug);
       return bytes;
     },
-    whole(kind, key, members, render) {
-      // The members in their order, each at its digest: what the file was made from.
+    whole(kind, key, members, render, context) {
+      // The members in their order, each at its digest, and the context: what the file was made from.
       const hash = createHash('sha256');
+      if (context !== undefined) hash.update(`${context}\u0000\n`);
       for (const member of members) hash.update(`${member.record.slug}\u0000${digestOf(member)}\n`);
       const digest = hash.digest('hex');
       const known = store.get(kind, key, digest);
