@@ -8,6 +8,8 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { BuildOptions } from '../../../generator/build.js';
+import { silentLogger } from '../../../generator/logger.js';
 
 export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -48,6 +50,18 @@ export async function listDir(dir: string): Promise<string[]> {
 }
 
 /** Sets every variant price of the product `handle` in a workspace's Shopify-shaped upstream file. */
+/** A silent build of the workspace `dir` that writes `out` (its cache beside it) at the time `now`. */
+export function writingBuildOptions(dir: string, now: Date, out = 'dist'): BuildOptions {
+  return {
+    configPath: 'catalog.config.json',
+    out,
+    cwd: dir,
+    write: true,
+    logger: silentLogger,
+    now: () => now,
+  };
+}
+
 export async function setUpstreamPrice(dir: string, handle: string, price: string): Promise<void> {
   const file = join(dir, 'upstream/products.json');
   const data = JSON.parse(await readFile(file, 'utf8')) as {
