@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { stringify } from 'csv-stringify/sync';
 import type { Artifact } from '../../artifact.js';
 import { textDigestedArtifact } from '../../compact-artifact.js';
-import { openAiFeedSettings } from '../../config-agent-feeds.js';
+import { type OpenAiFeedSettings, openAiFeedSettings } from '../../config-agent-feeds.js';
 import type { BuildPlan } from '../../plan.js';
 import { shardKey } from '../fragments.js';
 import { jsonBody } from '../json.js';
@@ -97,18 +97,19 @@ function cutShard(counts: readonly number[], start: Cursor, rows: number): { spa
 /** Two SHA-256 digests in hex, as a shard's whole row keeps them. */
 const DIGESTS = /^([0-9a-f]{64}) ([0-9a-f]{64})$/;
 
-export function* emitOpenAiFeed(plan: BuildPlan): Generator<Artifact> {
-  const settings = openAiFeedSettings(plan.config.agent_feeds, plan.config.merchant.ships_to);
-  if (settings === undefined) return;
-  const size = settings.shard_rows;
-  // Counted without building the rows, so a shard knows its products before reading any.
-  const counts = plan.products.map(({ record }) =>
-    record.variants.reduce((count, variant) => count + (hasOpenAiRow(record, variant) ? 1 : 0), 0),
-  );
-  const total = counts.reduce((sum, count) => sum + count, 0);
+type ShardTexts = Record<'jsonl' | 'csv', Buffer>;
+
+/**
+ * How shards are made from products' rows: each product's rows copied from the last build
+ * when it did not change (the last one read is kept, as a product whose rows span two
+ * shards is asked for twice), checked against the count the shards were cut by.
+ */
+function shardRenderer(
+  plan: BuildPlan,
+  settings: OpenAiFeedSettings,
+  counts: readonly number[],
+): (spans: readonly Span[]) => ShardTexts {
   const header = Buffer.from(stringify([[...OPENAI_COLUMNS]], { record_delimiter: '\n' }), 'utf8');
-  // Each product's rows, copied from the last build when the product did not change; the
-  // last one read is kept, as a product whose rows span two shards is asked for twice.
   let last: { index: number; rows: ProductRows } | undefined;
   const rowsOf = (index: number): ProductRows => {
     if (last?.index === index) return last.rows;
@@ -127,7 +128,7 @@ export function* emitOpenAiFeed(plan: BuildPlan): Generator<Artifact> {
     last = { index, rows };
     return rows;
   };
-  const renderShard = (spans: readonly Span[]) => {
+  return (spans) => {
     const json: Buffer[] = [];
     const csv: Buffer[] = [header];
     for (const { product, from, to } of spans) {
@@ -137,35 +138,74 @@ export function* emitOpenAiFeed(plan: BuildPlan): Generator<Artifact> {
     }
     return { jsonl: Buffer.concat(json), csv: Buffer.concat(csv) };
   };
+}
+
+/**
+ * One shard's two files, with their texts' digests. The texts are a function of the rows of
+ * the products that give the shard rows (each a function of its digest, under the build's
+ * settings), of the row of the first one where the shard starts, and of the shard's row
+ * count: with those the same (the context and the members of `whole`), the digests kept
+ * whole are the texts', which are then made only if the writer asks for them.
+ */
+function shardFiles(
+  plan: BuildPlan,
+  index: number,
+  shard: { spans: readonly Span[]; skip: number; rows: number; size: number },
+  renderShard: (spans: readonly Span[]) => ShardTexts,
+): { format: 'jsonl' | 'csv'; artifact: Artifact; digest: string }[] {
+  const members = shard.spans.flatMap(({ product }) => plan.products[product] ?? []);
+  let rendered: ShardTexts | undefined;
+  const render = () => {
+    rendered = renderShard(shard.spans);
+    return `${sha256(rendered.jsonl)} ${sha256(rendered.csv)}`;
+  };
+  const context = `${shard.size} ${shard.skip} ${shard.rows}`;
+  const kept = plan.fragments.whole(OPENAI_SHARDS, shardKey(index), members, render, context);
+  const digests = DIGESTS.exec(kept.toString('latin1')) ?? DIGESTS.exec(render());
+  if (digests?.[1] === undefined || digests[2] === undefined)
+    throw new TypeError('emitOpenAiFeed: no shard digests');
+  const texts = rendered;
+  return (
+    [
+      ['jsonl', digests[1]],
+      ['csv', digests[2]],
+    ] as const
+  ).map(([format, digest]) => {
+    const path = shardFileName(index, format);
+    const text = () => (texts ?? renderShard(shard.spans))[format];
+    return {
+      format,
+      digest,
+      artifact: textDigestedArtifact({ path, mediaType: GZIP_MEDIA_TYPE }, digest, text),
+    };
+  });
+}
+
+export function* emitOpenAiFeed(plan: BuildPlan): Generator<Artifact> {
+  const settings = openAiFeedSettings(plan.config.agent_feeds, plan.config.merchant.ships_to);
+  if (settings === undefined) return;
+  const size = settings.shard_rows;
+  // Counted without building the rows, so a shard knows its products before reading any.
+  const counts = plan.products.map(({ record }) =>
+    record.variants.reduce((count, variant) => count + (hasOpenAiRow(record, variant) ? 1 : 0), 0),
+  );
+  const total = counts.reduce((sum, count) => sum + count, 0);
+  const renderShard = shardRenderer(plan, settings, counts);
   const files: { path: string; format: string; rows: number; content_sha256: string }[] = [];
   const shards = Math.max(1, Math.ceil(total / size));
   let cursor: Cursor = { product: 0, skip: 0 };
+  // One shard at a time, yielded as it is made: its texts are let go once written.
   for (let index = 0; index < shards; index += 1) {
     const rows = Math.min(size, total - index * size);
     const { spans, next } = cutShard(counts, cursor, rows);
-    const members = spans.flatMap(({ product }) => plan.products[product] ?? []);
-    // One shard at a time, its texts let go once written. A shard whose products kept their
-    // digests, starting at the same row of its first product, has the texts it had: their
-    // digests are copied, and the writer keeps the files made from them without reading them.
-    let rendered: { jsonl: Buffer; csv: Buffer } | undefined;
-    const render = () => {
-      rendered = renderShard(spans);
-      return `${sha256(rendered.jsonl)} ${sha256(rendered.csv)}`;
-    };
-    const kept = plan.fragments
-      .whole(OPENAI_SHARDS, shardKey(index), members, render, `${size} ${cursor.skip} ${rows}`)
-      .toString('latin1');
-    const digests = DIGESTS.exec(kept) ?? DIGESTS.exec(render());
-    if (digests === null) throw new TypeError('emitOpenAiFeed: no shard digests');
-    const texts = rendered;
-    for (const [format, digest] of [
-      ['jsonl', digests[1]],
-      ['csv', digests[2]],
-    ] as const) {
-      const path = shardFileName(index, format);
-      const text = () => (texts ?? renderShard(spans))[format];
-      yield textDigestedArtifact({ path, mediaType: GZIP_MEDIA_TYPE }, digest ?? '', text);
-      files.push({ path: `/${path}`, format: `${format}.gz`, rows, content_sha256: digest ?? '' });
+    for (const { format, artifact, digest } of shardFiles(
+      plan,
+      index,
+      { spans, skip: cursor.skip, rows, size },
+      renderShard,
+    )) {
+      yield artifact;
+      files.push({ path: `/${artifact.path}`, format: `${format}.gz`, rows, content_sha256: digest });
     }
     cursor = next;
   }
