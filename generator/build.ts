@@ -25,6 +25,7 @@ import { checkEveryHost, type HostFit } from './hosting/host-fit.js';
 import { judgeHostFit } from './hosting/judge-host-fit.js';
 import type { Logger } from './logger.js';
 import { type LeftOutProduct, mergeProducts } from './merge.js';
+import type { NormaliseMemo } from './normalise/item-key.js';
 import { type PartSizes, partSizesAround } from './parts/cut-parts.js';
 import type { BuildStage, UpstreamFetcher } from './pipeline.js';
 import type { BuildPlan } from './plan.js';
@@ -179,11 +180,13 @@ async function gatherProducts(
   config: ResolvedConfig,
   options: BuildOptions,
   onStage: (stage: BuildStage) => void,
+  memo: NormaliseMemo | undefined,
 ) {
   onStage('upstream');
   const upstream = await fetchUpstreamWithDeadline(config, {
     logger: options.logger,
     ...(options.env ? { env: options.env } : {}),
+    ...(memo ? { memo } : {}),
     ...(options.fetchUpstream ? { fetcher: options.fetchUpstream } : {}),
   });
   onStage('content');
@@ -213,16 +216,17 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     ...(options.env ? { env: options.env } : {}),
   });
   const out = resolve(options.cwd, options.out);
-  const { upstream, content, merged } = await gatherProducts(config, options, onStage);
-  // Progress a person can follow (the CLI prints `info` on a terminal only).
-  options.logger.info(
-    `  read ${merged.products.length} products (${upstream.format}, ${upstream.requests} requests, ${upstream.rejected.length} refused)`,
-  );
-  const warnings = leftOutWarnings([...upstream.rejected, ...merged.leftOut], options.strict === true);
   // A killed build may have left the last good bundle in its backup folder: put it back first.
   if (options.write) await recoverBundle(out, options.logger);
+  // Opened before the store is read: it remembers what each unchanged item mapped to.
   const cache = await openBuildCache(out, config, options.logger, options.write);
   try {
+    const { upstream, content, merged } = await gatherProducts(config, options, onStage, cache.normaliseMemo);
+    // Progress a person can follow (the CLI prints `info` on a terminal only).
+    options.logger.info(
+      `  read ${merged.products.length} products (${upstream.format}, ${upstream.requests} requests, ${upstream.rejected.length} refused)`,
+    );
+    const warnings = leftOutWarnings([...upstream.rejected, ...merged.leftOut], options.strict === true);
     // Files whose inode, size and time are those the cache knows are not read again.
     const previous = await readPreviousBundle(
       out,

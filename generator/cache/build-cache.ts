@@ -10,6 +10,7 @@
  */
 import type { ResolvedConfig } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { NormaliseMemo } from '../normalise/item-key.js';
 import type { PlannedProduct, ProductFragments } from '../plan.js';
 import type { KnownFile } from '../publish/file-digest.js';
 import type { CatalogFactsStore } from '../publish/previous-bundle.js';
@@ -26,6 +27,7 @@ import {
 } from './build-cache-file.js';
 import { cachedFragments } from './cached-fragments.js';
 import { type FragmentStore, openFragmentStore } from './fragment-store.js';
+import { normaliseMemo } from './normalise-memo.js';
 import { digestProduct, digestRecord, digestSettings } from './product-digest.js';
 import { seedLastmods } from './seed-lastmods.js';
 
@@ -38,6 +40,8 @@ export interface CacheReport {
 
 export interface BuildCache {
   report: CacheReport;
+  /** What the upstream items mapped to in earlier builds (a written build only). */
+  normaliseMemo?: NormaliseMemo;
   /** The products with `changedAt` set, in the same order. */
   dateProducts(products: readonly PlannedProduct[], now: Date): Promise<PlannedProduct[]>;
   /**
@@ -125,6 +129,7 @@ export async function openBuildCache(
   return {
     report,
     ...(fragments !== undefined ? { fragments } : {}),
+    ...(store !== undefined ? { normaliseMemo: normaliseMemo(store) } : {}),
     close: () => closeStore(),
     knownFiles: () => (store === undefined || closed ? new Map() : store.knownFiles()),
     catalogFacts: {

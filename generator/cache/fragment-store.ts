@@ -390,6 +390,22 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
   }
 }
 
+/**
+ * The kinds the table holds, one seek each: `SELECT DISTINCT kind` read the whole table
+ * (gigabytes at 100,000 products, 1.6 s of a one-change rebuild) to find a few dozen.
+ */
+function storedKinds(db: Database.Database): string[] {
+  const next = db.prepare('SELECT kind FROM fragments WHERE kind > ? ORDER BY kind LIMIT 1').pluck();
+  const kinds: string[] = [];
+  for (
+    let kind = next.get('') as string | undefined;
+    kind !== undefined;
+    kind = next.get(kind) as string | undefined
+  )
+    kinds.push(kind);
+  return kinds;
+}
+
 /** Deletes the rows of products no longer in the catalog and of kinds no longer rendered. */
 function removeRows(
   db: Database.Database,
@@ -397,7 +413,7 @@ function removeRows(
   kinds: ReadonlySet<string>,
   touchedOnly: ReadonlyMap<string, ReadonlySet<string>>,
 ): void {
-  const stored = db.prepare('SELECT DISTINCT kind FROM fragments').pluck().all() as string[];
+  const stored = storedKinds(db);
   const removeKind = db.prepare('DELETE FROM fragments WHERE kind = ?');
   const removeSlug = db.prepare('DELETE FROM fragments WHERE kind = ? AND slug = ?');
   const slugsOf = db.prepare('SELECT slug FROM fragments WHERE kind = ?').pluck();

@@ -119,6 +119,11 @@ export function readLlmsLinks(text: string): LlmsLink[] {
 }
 
 export function checkLlms(files: BundleFiles): Problem[] {
+  return [...checkLlmsIndex(files), ...checkLlmsFull(files)];
+}
+
+/** llms.txt alone: a small file whatever the catalog's size. */
+export function checkLlmsIndex(files: BundleFiles): Problem[] {
   const problems: Problem[] = [];
   const llms = files.get(LLMS_FILE);
   if (llms === undefined) problems.push({ path: LLMS_FILE, rule: 'missing', message: 'llms.txt is missing' });
@@ -128,6 +133,12 @@ export function checkLlms(files: BundleFiles): Problem[] {
     if (links.length === 0)
       problems.push({ path: LLMS_FILE, rule: 'llms', message: 'no H2 section of links' });
   }
+  return problems;
+}
+
+/** llms-full.txt: read whole (117 MiB at 100,000 products) for its first line. */
+function checkLlmsFull(files: BundleFiles): Problem[] {
+  const problems: Problem[] = [];
   const full = files.get(LLMS_FULL_FILE);
   if (full === undefined)
     problems.push({ path: LLMS_FULL_FILE, rule: 'missing', message: 'llms-full.txt is missing' });

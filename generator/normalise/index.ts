@@ -13,6 +13,7 @@
 import { cleanDeep } from './clean-text.js';
 import { decodeSlug, describeRejection } from './fields.js';
 import { resolveGroupedProducts } from './grouped.js';
+import { type ItemKey, itemDigests, type NormaliseMemo } from './item-key.js';
 import { mapNativeProduct } from './native.js';
 import { mapShopifyProduct } from './shopify.js';
 import type { MapContext, MapOutcome, NormalisedProduct, RejectedProduct, UpstreamFormat } from './types.js';
@@ -20,6 +21,7 @@ import { mapWooProduct } from './woocommerce.js';
 
 export { formatDecimalPrice, formatMinorUnits, minorDigitsFor } from '../../record/decimal-price.js';
 export { convertHtmlToText } from './html-text.js';
+export type { ItemKey, NormaliseMemo } from './item-key.js';
 export { mapNativeProduct } from './native.js';
 export { mapShopifyProduct } from './shopify.js';
 export type { MapContext, MapOutcome, NormalisedProduct, RejectedProduct, UpstreamFormat } from './types.js';
@@ -58,8 +60,12 @@ export function normaliseProducts(
   return normaliser.finish();
 }
 
-export function createNormaliser(format: UpstreamFormat, context: MapContext): Normaliser {
-  return new CatalogNormaliser(format, context);
+export function createNormaliser(
+  format: UpstreamFormat,
+  context: MapContext,
+  memo?: NormaliseMemo,
+): Normaliser {
+  return new CatalogNormaliser(format, context, memo);
 }
 
 class CatalogNormaliser implements Normaliser {
@@ -71,18 +77,37 @@ class CatalogNormaliser implements Normaliser {
   /** Where each kept product sits in `products`, by id. */
   private readonly positions = new Map<string, number>();
   private duplicates = 0;
+  private readonly digestOf: ((raw: unknown) => string) | undefined;
 
   constructor(
     private readonly format: UpstreamFormat,
     private readonly context: MapContext,
-  ) {}
+    private readonly memo?: NormaliseMemo,
+  ) {
+    this.digestOf = memo === undefined ? undefined : itemDigests(format, context);
+  }
 
   add(raw: unknown): void {
+    const key = this.keyOf(raw);
+    const recalled = key === undefined ? undefined : this.memo?.recall(key);
+    if (recalled !== undefined) {
+      this.keep(recalled);
+      return;
+    }
     // Text hygiene happens once, here, for every field of every adapter (see clean-text.ts).
     const item = cleanDeep(raw);
     const outcome = MAPPERS[this.format](item, this.context);
-    if (outcome.ok) this.keep(outcome.product);
-    else this.reject(item, outcome.rejected);
+    if (outcome.ok) {
+      if (key !== undefined) this.memo?.remember(key, outcome.product);
+      this.keep(outcome.product);
+    } else this.reject(item, outcome.rejected);
+  }
+
+  /** The item's key for the memo; none without a memo, or for an item with no upstream id. */
+  private keyOf(raw: unknown): ItemKey | undefined {
+    if (this.digestOf === undefined) return undefined;
+    const id = readRawSourceId(raw, this.format);
+    return id === undefined ? undefined : { id, digest: this.digestOf(raw) };
   }
 
   finish(): NormaliseResult {

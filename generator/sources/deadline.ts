@@ -13,6 +13,7 @@ import type { ResolvedConfig } from '../config.js';
 import { CatalogError } from '../errors.js';
 import { redactUrl } from '../http/redact-url.js';
 import type { Logger } from '../logger.js';
+import type { NormaliseMemo } from '../normalise/item-key.js';
 import { PACKAGE_ROOT } from '../paths.js';
 import { resolveSourceLocation } from './documents.js';
 import { fetchUpstream, formatUserAgent, type UpstreamResult } from './index.js';
@@ -45,6 +46,7 @@ export async function fetchUpstreamWithDeadline(
     logger: Logger;
     fetcher?: typeof fetchUpstream;
     env?: Readonly<Record<string, string | undefined>>;
+    memo?: NormaliseMemo;
   },
 ): Promise<UpstreamResult> {
   const fetcher = options.fetcher ?? fetchUpstream;
@@ -77,6 +79,7 @@ export async function fetchUpstreamWithDeadline(
     signal: controller.signal,
     userAgent,
     ...(options.env ? { env: options.env } : {}),
+    ...(options.memo ? { memo: options.memo } : {}),
   });
   try {
     return await Promise.race([fetching, deadline]);

@@ -14,7 +14,12 @@ import type { ResolvedConfig } from '../config.js';
 import type { HttpClient } from '../http/client.js';
 import { redactUrl } from '../http/redact-url.js';
 import type { Logger } from '../logger.js';
-import { createNormaliser, type NormaliseResult, type Normaliser } from '../normalise/index.js';
+import {
+  createNormaliser,
+  type NormaliseMemo,
+  type NormaliseResult,
+  type Normaliser,
+} from '../normalise/index.js';
 import type { MapContext, NormalisedProduct, RejectedProduct, UpstreamFormat } from '../normalise/types.js';
 import {
   buildListingUrl,
@@ -50,6 +55,8 @@ export interface UpstreamContext {
   userAgent: string;
   /** The process environment: where a credential that must not live in the config file is read. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** What unchanged items mapped to in earlier builds (the build cache's), if any. */
+  memo?: NormaliseMemo;
 }
 
 export interface UpstreamResult {
@@ -179,7 +186,7 @@ export async function fetchUpstream(
     currency: context.currency,
     comingSoonTag: upstream.coming_soon_tag,
   };
-  const read = await normaliseBatches(batches, mapContext, context.signal);
+  const read = await normaliseBatches(batches, mapContext, context);
   const { normalised, format } = read;
   const source = location.kind === 'file' ? location.path : redactUrl(location.url.href);
   context.logger.debug(
@@ -203,14 +210,14 @@ export async function fetchUpstream(
 async function normaliseBatches(
   batches: AsyncIterable<SourceBatch>,
   context: MapContext,
-  signal: AbortSignal | undefined,
+  { signal, memo }: Pick<UpstreamContext, 'signal' | 'memo'>,
 ): Promise<{ format: SourceFormat; normalised: NormaliseResult; items: number; hidden: number }> {
   let current: { format: SourceFormat; normaliser: Normaliser } | undefined;
   let items = 0;
   let hidden = 0;
   for await (const batch of batches) {
     signal?.throwIfAborted();
-    current ??= { format: batch.format, normaliser: createNormaliser(batch.shape, context) };
+    current ??= { format: batch.format, normaliser: createNormaliser(batch.shape, context, memo) };
     for (const item of batch.items) current.normaliser.add(item);
     items += batch.items.length;
     hidden += batch.hidden ?? 0;

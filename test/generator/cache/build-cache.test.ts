@@ -5,9 +5,14 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type BuildOptions, type BuildResult, build } from '../../../generator/build.js';
 import { CACHE_FORMAT, createBuildCache } from '../../../generator/cache/build-cache-file.js';
-import { silentLogger } from '../../../generator/logger.js';
 import { formatReport, reportSuccess } from '../../../generator/summary/report.js';
-import { FIXED_NOW, hashTree, makeWorkspace, setUpstreamPrice } from '../pipeline/helpers.js';
+import {
+  FIXED_NOW,
+  hashTree,
+  makeWorkspace,
+  setUpstreamPrice,
+  writtenBuildOptions,
+} from '../pipeline/helpers.js';
 
 const AN_HOUR_LATER = new Date(FIXED_NOW.getTime() + 3_600_000);
 const TWO_HOURS_LATER = new Date(FIXED_NOW.getTime() + 7_200_000);
@@ -34,14 +39,7 @@ function cacheFile(): string {
 }
 
 function options(now: Date): BuildOptions {
-  return {
-    configPath: 'catalog.config.json',
-    out: 'dist',
-    cwd: dir,
-    write: true,
-    logger: silentLogger,
-    now: () => now,
-  };
+  return writtenBuildOptions(dir, now);
 }
 
 async function setPrice(handle: string, price: string): Promise<void> {

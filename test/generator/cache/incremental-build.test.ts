@@ -204,6 +204,15 @@ describe('the gate of a rebuild', () => {
     expect(problems.map((problem) => problem.path)).toContain('robots.txt');
   });
 
+  it('when llms.txt is broken then the gate finds it', () => {
+    const plan = makeSamplePlan();
+    const all = new Set(plan.products.map((product) => product.record.slug));
+    const artifacts = emitBundle(plan).map((artifact) =>
+      artifact.path === 'llms.txt' ? { ...artifact, body: 'no title\n- just words\n' } : artifact,
+    );
+    expect(validateChanged(plan, artifacts, all).map((problem) => problem.path)).toContain('llms.txt');
+  });
+
   it('when a JSON file changed then its syntax is checked, and when it is the last bundle file it is not parsed again', () => {
     const plan = makeSamplePlan();
     const all = new Set(plan.products.map((product) => product.record.slug));

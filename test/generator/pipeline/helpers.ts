@@ -25,6 +25,18 @@ export async function makeWorkspace(
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
+/** A written, silent build of the workspace `dir`'s config into `dist`, at the clock `now`. */
+export function writtenBuildOptions(dir: string, now: Date): BuildOptions {
+  return {
+    configPath: 'catalog.config.json',
+    out: 'dist',
+    cwd: dir,
+    write: true,
+    logger: silentLogger,
+    now: () => now,
+  };
+}
+
 /** sha256 of every file under `dir`, by relative path; empty when the folder does not exist. */
 export async function hashTree(dir: string): Promise<Record<string, string>> {
   const hashes: Record<string, string> = {};

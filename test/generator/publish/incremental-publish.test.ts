@@ -2,8 +2,13 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type BuildOptions, build } from '../../../generator/build.js';
-import { silentLogger } from '../../../generator/logger.js';
-import { FIXED_NOW, hashTree, makeWorkspace, setUpstreamPrice } from '../pipeline/helpers.js';
+import {
+  FIXED_NOW,
+  hashTree,
+  makeWorkspace,
+  setUpstreamPrice,
+  writtenBuildOptions,
+} from '../pipeline/helpers.js';
 
 let dir = '';
 let cleanup: () => Promise<void> = async () => {};
@@ -25,14 +30,7 @@ async function servePagesAsFiles(): Promise<void> {
 afterEach(() => cleanup());
 
 function options(now: Date): BuildOptions {
-  return {
-    configPath: 'catalog.config.json',
-    out: 'dist',
-    cwd: dir,
-    write: true,
-    logger: silentLogger,
-    now: () => now,
-  };
+  return writtenBuildOptions(dir, now);
 }
 
 async function setPrice(handle: string, price: string): Promise<void> {
