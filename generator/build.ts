@@ -29,8 +29,9 @@ import type { NormaliseMemo } from './normalise/item-key.js';
 import { type PartSizes, partSizesAround } from './parts/cut-parts.js';
 import type { BuildStage, UpstreamFetcher } from './pipeline.js';
 import type { BuildPlan } from './plan.js';
+import { factsOfPlan } from './publish/catalog-facts.js';
 import { knownFilesOf } from './publish/file-digest.js';
-import { type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
+import { keepCatalogFacts, type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
 import { type PublishReport, recoverBundle } from './publish/publish-bundle.js';
 import { stampBundle } from './publish/read-bundle.js';
 import { describeShipping } from './shipping/policy.js';
@@ -227,7 +228,14 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     );
     const warnings = leftOutWarnings([...upstream.rejected, ...merged.leftOut], options.strict === true);
     // Files whose inode, size and time are those the cache knows are not read again.
-    const previous = await readPreviousBundle(out, config, options.logger, warnings, cache.knownFiles());
+    const previous = await readPreviousBundle(
+      out,
+      config,
+      options.logger,
+      warnings,
+      cache.knownFiles(),
+      cache.catalogFacts,
+    );
     for (const warning of warnings) options.logger.warn(warning.message);
     guardEmpty(
       merged.products.length,
@@ -298,6 +306,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       // What the next build may trust without reading: the bundle now in `out`, stamped.
       const inOut =
         sink !== undefined ? await stampBundle(out, sink.digests, sink.sources) : previous?.digests;
+      // What the next build's summary and guards need of the catalog, without reading it.
+      if (inOut !== undefined)
+        keepCatalogFacts(cache.catalogFacts, inOut, config, factsOfPlan(plan), previous?.factsKey);
       await cache.save(published, inOut === undefined ? new Map() : knownFilesOf(inOut));
     }
     return {

@@ -132,6 +132,32 @@ export function knownDigestOf(artifact: Artifact): string | undefined {
   return knownDigests.get(artifact);
 }
 
+/** The SHA-256 (hex) of the text of compressed artifacts, with the reader of the text it names. */
+const textDigests = new WeakMap<Artifact, { digest: string; from: () => Buffer }>();
+
+/**
+ * A compressed artifact (`encoding: 'gzip'`) whose text, read by `readBody` only when
+ * needed, has the SHA-256 `textDigest`: a feed shard whose emitter knows that digest (it
+ * wrote it into the feed's manifest) without the text, or before the writer asks for it.
+ * The writer compares that digest with the one the last bundle's file was made from, and
+ * keeps the file without reading or compressing the text.
+ */
+export function textDigestedArtifact(
+  meta: Pick<Artifact, 'path' | 'mediaType'>,
+  textDigest: string,
+  readBody: () => Buffer,
+): Artifact {
+  const artifact = spillArtifact({ ...meta, body: '', encoding: 'gzip' }, readBody);
+  textDigests.set(artifact, { digest: textDigest, from: readBody });
+  return artifact;
+}
+
+/** The text digest `textDigestedArtifact` gave, while the artifact still reads that text. */
+export function knownTextDigestOf(artifact: Artifact): string | undefined {
+  const known = textDigests.get(artifact);
+  return known !== undefined && bytesOfCompact.get(artifact) === known.from ? known.digest : undefined;
+}
+
 /**
  * The same artifact with its body read from `readBody` (the text's UTF-8 bytes, e.g. a file
  * it was written to) on each use instead of held: its bytes can then be freed. Assigning a

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { ShardCounts } from '../live/live-layout.js';
 import type { Artifact } from './artifact.js';
-import { artifactBytes, compactArtifact, spillArtifact } from './compact-artifact.js';
+import { compactArtifact, spillArtifact } from './compact-artifact.js';
 import type { ResolvedConfig } from './config.js';
 import { emitCatalog } from './emit/catalog.js';
 import { storeDocument, wholeDocuments } from './emit/document-storage.js';
@@ -25,7 +25,7 @@ import { type BuildStage, planBuild } from './pipeline.js';
 import type { Article, BuildPlan, PlannedProduct, ProductFragments } from './plan.js';
 import {
   type BundleDigests,
-  digestBytes,
+  digestArtifactText,
   digestOfArtifact,
   holdsArtifacts,
   matchesArtifacts,
@@ -122,12 +122,12 @@ function compareWithBundle(out: string, digests: BundleDigests): ArtifactSink {
     const source = artifact.encoding === 'gzip' ? sourceOfDigest(digests, artifact.path) : undefined;
     const same =
       source !== undefined
-        ? digestBytes(artifactBytes(artifact)) === source
+        ? digestArtifactText(artifact) === source
         : digests.get(artifact.path) === digestOfArtifact(artifact);
     if (!same) throw new BundleDiffers();
     // Learnt for the next build: the text this compressed file was made from.
     if (artifact.encoding === 'gzip' && source === undefined) {
-      rememberSource(digests, artifact.path, digestBytes(artifactBytes(artifact)));
+      rememberSource(digests, artifact.path, digestArtifactText(artifact));
     }
     const file = join(out, artifact.path);
     return spillArtifact(

@@ -71,8 +71,16 @@ export interface ProductFragments {
    * A file made of several products (a packed shard of pages or of UCP products), known
    * whole under `key`: copied when the same products at the same digests went into it
    * last time, so an unchanged shard costs one lookup instead of one per product.
+   * `context` names whatever else the file was made from besides its members (where in
+   * its first member a feed shard begins), so another context never copies it.
    */
-  whole(kind: string, key: string, members: readonly PlannedProduct[], render: () => string): Buffer;
+  whole(
+    kind: string,
+    key: string,
+    members: readonly PlannedProduct[],
+    render: () => string,
+    context?: string,
+  ): Buffer;
 }
 
 /** A merchant article written as Markdown in `content/articles/`. */

@@ -13,6 +13,7 @@ import type { Logger } from '../logger.js';
 import type { NormaliseMemo } from '../normalise/item-key.js';
 import type { PlannedProduct, ProductFragments } from '../plan.js';
 import type { KnownFile } from '../publish/file-digest.js';
+import type { CatalogFactsStore } from '../publish/previous-bundle.js';
 import { readPackageVersion } from '../sources/deadline.js';
 import {
   buildCacheDir,
@@ -64,6 +65,11 @@ export interface BuildCache {
   /** The bundle's files as the last build left them (each digest with its file's stamp); empty without a cache. */
   knownFiles(): ReadonlyMap<string, KnownFile>;
   /**
+   * The facts of published catalogs (publish/catalog-facts.ts), by the key of the catalog's
+   * files: kept in the fragment file, so they go whenever it is started again.
+   */
+  catalogFacts: CatalogFactsStore;
+  /**
    * Writes what `dateProducts` found, when the build published or the cache was not trusted,
    * and the stamped files of the bundle now in `out`.
    */
@@ -71,6 +77,9 @@ export interface BuildCache {
   /** Lets go of the fragment file; a build that failed keeps what it rendered (never wrong, only unused). */
   close(): void;
 }
+
+/** The fragment kind of the last published catalog's facts: one row, keyed by no product. */
+const CATALOG_FACTS = 'catalog-facts';
 
 /** The fragment file: started again whenever the product rows are not trusted either. */
 function openFragments(out: string, settings: string, reading: CacheReading, logger: Logger): FragmentStore {
@@ -123,6 +132,15 @@ export async function openBuildCache(
     ...(store !== undefined ? { normaliseMemo: normaliseMemo(store) } : {}),
     close: () => closeStore(),
     knownFiles: () => (store === undefined || closed ? new Map() : store.knownFiles()),
+    catalogFacts: {
+      read: (key) => (store === undefined || closed ? undefined : store.get(CATALOG_FACTS, '', key)?.bytes),
+      keep: (key, bytes) => {
+        if (store === undefined || closed) return;
+        store.put(CATALOG_FACTS, '', key, bytes);
+        // Kept once the gate passed the bundle they describe, as every other row then is.
+        store.markValidated();
+      },
+    },
     validatedProducts: (products) =>
       report.state === 'used' ? fragments?.validatedProducts(products) : undefined,
     productsChanged() {

@@ -51,11 +51,11 @@ export function cachedFragments(
       unchecked.add(slug);
       return bytes;
     },
-    whole(kind, key, members, render) {
-      // The members in their order, each at its digest: what the file was made from. One
-      // string hashed at once: the SHA-256 of its lines as one update per line would give,
-      // without crossing into the hash a few hundred thousand times at 100,000 products.
-      let lines = '';
+    whole(kind, key, members, render, context) {
+      // The members in their order, each at its digest, and the context: what the file was
+      // made from. One string hashed at once: the SHA-256 of its lines as one update per line
+      // would give, without crossing into the hash a few hundred thousand times at 100,000.
+      let lines = context === undefined ? '' : `${context}\u0000\n`;
       for (const member of members) lines += `${member.record.slug}\u0000${digestOf(member)}\n`;
       const digest = createHash('sha256').update(lines).digest('hex');
       const known = store.get(kind, key, digest);

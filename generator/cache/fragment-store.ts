@@ -24,7 +24,8 @@ import Database from 'better-sqlite3';
 import type { KnownFile } from '../publish/file-digest.js';
 
 /** Bumped whenever the table or what a kind renders changes: an older file is then emptied. */
-export const FRAGMENT_FORMAT = 6;
+// 7: a product's OpenAI rows are a header of lengths and the lines (openai-rows-fragment.ts), not JSON.
+export const FRAGMENT_FORMAT = 7;
 
 const PAGE_SIZE = 65_536;
 

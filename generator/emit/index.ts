@@ -35,7 +35,8 @@ import { emitWebMcp } from './webmcp.js';
 import { emitWellKnown } from './well-known.js';
 import { emitUcpProfile } from './well-known-ucp.js';
 
-export type Emitter = (plan: BuildPlan) => Artifact[];
+/** An emitter may yield its files one at a time, so each is written before the next is made. */
+export type Emitter = (plan: BuildPlan) => Iterable<Artifact>;
 
 export const DOCUMENT_EMITTERS: readonly Emitter[] = [
   emitCatalog,

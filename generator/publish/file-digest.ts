@@ -9,7 +9,7 @@ import { createReadStream, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Artifact } from '../artifact.js';
 import { encodeArtifact } from '../bundle-file-encoding.js';
-import { knownDigestOf } from '../compact-artifact.js';
+import { artifactBytes, knownDigestOf, knownTextDigestOf } from '../compact-artifact.js';
 
 export type BundleDigests = Map<string, string>;
 
@@ -136,6 +136,11 @@ export async function digestFile(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+/** The SHA-256 of an artifact's text (before any compression), not read when it is known. */
+export function digestArtifactText(artifact: Artifact): string {
+  return knownTextDigestOf(artifact) ?? digestBytes(artifactBytes(artifact));
 }
 
 /** The digest of the file an artifact becomes, not read when it is known (a part kept from the last bundle). */

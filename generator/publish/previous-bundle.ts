@@ -1,27 +1,38 @@
 /**
  * The last good bundle in the output directory, as the build compares against it: its
- * files' digests (for "nothing changed", and so publishing keeps unchanged files), its catalog's product count (the shrink guard), its
- * `generated` time and its products' prices and availability (the summary diff). A
- * non-empty directory that holds no catalog is refused, so a mistyped `--out` (say, the
- * project root) is never swapped away.
+ * files' digests (for "nothing changed", and so publishing keeps unchanged files) and its
+ * catalog's facts (catalog-facts.ts: the shrink guard's count, the `generated` time, the
+ * summary diff's prices and availability), kept by the build cache or read from the
+ * catalog item by item. A non-empty directory that holds no catalog is refused, so a
+ * mistyped `--out` (say, the project root) is never swapped away.
  */
+import { join } from 'node:path';
 import { documentOfManifest, isPartsManifestPath, partsManifestPath } from '../../live/bundle-parts.js';
 import type { ResolvedConfig } from '../config.js';
 import { catalogPaths } from '../emit/catalog.js';
 import { CatalogError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { productFactsOf } from '../summary/diff.js';
+import {
+  type CatalogFacts,
+  decodeCatalogFacts,
+  encodeCatalogFacts,
+  readCatalogFacts,
+} from './catalog-facts.js';
 import type { BundleDigests, KnownFile } from './file-digest.js';
 import { readBundleDigests } from './read-bundle.js';
-import { readDocument } from './read-parted.js';
+import { readDocumentChunks, readPartsManifest } from './read-parted.js';
 
-export interface PreviousBundle {
+export interface PreviousBundle extends CatalogFacts {
   /** Every file's digest, by bundle-relative path. */
   digests: BundleDigests;
-  /** Product count of its catalog (0 when the catalog could not be read). */
-  count: number;
-  generated?: string;
-  products: ReturnType<typeof productFactsOf>;
+  /** The key its catalog's facts were kept under in the build cache, when they came from there. */
+  factsKey?: string;
+}
+
+/** Where the facts of published catalogs are kept between builds (the build cache). */
+export interface CatalogFactsStore {
+  read(key: string): Buffer | undefined;
+  keep(key: string, bytes: Buffer): void;
 }
 
 export interface PreviousWarning {
@@ -41,19 +52,38 @@ function findCatalogPath(files: BundleDigests, config: ResolvedConfig): string |
   return [...files.keys()].filter(isPartsManifestPath).map(documentOfManifest).find(isCatalog);
 }
 
-function parseCatalog(bytes: Buffer): {
-  count: number;
-  generated?: string;
-  products: PreviousBundle['products'];
-} {
-  const data: unknown = JSON.parse(bytes.toString('utf8'));
-  const record = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
-  const products = productFactsOf(data);
-  return {
-    count: Array.isArray(record.products) ? record.products.length : 0,
-    ...(typeof record.generated === 'string' ? { generated: record.generated } : {}),
-    products,
-  };
+/**
+ * The key a catalog's facts are kept under: its path and the digest of its file, or of its
+ * parts manifest (which names every part by its digest).
+ */
+function catalogFactsKey(digests: BundleDigests, path: string): string | undefined {
+  const digest = digests.get(path) ?? digests.get(partsManifestPath(path));
+  return digest === undefined ? undefined : `${path}\u0000${digest}`;
+}
+
+/** True when the catalog is whole, or each of its parts is the file its manifest names. */
+async function partsIntact(out: string, path: string, digests: BundleDigests): Promise<boolean> {
+  if (digests.has(path)) return true;
+  try {
+    const manifest = await readPartsManifest(out, partsManifestPath(path));
+    return manifest.parts.every((part) => part.path === undefined || digests.get(part.path) === part.sha256);
+  } catch {
+    return false;
+  }
+}
+
+/** The facts kept for the catalog now at `path`, when the store has them and its files are the ones they were kept for. */
+async function keptFacts(
+  out: string,
+  path: string,
+  digests: BundleDigests,
+  store: CatalogFactsStore | undefined,
+): Promise<{ facts: CatalogFacts; key: string } | undefined> {
+  const key = catalogFactsKey(digests, path);
+  const bytes = key === undefined ? undefined : store?.read(key);
+  const facts = bytes === undefined ? undefined : decodeCatalogFacts(bytes);
+  if (key === undefined || facts === undefined || !(await partsIntact(out, path, digests))) return undefined;
+  return { facts, key };
 }
 
 export async function readPreviousBundle(
@@ -62,6 +92,7 @@ export async function readPreviousBundle(
   logger: Logger,
   warnings: { push(warning: PreviousWarning): unknown },
   known?: ReadonlyMap<string, KnownFile>,
+  factsStore?: CatalogFactsStore,
 ): Promise<PreviousBundle | undefined> {
   const digests = await readBundleDigests(out, known);
   if (digests === undefined || digests.size === 0) return undefined;
@@ -73,12 +104,31 @@ export async function readPreviousBundle(
       { dir: out },
     );
   }
+  const kept = await keptFacts(out, catalogPath, digests, factsStore);
+  if (kept !== undefined) return { digests, ...kept.facts, factsKey: kept.key };
   try {
-    return { digests, ...parseCatalog(await readDocument(out, catalogPath, digests)) };
+    const chunks = readDocumentChunks(out, catalogPath, digests);
+    return { digests, ...(await readCatalogFacts(chunks, join(out, catalogPath))) };
   } catch (error) {
     const message = `the last bundle's ${catalogPath} is not valid JSON; no shrink guard or diff this time`;
     logger.debug(`${message}: ${error instanceof Error ? error.message : String(error)}`);
     warnings.push({ code: 'PREVIOUS_UNREADABLE', message });
     return { digests, count: 0, products: [] };
   }
+}
+
+/**
+ * Keeps the facts of the catalog now in the bundle of `digests` (the one just published,
+ * or kept because nothing changed) for the next build, unless they are kept already.
+ */
+export function keepCatalogFacts(
+  store: CatalogFactsStore,
+  digests: BundleDigests,
+  config: ResolvedConfig,
+  facts: CatalogFacts,
+  keptKey?: string,
+): void {
+  const path = findCatalogPath(digests, config);
+  const key = path === undefined ? undefined : catalogFactsKey(digests, path);
+  if (key !== undefined && key !== keptKey) store.keep(key, encodeCatalogFacts(facts));
 }

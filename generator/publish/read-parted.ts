@@ -2,9 +2,10 @@
  * Reads a parted document back whole from a bundle on disk (`live/bundle-parts.ts`): its
  * manifest, then each part in order, checked against the manifest's lengths and SHA-256 so
  * a damaged part is never taken for the document. The build reads the last bundle's catalog
- * this way, and `check` every parted document of a bundle directory.
+ * this way, chunk by chunk, and `check` every parted document of a bundle directory.
  */
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type PartsManifest, parsePartsManifest, partsManifestPath } from '../../live/bundle-parts.js';
@@ -21,10 +22,14 @@ export async function readPartsManifest(dir: string, manifestPath: string): Prom
   return manifest;
 }
 
-/** The whole document a manifest describes, from its parts. */
-export async function joinParts(dir: string, manifest: PartsManifest): Promise<Buffer> {
-  const chunks: Buffer[] = [];
+/**
+ * The document a manifest describes, part by part in order, each checked before it is
+ * given; the whole is checked after the last part, so a reader that stops at an error
+ * never takes a damaged document for the real one.
+ */
+export async function* readParts(dir: string, manifest: PartsManifest): AsyncGenerator<Buffer> {
   const whole = createHash('sha256');
+  let length = 0;
   for (const [index, part] of manifest.parts.entries()) {
     const bytes =
       part.path === undefined ? Buffer.from(part.text ?? '', 'utf8') : await readFile(join(dir, part.path));
@@ -38,12 +43,12 @@ export async function joinParts(dir: string, manifest: PartsManifest): Promise<B
         },
       );
     }
-    whole.update(bytes);
-    chunks.push(bytes);
+    if (manifest.format === 1) whole.update(bytes);
+    length += bytes.length;
+    yield bytes;
   }
-  const bytes = Buffer.concat(chunks);
   const digest = manifest.format === 1 ? whole.digest('hex') : partsDigest(manifest.parts);
-  if (bytes.length !== manifest.length || digest !== manifest.sha256) {
+  if (length !== manifest.length || digest !== manifest.sha256) {
     throw new CatalogError(
       'OUTPUT_INVALID',
       `the parts of ${manifest.document} do not make the document their manifest names`,
@@ -52,16 +57,28 @@ export async function joinParts(dir: string, manifest: PartsManifest): Promise<B
       },
     );
   }
-  return bytes;
 }
 
-/** A document of the bundle at `dir` by its file path, whole or joined from its parts. */
-export async function readDocument(
+/** The whole document a manifest describes, from its parts. */
+export async function joinParts(dir: string, manifest: PartsManifest): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const bytes of readParts(dir, manifest)) chunks.push(bytes);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A document of the bundle at `dir` by its file path, whole or from its parts, as chunks
+ * in order: never one buffer (the catalog is 263 MB at 100,000 products).
+ */
+export async function* readDocumentChunks(
   dir: string,
   path: string,
   files: { has(path: string): boolean },
-): Promise<Buffer> {
+): AsyncGenerator<Buffer> {
   const manifestPath = partsManifestPath(path);
-  if (files.has(path) || !files.has(manifestPath)) return readFile(join(dir, path));
-  return joinParts(dir, await readPartsManifest(dir, manifestPath));
+  if (files.has(path) || !files.has(manifestPath)) {
+    for await (const chunk of createReadStream(join(dir, path))) yield chunk as Buffer;
+    return;
+  }
+  yield* readParts(dir, await readPartsManifest(dir, manifestPath));
 }

@@ -17,11 +17,12 @@ import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { Artifact } from '../artifact.js';
 import { encodeArtifact } from '../bundle-file-encoding.js';
-import { artifactBytes, knownDigestOf, spillArtifact } from '../compact-artifact.js';
+import { knownDigestOf, spillArtifact } from '../compact-artifact.js';
 import { CatalogError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import {
   type BundleDigests,
+  digestArtifactText,
   digestBytes,
   digestFile,
   type FileStamp,
@@ -133,7 +134,7 @@ export async function openStagingSink(options: {
     const stamp = options.previous === undefined ? undefined : stampOfDigest(options.previous, artifact.path);
     // A compressed file made from the same text as the last bundle's is that file: kept
     // without compressing again (gzip at level 9 is most of what an OpenAI feed shard costs).
-    const source = artifact.encoding === 'gzip' ? digestBytes(artifactBytes(artifact)) : undefined;
+    const source = artifact.encoding === 'gzip' ? digestArtifactText(artifact) : undefined;
     if (source !== undefined) sources.set(artifact.path, source);
     const sameSource =
       source !== undefined &&

@@ -26,10 +26,19 @@ export const NO_CHANGES: CatalogChanges = Object.freeze({
   availability: [],
 });
 
-interface ProductFacts {
+export interface ProductFacts {
   slug: string;
   price: string;
   availability: string;
+}
+
+/** One product of a previous catalog as read from disk: only a well-formed entry counts. */
+export function productFactOf(item: unknown): ProductFacts | undefined {
+  if (typeof item !== 'object' || item === null) return undefined;
+  const { slug, price, availability } = item as Record<string, unknown>;
+  return typeof slug === 'string'
+    ? { slug, price: String(price), availability: String(availability) }
+    : undefined;
 }
 
 /** Products of a previous catalog as read from disk: only well-formed entries count. */
@@ -37,13 +46,7 @@ export function productFactsOf(catalog: unknown): ProductFacts[] {
   if (typeof catalog !== 'object' || catalog === null || !('products' in catalog)) return [];
   const products = (catalog as { products: unknown }).products;
   if (!Array.isArray(products)) return [];
-  return products.flatMap((item: unknown) => {
-    if (typeof item !== 'object' || item === null) return [];
-    const { slug, price, availability } = item as Record<string, unknown>;
-    return typeof slug === 'string'
-      ? [{ slug, price: String(price), availability: String(availability) }]
-      : [];
-  });
+  return products.flatMap((item: unknown) => productFactOf(item) ?? []);
 }
 
 export function diffCatalogs(

@@ -28,6 +28,15 @@ export const SAMPLE_CONFIG_INPUT: ConfigInput = {
   shipping: 'Ships cold in 1-2 business days; free over $60.',
 };
 
+/** The OpenAI feed turned on with every field it requires, for the sample merchant. */
+export const SAMPLE_OPENAI_FEED = {
+  enabled: true,
+  seller_name: 'Pomona Press',
+  seller_url: 'https://shop.pomona.example',
+  return_policy: 'https://shop.pomona.example/returns',
+  store_country: 'US',
+};
+
 export function makeSampleConfig(input: ConfigInput = SAMPLE_CONFIG_INPUT): ResolvedConfig {
   return resolveConfig(input, { file: 'sample.config.json', configDir: '/nonexistent' });
 }

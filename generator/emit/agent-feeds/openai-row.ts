@@ -124,6 +124,14 @@ function sizeOf(variant: ProductVariant): string | undefined {
   return value !== undefined && Array.from(value).length <= OPENAI_LIMITS.size ? value : undefined;
 }
 
+/**
+ * True when `variant` has a row (`buildOpenAiRow` gives one): it has an image. The feed
+ * counts each product's rows with it, without building them, to know where its shards begin.
+ */
+export function hasOpenAiRow(record: ProductRecord, variant: ProductVariant): boolean {
+  return imageOf(record, variant) !== undefined;
+}
+
 /** The row of one variant, or undefined when it has no image (the reason is the caller's warning). */
 export function buildOpenAiRow(
   record: ProductRecord,
@@ -131,6 +139,7 @@ export function buildOpenAiRow(
   config: ResolvedConfig,
   settings: OpenAiFeedSettings,
 ): OpenAiRow | undefined {
+  // Undefined exactly when `hasOpenAiRow` is false.
   const image = imageOf(record, variant);
   if (image === undefined) return undefined;
   const offer = offerOf(record, variant);

@@ -11,7 +11,7 @@ import {
   hashTree,
   makeWorkspace,
   setUpstreamPrice,
-  writtenBuildOptions,
+  writingBuildOptions,
 } from '../pipeline/helpers.js';
 
 const AN_HOUR_LATER = new Date(FIXED_NOW.getTime() + 3_600_000);
@@ -39,7 +39,7 @@ function cacheFile(): string {
 }
 
 function options(now: Date): BuildOptions {
-  return writtenBuildOptions(dir, now);
+  return writingBuildOptions(dir, now);
 }
 
 async function setPrice(handle: string, price: string): Promise<void> {

@@ -7,9 +7,15 @@ import { type BuildOptions, build } from '../../../generator/build.js';
 import { FRAGMENT_FILE_NAME } from '../../../generator/cache/fragment-store.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { validateChanged } from '../../../generator/incremental-gate.js';
-import { createMemoryLogger, silentLogger } from '../../../generator/logger.js';
+import { createMemoryLogger } from '../../../generator/logger.js';
 import { makeSamplePlan, makeSamplePlanWithFirstProduct } from '../../helpers/sample-plan.js';
-import { FIXED_NOW, hashTree, makeWorkspace, setUpstreamPrice } from '../pipeline/helpers.js';
+import {
+  FIXED_NOW,
+  hashTree,
+  makeWorkspace,
+  setUpstreamPrice,
+  writingBuildOptions,
+} from '../pipeline/helpers.js';
 
 const AN_HOUR_LATER = new Date(FIXED_NOW.getTime() + 3_600_000);
 
@@ -22,14 +28,7 @@ beforeEach(async () => {
 afterEach(() => cleanup());
 
 function options(out: string, now: Date): BuildOptions {
-  return {
-    configPath: 'catalog.config.json',
-    out,
-    cwd: dir,
-    write: true,
-    logger: silentLogger,
-    now: () => now,
-  };
+  return writingBuildOptions(dir, now, out);
 }
 
 async function setPrice(handle: string, price: string): Promise<void> {

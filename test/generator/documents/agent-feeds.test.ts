@@ -7,7 +7,12 @@ import { emitBundle } from '../../../generator/emit/index.js';
 import type { PlannedProduct } from '../../../generator/plan.js';
 import { validateArtifacts } from '../../../generator/validate/index.js';
 import { buildProductRecord } from '../../../record/build-record.js';
-import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
+import {
+  makeSampleConfig,
+  makeSamplePlan,
+  SAMPLE_CONFIG_INPUT,
+  SAMPLE_OPENAI_FEED,
+} from '../../helpers/sample-plan.js';
 import { ensureCompiled, runCli } from '../cli/run-cli.js';
 import { makeSampleWorkspace } from '../cli/sample-workspace.js';
 import { compileAcpSchema, readOpenAiFeed, specFaults } from './agent-feeds-reader.js';
@@ -215,14 +220,7 @@ describe('the agent feeds of a store with variants, sale prices and missing imag
   const config = makeSampleConfig({
     ...SAMPLE_CONFIG_INPUT,
     agent_feeds: {
-      openai: {
-        enabled: true,
-        seller_name: 'Pomona Press',
-        seller_url: 'https://shop.pomona.example',
-        return_policy: 'https://shop.pomona.example/returns',
-        store_country: 'US',
-        shard_rows: 100,
-      },
+      openai: { ...SAMPLE_OPENAI_FEED, shard_rows: 100 },
       acp: { enabled: true },
     },
   });

@@ -13,18 +13,17 @@ import type { PlannedProduct } from '../../../generator/plan.js';
 import { validateArtifacts } from '../../../generator/validate/index.js';
 import { buildProductRecord } from '../../../record/build-record.js';
 import type { ProductVariant } from '../../../record/product-record.js';
-import { makeSampleConfig, makeSamplePlan, SAMPLE_CONFIG_INPUT } from '../../helpers/sample-plan.js';
+import {
+  makeSampleConfig,
+  makeSamplePlan,
+  SAMPLE_CONFIG_INPUT,
+  SAMPLE_OPENAI_FEED,
+} from '../../helpers/sample-plan.js';
 
 const config = makeSampleConfig({
   ...SAMPLE_CONFIG_INPUT,
   agent_feeds: {
-    openai: {
-      enabled: true,
-      seller_name: 'Pomona Press',
-      seller_url: 'https://shop.pomona.example',
-      return_policy: 'https://shop.pomona.example/returns',
-      store_country: 'US',
-    },
+    openai: { ...SAMPLE_OPENAI_FEED },
   },
 });
 

@@ -25,18 +25,6 @@ export async function makeWorkspace(
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** A written, silent build of the workspace `dir`'s config into `dist`, at the clock `now`. */
-export function writtenBuildOptions(dir: string, now: Date): BuildOptions {
-  return {
-    configPath: 'catalog.config.json',
-    out: 'dist',
-    cwd: dir,
-    write: true,
-    logger: silentLogger,
-    now: () => now,
-  };
-}
-
 /** sha256 of every file under `dir`, by relative path; empty when the folder does not exist. */
 export async function hashTree(dir: string): Promise<Record<string, string>> {
   const hashes: Record<string, string> = {};
@@ -61,7 +49,20 @@ export async function listDir(dir: string): Promise<string[]> {
   return (await readdir(dir)).sort();
 }
 
+/** A silent build of the workspace `dir` that writes `out` (its cache beside it) at the time `now`. */
+export function writingBuildOptions(dir: string, now: Date, out = 'dist'): BuildOptions {
+  return {
+    configPath: 'catalog.config.json',
+    out,
+    cwd: dir,
+    write: true,
+    logger: silentLogger,
+    now: () => now,
+  };
+}
+
 /** Sets every variant price of the product `handle` in a workspace's Shopify-shaped upstream file. */
+
 export async function setUpstreamPrice(dir: string, handle: string, price: string): Promise<void> {
   const file = join(dir, 'upstream/products.json');
   const data = JSON.parse(await readFile(file, 'utf8')) as {

@@ -7,7 +7,7 @@ import {
   hashTree,
   makeWorkspace,
   setUpstreamPrice,
-  writtenBuildOptions,
+  writingBuildOptions,
 } from '../pipeline/helpers.js';
 
 let dir = '';
@@ -30,7 +30,7 @@ async function servePagesAsFiles(): Promise<void> {
 afterEach(() => cleanup());
 
 function options(now: Date): BuildOptions {
-  return writtenBuildOptions(dir, now);
+  return writingBuildOptions(dir, now);
 }
 
 async function setPrice(handle: string, price: string): Promise<void> {

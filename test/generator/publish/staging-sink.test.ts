@@ -2,8 +2,10 @@ import { readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Artifact } from '../../../generator/artifact.js';
+import { textDigestedArtifact } from '../../../generator/compact-artifact.js';
 import { isCatalogError } from '../../../generator/errors.js';
 import { silentLogger } from '../../../generator/logger.js';
+import { digestBytes, rememberSource } from '../../../generator/publish/file-digest.js';
 import { readBundleDigests } from '../../../generator/publish/read-bundle.js';
 import { openStagingSink } from '../../../generator/publish/staging-sink.js';
 import { catchError } from '../../helpers/catch-error.js';
@@ -97,5 +99,41 @@ describe('the staging sink (documents written as they are emitted)', () => {
       ),
     ).toBe(true);
     await sink.discard();
+  });
+
+  it('when a compressed file comes with the digest of the text the last one was made from then it is kept without reading the text', async () => {
+    await (await publish('1')).sink.commit();
+    const before = (await stat(join(target, 'feeds/rows.jsonl.gz'))).ino;
+    const text = Buffer.from('{"row":"1"}\n', 'utf8');
+    const previous = await readBundleDigests(target);
+    if (previous === undefined) throw new Error('no bundle');
+    rememberSource(previous, 'feeds/rows.jsonl.gz', digestBytes(text));
+    const sink = await openStagingSink({ target, logger: silentLogger, previous });
+    let reads = 0;
+    const meta = { path: 'feeds/rows.jsonl.gz', mediaType: 'application/gzip' };
+    const spilled = sink.accept(
+      textDigestedArtifact(meta, digestBytes(text), () => {
+        reads += 1;
+        return text;
+      }),
+    );
+    expect(reads).toBe(0);
+    expect(sink.sources.get('feeds/rows.jsonl.gz')).toBe(digestBytes(text));
+    expect(spilled.body).toBe('{"row":"1"}\n');
+    await sink.commit();
+    expect((await stat(join(target, 'feeds/rows.jsonl.gz'))).ino).toBe(before);
+  });
+
+  it('when a compressed file comes with the digest of another text then its text is read and written', async () => {
+    await (await publish('1')).sink.commit();
+    const previous = await readBundleDigests(target);
+    if (previous === undefined) throw new Error('no bundle');
+    rememberSource(previous, 'feeds/rows.jsonl.gz', digestBytes(Buffer.from('{"row":"1"}\n')));
+    const sink = await openStagingSink({ target, logger: silentLogger, previous });
+    const text = Buffer.from('{"row":"2"}\n', 'utf8');
+    const meta = { path: 'feeds/rows.jsonl.gz', mediaType: 'application/gzip' };
+    const spilled = sink.accept(textDigestedArtifact(meta, digestBytes(text), () => text));
+    expect(spilled.body).toBe('{"row":"2"}\n');
+    expect(await sink.commit()).toMatchObject({ written: 1 });
   });
 });

@@ -24,7 +24,7 @@ import {
   FIXTURES_DIR,
   makeWorkspace,
   setUpstreamPrice,
-  writtenBuildOptions,
+  writingBuildOptions,
 } from '../pipeline/helpers.js';
 
 const CONTEXT: MapContext = {
@@ -123,7 +123,7 @@ describe('the memo in the build cache', () => {
   });
   afterEach(() => cleanup());
 
-  const options = (now: Date) => writtenBuildOptions(dir, now);
+  const options = (now: Date) => writingBuildOptions(dir, now);
 
   function mappedRows(): { slug: string; digest: string; bytes: Buffer }[] {
     const db = new Database(join(dir, '.dist-cache', FRAGMENT_FILE_NAME), { fileMustExist: true });
