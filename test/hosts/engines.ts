@@ -162,10 +162,33 @@ async function waitUntilServing(url: string, child: ChildProcess, output: () => 
 /** Variables for the site's code, as the host's settings would hold them (the webhook receiver's secrets). */
 export type SiteEnv = Readonly<Record<string, string>>;
 
+/** Starts before giving up when the port was taken between `freePort` and the engine's bind. */
+const START_ATTEMPTS = 3;
+
+/**
+ * A free port is free only until someone binds it: with engines started side by side (and
+ * workerd opening ports of its own), another process took one in that gap once, and the
+ * engine exited with "Address already in use". Such a start is tried again on a new port.
+ */
 async function startEngine(
   name: RunningEngine['name'],
   command: (port: number, home: string) => Promise<{ args: string[]; cwd: string }>,
   siteEnv: SiteEnv = {},
+): Promise<RunningEngine> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startEngineOnce(name, command, siteEnv);
+    } catch (error) {
+      const taken = error instanceof Error && /Address already in use|EADDRINUSE/.test(error.message);
+      if (!taken || attempt >= START_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startEngineOnce(
+  name: RunningEngine['name'],
+  command: (port: number, home: string) => Promise<{ args: string[]; cwd: string }>,
+  siteEnv: SiteEnv,
 ): Promise<RunningEngine> {
   const home = await mkdtemp(join(tmpdir(), `agent-catalog-${name}-`));
   await mkdir(join(home, 'tmp'));
