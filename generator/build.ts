@@ -1,6 +1,7 @@
 /**
- * `build()`: the whole pipeline, resolveConfig → fetchUpstream (normalise included) →
- * loadContent → merge → plan → emit → validate → publish, as one function the CLI and
+ * `build()`: the whole pipeline, resolveConfig → open the build cache → fetchUpstream
+ * (normalise included, an unchanged item read back from the cache) → loadContent → merge →
+ * plan → emit → validate → publish, as one function the CLI and
  * the tests share. With `write: false` it returns the artifacts and the summary without
  * writing anything. It compares against the last good bundle in `out`: the shrink guard,
  * the summary diff and "nothing changed" (emit-against.ts: the bundle re-emitted with the
