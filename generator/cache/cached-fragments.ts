@@ -5,6 +5,7 @@
  * (`digestProduct`), looked up rather than computed again for every fragment.
  */
 import { createHash } from 'node:crypto';
+import { parseJsonBytes } from '../json-bytes.js';
 import type { PlannedProduct, ProductFragments, RunPart } from '../plan.js';
 import type { FragmentStore } from './fragment-store.js';
 import { digestProduct } from './product-digest.js';
@@ -116,12 +117,7 @@ const RUN_LENGTH = 'run-length';
 
 /** A run's parts as `keepRunParts` stored them; undefined for a row that is not one. */
 function parseRunParts(bytes: Buffer): RunPart[] | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return undefined;
-  }
+  const value = parseJsonBytes(bytes);
   if (!Array.isArray(value)) return undefined;
   const parts: RunPart[] = [];
   for (const item of value) {

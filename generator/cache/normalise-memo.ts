@@ -10,6 +10,8 @@
  * (`keepTouchedOnly`). Products round-trip through JSON whole: no field of a mapped product
  * is ever undefined or anything JSON cannot hold (test/generator/sources/normalise-memo.test.ts).
  */
+
+import { parseJsonBytes } from '../json-bytes.js';
 import type { NormaliseMemo } from '../normalise/item-key.js';
 import type { NormalisedProduct } from '../normalise/types.js';
 import type { FragmentStore } from './fragment-store.js';
@@ -32,12 +34,7 @@ export function normaliseMemo(store: FragmentStore): NormaliseMemo {
 
 /** A row as `remember` wrote it; undefined for one that is not (then the item is mapped again). */
 function readProduct(bytes: Buffer): NormalisedProduct | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return undefined;
-  }
+  const value = parseJsonBytes(bytes);
   if (typeof value !== 'object' || value === null) return undefined;
   const { sourceId, record } = value as Partial<Record<keyof NormalisedProduct, unknown>>;
   if (typeof sourceId !== 'string' || typeof record !== 'object' || record === null) return undefined;

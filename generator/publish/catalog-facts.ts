@@ -6,6 +6,8 @@
  * build cache under the digest of the catalog's file (or parts manifest) when a build
  * publishes it, so the next build reads a few megabytes instead of the catalog.
  */
+
+import { parseJsonBytes } from '../json-bytes.js';
 import type { BuildPlan } from '../plan.js';
 import { readJsonItems } from '../sources/json-items.js';
 import { type ProductFacts, productFactOf } from '../summary/diff.js';
@@ -65,12 +67,7 @@ const isText = (value: unknown): value is string => typeof value === 'string';
 
 /** The facts `encodeCatalogFacts` wrote; undefined for anything else (then the catalog is read). */
 export function decodeCatalogFacts(bytes: Buffer): CatalogFacts | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return undefined;
-  }
+  const value = parseJsonBytes(bytes);
   if (typeof value !== 'object' || value === null) return undefined;
   const { count, generated, products } = value as Record<string, unknown>;
   if (!Number.isSafeInteger(count) || !Array.isArray(products)) return undefined;
