@@ -6,7 +6,7 @@
  * page names a product the catalog lacks.
  */
 import { readProductMarkdown } from '../emit/product-markdown.js';
-import { readProductPages } from '../emit/product-page-shards.js';
+import { productPages } from '../emit/product-page-shards.js';
 import {
   API_DOCS_MARKDOWN_PATH,
   filePathOf,
@@ -22,43 +22,59 @@ const TWINS: readonly [page: string, twin: string][] = [
 ];
 const FIELDS = ['id', 'url', 'price', 'currency', 'availability'] as const;
 
+/** What is wrong with one page of a catalog product, against that product. */
+function pageFaults(product: unknown, body: string): string[] {
+  const reading = readProductMarkdown(body);
+  if ('error' in reading) return [`front matter is not valid YAML: ${reading.error}`];
+  const faults: string[] = [];
+  for (const field of FIELDS) {
+    const value = stringField(product, field);
+    if (value !== undefined && reading.data[field] !== value) {
+      faults.push(`${field} is ${String(reading.data[field])}, the catalog says ${value}`);
+    }
+  }
+  return faults;
+}
+
+/**
+ * The pages are read one at a time (a shard's text at most) and checked against the catalog
+ * product they belong to, so the gate never holds every page at once (half a gigabyte of
+ * text at 100,000 products); the problems are still listed in the catalog's order.
+ */
 function checkProductPages(files: BundleFiles, problems: Problem[]): void {
   const { catalogFile } = locateDocuments(files);
   const catalog = catalogFile === undefined ? undefined : readJson(files, catalogFile);
   const products = isRecord(catalog) && Array.isArray(catalog.products) ? catalog.products : [];
-  // Files, or entries of the live handler's page shards: the same pages either way.
-  const stored = readProductPages(files);
-  problems.push(...stored.problems);
-  const pages = [...stored.pages.keys()];
+  // The catalog's products by their page file; two products of one slug share a page.
+  const expected = new Map<string, number[]>();
+  for (const [index, product] of products.entries()) {
+    const file = productMarkdownFile(stringField(product, 'slug') ?? '');
+    const indexes = expected.get(file);
+    if (indexes === undefined) expected.set(file, [index]);
+    else indexes.push(index);
+  }
+  const shardProblems: Problem[] = [];
+  const faultsOf = new Map<number, string[]>();
+  const strays: string[] = [];
+  const seen = new Set<string>();
+  // Files, or entries of the live handler's page shards: the same pages either way. A page
+  // stored twice is read as its last copy, as a map of the pages would keep it.
+  for (const [page, body] of productPages(files, (problem) => shardProblems.push(problem))) {
+    if (!seen.has(page) && !expected.has(page)) strays.push(page);
+    seen.add(page);
+    for (const index of expected.get(page) ?? []) faultsOf.set(index, pageFaults(products[index], body));
+  }
+  problems.push(...shardProblems);
   // A bundle from before product pages existed is not refused for lacking all of them.
-  if (pages.length === 0) return;
-  const expected = new Set<string>();
-  for (const product of products) {
+  if (seen.size === 0) return;
+  for (const [index, product] of products.entries()) {
     const slug = stringField(product, 'slug') ?? '';
-    const file = productMarkdownFile(slug);
-    expected.add(file);
-    const body = stored.pages.get(file);
-    const report = (message: string) => problems.push({ path: file, rule: 'markdown', message });
-    if (body === undefined) {
-      report(`${slug} has no Markdown page`);
-      continue;
-    }
-    const reading = readProductMarkdown(body);
-    if ('error' in reading) {
-      report(`front matter is not valid YAML: ${reading.error}`);
-      continue;
-    }
-    for (const field of FIELDS) {
-      const value = stringField(product, field);
-      if (value !== undefined && reading.data[field] !== value) {
-        report(`${field} is ${String(reading.data[field])}, the catalog says ${value}`);
-      }
-    }
+    const path = productMarkdownFile(slug);
+    const faults = faultsOf.get(index) ?? [`${slug} has no Markdown page`];
+    for (const message of faults) problems.push({ path, rule: 'markdown', message });
   }
-  for (const page of pages) {
-    if (!expected.has(page))
-      problems.push({ path: page, rule: 'markdown', message: 'no catalog product has this page' });
-  }
+  for (const page of strays)
+    problems.push({ path: page, rule: 'markdown', message: 'no catalog product has this page' });
 }
 
 export function checkMarkdownPages(files: BundleFiles): Problem[] {
