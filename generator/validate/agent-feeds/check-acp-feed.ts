@@ -20,6 +20,7 @@ import type { BundleFiles } from '../problem.js';
 import { acpValidators, describeSchemaErrors } from './acp-schema.js';
 import type { CatalogOffers } from './catalog-offers.js';
 import { checkOfferAgrees, type FeedOfferRow, type Report } from './offer-agreement.js';
+import { textLines } from './text-lines.js';
 
 const MAX_LINE_FAULTS = 20;
 
@@ -68,19 +69,20 @@ export function checkAcpFeed(files: BundleFiles, catalog: CatalogOffers | undefi
   };
   const productIds = new Set<string>();
   const variantIds = new Set<string>();
-  for (const [index, line] of text.split('\n').entries()) {
+  // Line by line: at 100,000 products the snapshot is one large text, not to be split whole.
+  for (const [line, number] of textLines(text)) {
     if (line === '') continue;
     let product: unknown;
     try {
       product = JSON.parse(line);
     } catch {
-      limited(ACP_PRODUCTS_FILE, `line ${index + 1} is not valid JSON`);
+      limited(ACP_PRODUCTS_FILE, `line ${number} is not valid JSON`);
       continue;
     }
     if (!validators.product(product) || !isRecord(product) || !Array.isArray(product.variants)) {
       limited(
         ACP_PRODUCTS_FILE,
-        `line ${index + 1} is not a Product: ${describeSchemaErrors(validators.product.errors)}`,
+        `line ${number} is not a Product: ${describeSchemaErrors(validators.product.errors)}`,
       );
       continue;
     }

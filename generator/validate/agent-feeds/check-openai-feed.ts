@@ -16,6 +16,7 @@ import type { BundleFiles } from '../problem.js';
 import type { CatalogOffers } from './catalog-offers.js';
 import { checkOfferAgrees, type FeedOfferRow, type Report } from './offer-agreement.js';
 import { checkOpenAiRow, type RowRecord } from './openai-rules.js';
+import { textLines } from './text-lines.js';
 
 /** More faults than this per shard add nothing a reader can act on. */
 const MAX_ROW_FAULTS = 20;
@@ -42,26 +43,17 @@ function readManifestFiles(value: unknown): ManifestFile[] | undefined {
 
 function parseJsonLines(text: string, report: Report, path: string): RowRecord[] {
   const rows: RowRecord[] = [];
-  for (const [index, line] of text.split('\n').entries()) {
+  for (const [line, number] of textLines(text)) {
     if (line === '') continue;
     try {
       const value: unknown = JSON.parse(line);
       if (isRecord(value)) rows.push(value);
-      else report(path, `line ${index + 1} is not a JSON object`);
+      else report(path, `line ${number} is not a JSON object`);
     } catch {
-      report(path, `line ${index + 1} is not valid JSON`);
+      report(path, `line ${number} is not valid JSON`);
     }
   }
   return rows;
-}
-
-function parseCsvRows(text: string, report: Report, path: string): RowRecord[] {
-  try {
-    return parse(text, { columns: true, skip_empty_lines: true }) as RowRecord[];
-  } catch (error) {
-    report(path, `not valid CSV: ${error instanceof Error ? error.message : String(error)}`);
-    return [];
-  }
 }
 
 /** A JSON Lines value as its CSV cell: lists comma-joined, an object as JSON text. */
@@ -71,6 +63,47 @@ function cellText(value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
+/** A CSV shard read row by row (no row kept): how many rows, the first that differs from its JSON Lines twin, or why it is not CSV. */
+interface CsvReading {
+  rows: number;
+  /** 0-based; undefined when every row says what the twin's row says (or there is no twin). */
+  mismatch?: number;
+  error?: string;
+}
+
+function readCsvRows(text: string, twin: readonly RowRecord[] | undefined): CsvReading {
+  let rows = 0;
+  let mismatch: number | undefined;
+  try {
+    parse(text, {
+      columns: true,
+      skip_empty_lines: true,
+      // Each record compared as it is parsed and dropped: a shard's rows are never all held.
+      on_record: (record: Record<string, string>) => {
+        const row = twin?.[rows];
+        if (
+          mismatch === undefined &&
+          row !== undefined &&
+          Object.entries(record).some(([column, cell]) => cellText(row[column]) !== cell)
+        )
+          mismatch = rows;
+        rows += 1;
+        return null;
+      },
+    });
+  } catch (error) {
+    // Not CSV: no rows, so nothing to compare.
+    return { rows: 0, error: error instanceof Error ? error.message : String(error) };
+  }
+  return mismatch === undefined ? { rows } : { rows, mismatch };
+}
+
+/**
+ * One shard pair at a time: a JSON Lines shard's rows are parsed, its CSV twin is compared
+ * with them row by row, the rows are checked, and both are dropped before the next pair,
+ * so the gate holds one shard of rows (10,000) whatever the catalog's size. The problems
+ * are listed in the order checking every shard first, then the twins, then the rows gave.
+ */
 export function checkOpenAiFeed(
   files: BundleFiles,
   catalog: CatalogOffers | undefined,
@@ -87,82 +120,117 @@ export function checkOpenAiFeed(
   for (const path of shardPaths) {
     if (path !== OPENAI_MANIFEST_FILE && !listed.has(path)) report(path, 'is not listed in the manifest');
   }
-  const jsonRows = new Map<string, RowRecord[]>();
-  for (const entry of manifestFiles) {
-    const path = entry.path.replace(/^\//, '');
+  type Said = [path: string, message: string];
+  const ofEntry: Said[][] = manifestFiles.map(() => []);
+  const ofTwins: Said[] = [];
+  const rows = new RowChecks(catalog);
+  const csvReadings = new Map<string, CsvReading>();
+  /** The manifest's checks of one shard (missing, digest); its text when it is there. */
+  const shardText = (index: number, entry: ManifestFile, path: string): string | undefined => {
     const text = files.get(path);
     if (text === undefined) {
-      report(OPENAI_MANIFEST_FILE, `lists ${entry.path}, which is missing`);
-      continue;
+      ofEntry[index]?.push([OPENAI_MANIFEST_FILE, `lists ${entry.path}, which is missing`]);
+      return undefined;
     }
     if (createHash('sha256').update(text, 'utf8').digest('hex') !== entry.content_sha256) {
-      report(path, 'content does not match the manifest digest (corrupt, or changed after the build)');
+      ofEntry[index]?.push([
+        path,
+        'content does not match the manifest digest (corrupt, or changed after the build)',
+      ]);
     }
-    const rows =
-      entry.format === 'csv.gz' ? parseCsvRows(text, report, path) : parseJsonLines(text, report, path);
-    if (rows.length !== entry.rows)
-      report(path, `holds ${rows.length} rows, the manifest says ${entry.rows}`);
-    jsonRows.set(path, rows);
-  }
-  const all = compareFormats(manifestFiles, jsonRows, report);
-  checkRows(all, catalog, report);
-}
-
-/** Each CSV shard must say what its JSON Lines twin says; returns the JSON Lines rows with their file. */
-function compareFormats(
-  manifestFiles: readonly ManifestFile[],
-  rowsByPath: ReadonlyMap<string, RowRecord[]>,
-  report: Report,
-): { path: string; row: RowRecord }[] {
-  const all: { path: string; row: RowRecord }[] = [];
-  for (const entry of manifestFiles) {
-    if (entry.format !== 'jsonl.gz') continue;
-    const path = entry.path.replace(/^\//, '');
-    const rows = rowsByPath.get(path) ?? [];
-    for (const row of rows) all.push({ path, row });
-    const csvPath = path.replace(/\.jsonl\.gz$/, '.csv.gz');
-    const csvRows = rowsByPath.get(csvPath);
-    if (csvRows === undefined) {
-      report(path, `has no CSV twin ${csvPath} in the manifest`);
-      continue;
-    }
-    const mismatch = rows.findIndex((row, index) =>
-      Object.entries(csvRows[index] ?? {}).some(([column, cell]) => cellText(row[column]) !== cell),
-    );
-    if (mismatch >= 0) report(csvPath, `row ${mismatch + 1} differs from row ${mismatch + 1} of ${path}`);
-  }
-  return all;
-}
-
-function checkRows(
-  all: readonly { path: string; row: RowRecord }[],
-  catalog: CatalogOffers | undefined,
-  report: Report,
-): void {
-  const seen = new Set<string>();
-  let faults = 0;
-  const limited: Report = (path, message) => {
-    faults += 1;
-    if (faults <= MAX_ROW_FAULTS) report(path, message);
+    return text;
   };
-  for (const { path, row } of all) {
-    const id = cellText(row.item_id);
-    for (const fault of checkOpenAiRow(row)) limited(path, `item ${id}: ${fault}`);
-    if (seen.has(id)) limited(path, `item_id ${id} appears twice`);
-    seen.add(id);
-    if (catalog !== undefined) checkOfferAgrees(toOfferRow(row), catalog, OPENAI_AVAILABILITY, path, limited);
+  const countRows = (index: number, entry: ManifestFile, path: string, count: number) => {
+    if (count !== entry.rows)
+      ofEntry[index]?.push([path, `holds ${count} rows, the manifest says ${entry.rows}`]);
+  };
+  /** A CSV shard's checks; its reading against `twin` (its JSON Lines rows) when it has one. */
+  const checkCsv = (index: number, twin?: readonly RowRecord[]): CsvReading | undefined => {
+    const entry = manifestFiles[index];
+    if (entry === undefined) return undefined;
+    const path = entry.path.replace(/^\//, '');
+    const text = shardText(index, entry, path);
+    if (text === undefined) return undefined;
+    const reading = readCsvRows(text, twin);
+    if (reading.error !== undefined) ofEntry[index]?.push([path, `not valid CSV: ${reading.error}`]);
+    countRows(index, entry, path, reading.rows);
+    csvReadings.set(path, reading);
+    return reading;
+  };
+  const done = new Set<number>();
+  for (const [index, entry] of manifestFiles.entries()) {
+    if (entry.format === 'csv.gz') continue;
+    const path = entry.path.replace(/^\//, '');
+    const text = shardText(index, entry, path);
+    const shardRows =
+      text === undefined
+        ? []
+        : parseJsonLines(text, (at, message) => ofEntry[index]?.push([at, message]), path);
+    if (text !== undefined) countRows(index, entry, path, shardRows.length);
+    if (entry.format !== 'jsonl.gz') continue;
+    // Its CSV twin, where the manifest last lists it (a map of the shards would keep that one).
+    const csvPath = path.replace(/\.jsonl\.gz$/, '.csv.gz');
+    const twinIndex = manifestFiles.findLastIndex(
+      (other) => other.format === 'csv.gz' && other.path.replace(/^\//, '') === csvPath,
+    );
+    const twin = twinIndex < 0 ? undefined : done.has(twinIndex) ? undefined : checkCsv(twinIndex, shardRows);
+    done.add(twinIndex);
+    const reading = twin ?? csvReadings.get(csvPath);
+    if (reading === undefined) ofTwins.push([path, `has no CSV twin ${csvPath} in the manifest`]);
+    else if (reading.mismatch !== undefined)
+      ofTwins.push([
+        csvPath,
+        `row ${reading.mismatch + 1} differs from row ${reading.mismatch + 1} of ${path}`,
+      ]);
+    rows.check(path, shardRows);
   }
-  if (catalog === undefined) return;
-  for (const [variantId, variant] of catalog.byVariant) {
-    if (variant.hasImage && !seen.has(variantId)) {
-      limited(
-        OPENAI_MANIFEST_FILE,
-        `catalog variant ${variantId} (${variant.slug}) is missing from the feed`,
-      );
+  for (const [index, entry] of manifestFiles.entries())
+    if (entry.format === 'csv.gz' && !done.has(index)) checkCsv(index);
+  for (const [path, message] of [...ofEntry.flat(), ...ofTwins]) report(path, message);
+  rows.finish(report);
+}
+
+/** The rows' own rules, unique ids and agreement with the catalog, shard by shard; faults past MAX_ROW_FAULTS counted. */
+class RowChecks {
+  readonly #catalog: CatalogOffers | undefined;
+  readonly #seen = new Set<string>();
+  readonly #said: [path: string, message: string][] = [];
+  #faults = 0;
+  readonly #limited: Report = (path, message) => {
+    this.#faults += 1;
+    if (this.#faults <= MAX_ROW_FAULTS) this.#said.push([path, message]);
+  };
+
+  constructor(catalog: CatalogOffers | undefined) {
+    this.#catalog = catalog;
+  }
+
+  check(path: string, rows: readonly RowRecord[]): void {
+    for (const row of rows) {
+      const id = cellText(row.item_id);
+      for (const fault of checkOpenAiRow(row)) this.#limited(path, `item ${id}: ${fault}`);
+      if (this.#seen.has(id)) this.#limited(path, `item_id ${id} appears twice`);
+      this.#seen.add(id);
+      if (this.#catalog !== undefined)
+        checkOfferAgrees(toOfferRow(row), this.#catalog, OPENAI_AVAILABILITY, path, this.#limited);
     }
   }
-  if (faults > MAX_ROW_FAULTS)
-    report(OPENAI_MANIFEST_FILE, `${faults - MAX_ROW_FAULTS} more faults not listed`);
+
+  finish(report: Report): void {
+    if (this.#catalog !== undefined) {
+      for (const [variantId, variant] of this.#catalog.byVariant) {
+        if (variant.hasImage && !this.#seen.has(variantId)) {
+          this.#limited(
+            OPENAI_MANIFEST_FILE,
+            `catalog variant ${variantId} (${variant.slug}) is missing from the feed`,
+          );
+        }
+      }
+    }
+    for (const [path, message] of this.#said) report(path, message);
+    if (this.#faults > MAX_ROW_FAULTS)
+      report(OPENAI_MANIFEST_FILE, `${this.#faults - MAX_ROW_FAULTS} more faults not listed`);
+  }
 }
 
 const PRICE_TEXT = /^(\S+) ([A-Z]{3})$/;

@@ -1,0 +1,177 @@
+/**
+ * The checkers that read a large document piece by piece (the product pages one page shard
+ * at a time, the OpenAI feed one shard pair at a time, its CSV row by row) still find a
+ * bad item deep in the last piece, and say the same as a reading of the whole would.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Artifact } from '../../../generator/artifact.js';
+import { OPENAI_FEED_DIR } from '../../../generator/emit/agent-feeds/openai-feed.js';
+import { emitBundle } from '../../../generator/emit/index.js';
+import type { PlannedProduct } from '../../../generator/plan.js';
+import { computeEtag } from '../../../generator/preview/conditional.js';
+import { validateArtifacts } from '../../../generator/validate/index.js';
+import { PAGES_MANIFEST_PATH } from '../../../live/live-layout.js';
+import { readPackedEntries } from '../../../live/packed-shard.js';
+import { packPageShard } from '../../../live/page-store.js';
+import { recordOfSeedProduct } from '../../../record/build-record.js';
+import {
+  makeSampleConfig,
+  makeSamplePlan,
+  makeSampleProducts,
+  SAMPLE_CONFIG_INPUT,
+  SAMPLE_OPENAI_FEED,
+} from '../../helpers/sample-plan.js';
+import { editText } from './tamper.js';
+
+const config = makeSampleConfig({
+  ...SAMPLE_CONFIG_INPUT,
+  live: { enabled: true },
+  // Small shards, so the catalog below makes several and the last one is deep in the feed.
+  agent_feeds: { openai: { ...SAMPLE_OPENAI_FEED, shard_rows: 100 } },
+});
+
+/** `count` copies of the sample's first product, each its own product. */
+function manyProducts(count: number): PlannedProduct[] {
+  const [template] = makeSampleProducts(config);
+  if (template === undefined) throw new Error('no sample product');
+  return Array.from({ length: count }, (_, index) => {
+    const slug = `juice-${String(index).padStart(4, '0')}`;
+    const url = `${config.site_url}/products/${slug}`;
+    const image = template.record.images[0];
+    return {
+      ...template,
+      sourceId: String(index + 1),
+      record: recordOfSeedProduct(
+        { ...template.record, name: `Juice ${index}`, slug, url, purchase_url: url },
+        String(index + 1),
+        image === undefined ? {} : { imageUrl: image.url },
+      ),
+    };
+  });
+}
+
+const plan = makeSamplePlan({ config, products: manyProducts(450) });
+// Four page shards where this many products would make one, so the last is not the first.
+const artifacts: readonly Artifact[] = emitBundle({ ...plan, shards: { ...plan.shards, pages: 4 } });
+
+function pathsOf(prefix: string, suffix: string): string[] {
+  return artifacts
+    .map((artifact) => artifact.path)
+    .filter((path) => path.startsWith(prefix) && path.endsWith(suffix))
+    .sort();
+}
+
+function lastOf(paths: readonly string[]): string {
+  const last = paths.at(-1);
+  if (last === undefined) throw new Error('no such files');
+  return last;
+}
+
+const pageShards = pathsOf('_live/pages/', '.pack');
+const jsonlShards = pathsOf(`${OPENAI_FEED_DIR}/`, '.jsonl.gz');
+const csvShards = pathsOf(`${OPENAI_FEED_DIR}/`, '.csv.gz');
+
+/** The body of `text` with its last line (of those ending in a newline) changed by `edit`. */
+function editLastLine(text: string, edit: (line: string) => string): string {
+  const lines = text.split('\n');
+  const last = lines.length - (lines.at(-1) === '' ? 2 : 1);
+  lines[last] = edit(lines[last] ?? '');
+  return lines.join('\n');
+}
+
+describe('the streamed checkers on a bundle of many pieces', () => {
+  it('when the bundle is as emitted then it has several shards of each kind and passes', () => {
+    expect(artifacts.some((artifact) => artifact.path === PAGES_MANIFEST_PATH)).toBe(true);
+    expect(pageShards.length).toBeGreaterThan(1);
+    expect(jsonlShards.length).toBeGreaterThan(3);
+    expect(csvShards.length).toBe(jsonlShards.length);
+    expect(validateArtifacts(artifacts)).toEqual([]);
+  });
+
+  it('when a page in the last page shard states another price then that page is named', () => {
+    const shard = lastOf(pageShards);
+    let slug = '';
+    const broken = editText(artifacts, shard, (text) => {
+      const entries = readPackedEntries(text);
+      const last = entries.at(-1);
+      if (last === undefined) throw new Error('an empty page shard');
+      slug = last.key;
+      const body = last.body.replace(/^price: .*$/m, "price: '999.99'");
+      if (body === last.body) throw new Error('the page states no price');
+      // A consistent shard (its entity tag updated too): only the front matter is wrong.
+      return packPageShard(
+        entries.map((entry) =>
+          entry === last
+            ? { name: entry.key, body, etag: computeEtag(Buffer.from(body, 'utf8')) }
+            : { name: entry.key, body: entry.body, etag: entry.meta },
+        ),
+      );
+    });
+    const problems = validateArtifacts(broken).filter((problem) => problem.rule === 'markdown');
+    expect(problems).toEqual([
+      {
+        path: `kb/products/${slug}.md`,
+        rule: 'markdown',
+        message: expect.stringMatching(/^price is 999\.99, the catalog says /),
+      },
+    ]);
+  });
+
+  it("when the last CSV shard's last row differs from its JSON Lines twin then that row is named", () => {
+    const csv = lastOf(csvShards);
+    const jsonl = csv.replace(/\.csv\.gz$/, '.jsonl.gz');
+    const rows = artifacts
+      .find((artifact) => artifact.path === jsonl)
+      ?.body.split('\n')
+      .filter(Boolean).length;
+    const broken = editText(artifacts, csv, (text) =>
+      editLastLine(text, (line) => line.replace('USD', 'EUR')),
+    );
+    const problems = validateArtifacts(broken).filter((problem) => problem.rule === 'agent-feed');
+    expect(problems).toEqual([
+      {
+        path: csv,
+        rule: 'agent-feed',
+        message: expect.stringContaining('does not match the manifest digest'),
+      },
+      { path: csv, rule: 'agent-feed', message: `row ${rows} differs from row ${rows} of ${jsonl}` },
+    ]);
+  });
+
+  it("when the last JSON Lines shard's last row states another price then the item and its twin are named", () => {
+    const jsonl = lastOf(jsonlShards);
+    const csv = jsonl.replace(/\.jsonl\.gz$/, '.csv.gz');
+    let id = '';
+    const broken = editText(artifacts, jsonl, (text) =>
+      editLastLine(text, (line) => {
+        const row = JSON.parse(line) as Record<string, unknown>;
+        id = String(row.item_id);
+        return JSON.stringify({ ...row, price: '999.99 USD' });
+      }),
+    );
+    const problems = validateArtifacts(broken).filter((problem) => problem.rule === 'agent-feed');
+    expect(problems.map((problem) => problem.path)).toEqual([jsonl, csv, jsonl]);
+    expect(problems[1]?.message).toMatch(/^row \d+ differs from row \d+ of /);
+    expect(problems[2]?.message).toMatch(
+      new RegExp(`variant ${id}: price is 999\\.99 USD, the catalog says `),
+    );
+  });
+
+  it('when a CSV shard in the middle loses a row and is not CSV at its end then both are said, in manifest order', () => {
+    const middle = csvShards[1] ?? '';
+    const last = lastOf(csvShards);
+    const shorter = editText(artifacts, middle, (text) =>
+      editLastLine(text, () => '').replace(/\n\n$/, '\n'),
+    );
+    const broken = editText(shorter, last, (text) => `${text}"an unclosed quote\n`);
+    const problems = validateArtifacts(broken).filter((problem) => problem.rule === 'agent-feed');
+    const said = problems.map((problem) => `${problem.path}: ${problem.message}`);
+    expect(said).toEqual([
+      `${middle}: content does not match the manifest digest (corrupt, or changed after the build)`,
+      expect.stringMatching(new RegExp(`^${middle}: holds \\d+ rows, the manifest says \\d+$`)),
+      `${last}: content does not match the manifest digest (corrupt, or changed after the build)`,
+      expect.stringMatching(new RegExp(`^${last}: not valid CSV: `)),
+      expect.stringMatching(new RegExp(`^${last}: holds 0 rows, the manifest says \\d+$`)),
+    ]);
+  });
+});
