@@ -11,7 +11,7 @@ import type { Artifact } from '../artifact.js';
 import { chunkedArtifact } from '../compact-artifact.js';
 import type { BuildPlan, PlannedProduct } from '../plan.js';
 import { isRecord } from '../validate/bundle-layout.js';
-import { type DocumentReader, readOnce } from '../validate/parse-once.js';
+import { type DocumentReader, readUnkept } from '../validate/parse-once.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import {
   buildFeedItem,
@@ -77,47 +77,92 @@ export function emitFeed(plan: BuildPlan): Artifact[] {
 /** The fragment kind of a product's feed items. */
 const FEED_ITEMS = 'feed-items';
 
-const parser = new XMLParser({
+const PARSER_OPTIONS = {
   ignoreAttributes: false,
   attributeNamePrefix: '@_',
   parseTagValue: false,
   parseAttributeValue: false,
   htmlEntities: false,
-  isArray: (name) =>
+  isArray: (name: string) =>
     ['item', 'g:shipping', 'g:free_shipping_threshold', 'g:additional_image_link'].includes(name),
-});
+};
+const ITEM_PATH = 'rss.channel.item';
+/** The feed without its items' contents: each item is left as its raw text (a stop node) for `itemParser`. */
+const frameParser = new XMLParser({ ...PARSER_OPTIONS, stopNodes: [ITEM_PATH] });
+const itemParser = new XMLParser(PARSER_OPTIONS);
 
 export interface ParsedFeed {
+  /** The rss element's attributes and elements but its channel. */
   rss: unknown;
+  /** The channel's own elements (its items are in `items`). */
   channel: Record<string, unknown>;
-  items: Record<string, unknown>[];
+  /** The channel's items that are elements, in order; iterable again. */
+  items: Iterable<Record<string, unknown>>;
 }
 
-/** Parses a feed body; the consistency checks read items through this too. */
-export function parseFeed(body: string): ParsedFeed {
-  return feedOfTree(parser.parse(body));
+/** The rss element, the channel's own elements, and its items as the tree holds them. */
+function frameOf(tree: unknown): { rss: unknown; channel: Record<string, unknown>; items: unknown[] } {
+  const root = field(tree, 'rss');
+  // Each part without the one inside it, so the items are only in `items`.
+  const { channel: whole, ...rss } = asRecord(root);
+  const { item: items, ...channel } = asRecord(whole);
+  return { rss: isRecord(root) ? rss : root, channel, items: Array.isArray(items) ? items : [] };
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return isRecord(value) ? value : {};
 }
 
 /** The parts of a feed the checks read, from a tree in fast-xml-parser's shape. */
 function feedOfTree(tree: unknown): ParsedFeed {
-  const rss = field(tree, 'rss');
-  const channel = field(rss, 'channel');
-  const items = field(channel, 'item');
-  return {
-    rss,
-    channel: isRecord(channel) ? channel : {},
-    items: Array.isArray(items) ? items.filter(isRecord) : [],
-  };
+  const { items, ...frame } = frameOf(tree);
+  return { ...frame, items: items.filter(isRecord) };
+}
+
+/**
+ * A feed's text read as the frame (rss, channel) with each item parsed only when the items
+ * are iterated, one at a time, by the same parser with the same options: the whole tree of
+ * a 100,000-product feed is gigabytes, one item is a few hundred bytes. The item is the
+ * one a whole parse gives (its attributes kept beside its elements).
+ */
+function feedOfText(body: string): ParsedFeed {
+  const { items, ...frame } = frameOf(frameParser.parse(body));
+  return { ...frame, items: { [Symbol.iterator]: () => itemsOfRaw(items) } };
+}
+
+/** Items parsed per call: a call's own cost is most of one item's, a batch's tree is small. */
+const ITEMS_PER_PARSE = 256;
+
+function* itemsOfRaw(raws: readonly unknown[]): Generator<Record<string, unknown>> {
+  for (let from = 0; from < raws.length; from += ITEMS_PER_PARSE) {
+    const batch = raws.slice(from, from + ITEMS_PER_PARSE).map((raw) => {
+      const { '#text': inner = '', ...attributes } = isRecord(raw) ? raw : { '#text': raw };
+      return { inner: String(inner), attributes };
+    });
+    const parsed = field(
+      itemParser.parse(`<items>${batch.map(({ inner }) => `<item>${inner}</item>`).join('')}</items>`),
+      'items',
+    );
+    const items = field(parsed, 'item');
+    for (const [index, { attributes }] of batch.entries()) {
+      const item: unknown = Array.isArray(items) ? items[index] : undefined;
+      if (isRecord(item)) yield { ...item, ...attributes };
+      // An item of text and attributes is an element of the whole tree too; one of text alone is not.
+      else if (Object.keys(attributes).length > 0)
+        yield item === undefined || item === '' ? attributes : { '#text': item, ...attributes };
+    }
+  }
 }
 
 type FeedReading = { ok: true; feed: ParsedFeed } | { ok: false; problem: Problem };
 
 /**
- * The feed checked for well-formedness and parsed, once per bundle (both this checker and
- * the consistency check read it). The feed this build emitted is read from the tree
- * XMLBuilder serialised: the builder writes well-formed XML from it (element names are
- * constants, every text went through `sanitizeXmlText`), and parsing the body back would
- * give the same tree, at a sixth of the build's time for a big catalog.
+ * The feed checked for well-formedness and parsed for `checkFeed`, its only reader, which
+ * reads it once: so it is not kept for the bundle (`readUnkept`). The feed this build
+ * emitted is read from the tree XMLBuilder serialised: the builder writes well-formed XML
+ * from it (element names are constants, every text went through `sanitizeXmlText`), and
+ * parsing the body back would give the same tree, at a sixth of the build's time for a
+ * big catalog.
  */
 const FEED_READER: DocumentReader<FeedReading> = {
   name: 'feed',
@@ -125,9 +170,15 @@ const FEED_READER: DocumentReader<FeedReading> = {
   fromSerialised: (tree) => ({ ok: true, feed: feedOfTree(tree) }),
 };
 
-/** Undefined when the bundle has no feed. */
-export function readFeed(files: BundleFiles): FeedReading | undefined {
-  return readOnce(files, FEED_FILE, FEED_READER);
+/** Undefined when the bundle has no feed; every item read (the reading `checkFeed` walks item by item). */
+export function readFeed(
+  files: BundleFiles,
+):
+  | { ok: true; feed: ParsedFeed & { items: Record<string, unknown>[] } }
+  | { ok: false; problem: Problem }
+  | undefined {
+  const reading = readUnkept(files, FEED_FILE, FEED_READER);
+  return reading?.ok ? { ok: true, feed: { ...reading.feed, items: [...reading.feed.items] } } : reading;
 }
 
 function readFeedText(body: string): FeedReading {
@@ -142,7 +193,7 @@ function readFeedText(body: string): FeedReading {
       problem: { path: FEED_FILE, rule: 'xml', message: 'contains characters XML 1.0 does not allow' },
     };
   }
-  return { ok: true, feed: parseFeed(body) };
+  return { ok: true, feed: feedOfText(body) };
 }
 
 function field(value: unknown, name: string): unknown {
@@ -200,7 +251,7 @@ function checkItem(item: Record<string, unknown>, index: number, ids: Set<string
 }
 
 export function checkFeed(files: BundleFiles): Problem[] {
-  const reading = readFeed(files);
+  const reading = readUnkept(files, FEED_FILE, FEED_READER);
   if (reading === undefined) return [{ path: FEED_FILE, rule: 'missing', message: 'the feed is missing' }];
   if (!reading.ok) return [reading.problem];
   const problem = (rule: string, message: string): Problem => ({ path: FEED_FILE, rule, message });
@@ -215,8 +266,10 @@ export function checkFeed(files: BundleFiles): Problem[] {
     if ((text(channel[name]) ?? '').trim() === '') problems.push(problem('feed', `channel has no ${name}`));
   }
   const ids = new Set<string>();
-  items.forEach((item, index) => {
+  let index = 0;
+  for (const item of items) {
     for (const fault of checkItem(item, index, ids)) problems.push(problem('feed', fault));
-  });
+    index += 1;
+  }
   return problems;
 }

@@ -43,6 +43,18 @@ export function bundleFilesOf(artifacts: readonly Artifact[]): BundleFiles {
   return files;
 }
 
+/**
+ * The reading of one document for its only reader, not kept for the bundle: a tree that one
+ * checker walks once would otherwise stay in memory until the whole validation ends. The
+ * build's serialised value is still used when it has one.
+ */
+export function readUnkept<T>(files: BundleFiles, path: string, reader: DocumentReader<T>): T | undefined {
+  const seed = seedsByBundle.get(files)?.get(path);
+  if (reader.fromSerialised !== undefined && seed !== undefined) return reader.fromSerialised(seed.value);
+  const body = files.get(path);
+  return body === undefined ? undefined : reader.parse(body);
+}
+
 /** The reading of one document (undefined when the bundle has no such file), computed once per bundle. */
 export function readOnce<T>(files: BundleFiles, path: string, reader: DocumentReader<T>): T | undefined {
   let cache = readingsByBundle.get(files);

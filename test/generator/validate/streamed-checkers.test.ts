@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Artifact } from '../../../generator/artifact.js';
 import { OPENAI_FEED_DIR } from '../../../generator/emit/agent-feeds/openai-feed.js';
+import { checkFeed, FEED_FILE } from '../../../generator/emit/feed.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import type { PlannedProduct } from '../../../generator/plan.js';
 import { computeEtag } from '../../../generator/preview/conditional.js';
@@ -172,6 +173,36 @@ describe('the streamed checkers on a bundle of many pieces', () => {
       `${last}: content does not match the manifest digest (corrupt, or changed after the build)`,
       expect.stringMatching(new RegExp(`^${last}: not valid CSV: `)),
       expect.stringMatching(new RegExp(`^${last}: holds 0 rows, the manifest says \\d+$`)),
+    ]);
+  });
+
+  it("when feed.xml is read from its text and its last item's price is malformed then that item is named", () => {
+    const body = artifacts.find((artifact) => artifact.path === FEED_FILE)?.body ?? '';
+    const count = body.split('<item>').length - 1;
+    const at = body.lastIndexOf('<g:price>');
+    const broken = `${body.slice(0, at)}<g:price>12,00 USD</g:price>${body.slice(body.indexOf('</g:price>', at) + 10)}`;
+    // A title in CDATA that holds what looks like the end of an item, before it.
+    const first = broken.indexOf('<g:title>');
+    const tricky = `${broken.slice(0, first)}<g:title><![CDATA[Juice </item><item>]]></g:title>${broken.slice(broken.indexOf('</g:title>', first) + 10)}`;
+    const problems = checkFeed(new Map([[FEED_FILE, tricky]]));
+    expect(count).toBeGreaterThan(400);
+    expect(problems).toEqual([
+      {
+        path: FEED_FILE,
+        rule: 'feed',
+        message: expect.stringMatching(
+          new RegExp(`^item ${count} \\(g:id \\d+\\): g:price is not "12.00 USD" form$`),
+        ),
+      },
+    ]);
+  });
+
+  it('when feed.xml is not well-formed deep in its last item then it is refused as XML', () => {
+    const body = artifacts.find((artifact) => artifact.path === FEED_FILE)?.body ?? '';
+    const at = body.lastIndexOf('</g:id>');
+    const broken = `${body.slice(0, at)}</g:idx>${body.slice(at + 7)}`;
+    expect(checkFeed(new Map([[FEED_FILE, broken]]))).toEqual([
+      { path: FEED_FILE, rule: 'xml', message: expect.stringMatching(/^not well-formed XML \(line \d+\): /) },
     ]);
   });
 });
