@@ -158,10 +158,12 @@ function checkMarkdown(path: string, reading: KnowledgeBaseReading, products: re
 }
 
 export function checkKnowledgeBase(files: BundleFiles): Problem[] {
-  const json = files.get(KB_PRODUCTS_FILE);
+  // Its presence only: the records are read once per bundle by readProductsJson, and reading
+  // the text here too decoded 10,000 products' records for nothing.
+  const hasJson = files.has(KB_PRODUCTS_FILE);
   const markdownPaths = [...files.keys()].filter((path) => KB_MARKDOWN_FILE.test(path));
   const problems: Problem[] = [];
-  if (json === undefined) problems.push({ path: KB_PRODUCTS_FILE, rule: 'missing', message: 'missing' });
+  if (!hasJson) problems.push({ path: KB_PRODUCTS_FILE, rule: 'missing', message: 'missing' });
   if (markdownPaths.length !== 1) {
     problems.push({
       path: 'kb/',
@@ -169,7 +171,7 @@ export function checkKnowledgeBase(files: BundleFiles): Problem[] {
       message: `expected one kb/<merchant-slug>-knowledge-base.md, found ${markdownPaths.length}`,
     });
   }
-  if (json === undefined) return problems;
+  if (!hasJson) return problems;
   const { products, problems: jsonProblems } = readProductsJson(files);
   problems.push(...jsonProblems.map((message) => ({ path: KB_PRODUCTS_FILE, rule: 'kb', message })));
   for (const path of markdownPaths) {
