@@ -139,6 +139,25 @@ describe('the streamed checkers on a bundle of many pieces', () => {
     ]);
   });
 
+  it('when a CSV shard quotes every cell of its last row then it still says what its twin says', () => {
+    const csv = lastOf(csvShards);
+    // Other bytes, the same cells: read back by csv-parse, not taken as a difference.
+    const quoted = (line: string) =>
+      line
+        .split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/)
+        .map((cell) => (cell.startsWith('"') ? cell : `"${cell}"`))
+        .join(',');
+    const broken = editText(artifacts, csv, (text) => editLastLine(text, quoted));
+    const problems = validateArtifacts(broken).filter((problem) => problem.rule === 'agent-feed');
+    expect(problems).toEqual([
+      {
+        path: csv,
+        rule: 'agent-feed',
+        message: expect.stringContaining('does not match the manifest digest'),
+      },
+    ]);
+  });
+
   it("when the last JSON Lines shard's last row states another price then the item and its twin are named", () => {
     const jsonl = lastOf(jsonlShards);
     const csv = jsonl.replace(/\.jsonl\.gz$/, '.csv.gz');
