@@ -126,6 +126,8 @@ function feedOfTree(tree: unknown): ParsedFeed {
  * one a whole parse gives (its attributes kept beside its elements).
  */
 function feedOfText(body: string): ParsedFeed {
+  // Entities a DOCTYPE declares are known only to a parse of the whole document.
+  if (body.includes('<!DOCTYPE')) return feedOfTree(itemParser.parse(body));
   const { items, ...frame } = frameOf(frameParser.parse(body));
   return { ...frame, items: { [Symbol.iterator]: () => itemsOfRaw(items) } };
 }

@@ -216,6 +216,15 @@ describe('the streamed checkers on a bundle of many pieces', () => {
     ]);
   });
 
+  it('when feed.xml declares an entity its last item uses then the item reads it expanded', () => {
+    const body = artifacts.find((artifact) => artifact.path === FEED_FILE)?.body ?? '';
+    const at = body.lastIndexOf('<g:price>');
+    const price = body.slice(at + 9, body.indexOf('</g:price>', at));
+    const withEntity = `${body.slice(0, at)}<g:price>&lastprice;</g:price>${body.slice(body.indexOf('</g:price>', at) + 10)}`;
+    const declared = withEntity.replace('<rss', `<!DOCTYPE rss [<!ENTITY lastprice "${price}">]>\n<rss`);
+    expect(checkFeed(new Map([[FEED_FILE, declared]]))).toEqual([]);
+  });
+
   it('when feed.xml is not well-formed deep in its last item then it is refused as XML', () => {
     const body = artifacts.find((artifact) => artifact.path === FEED_FILE)?.body ?? '';
     const at = body.lastIndexOf('</g:id>');
