@@ -77,7 +77,9 @@ export function storeDocument(
   // Cut first, then stored whole if it fits one part: the length of a document of products
   // is known without reading them only from the parts kept from the last bundle.
   const parted = partDocument(document, pieces, documentHeaders(plan, document), sizes, plan.fragments);
-  if (parted.manifest.length <= sizes.max) return { files: [store(document)] };
+  // Written from the bytes the cut just read: reading the document's own pieces again
+  // would read (on a cold build, render or fetch back) every product's fragment twice.
+  if (parted.manifest.length <= sizes.max) return { files: [store(spillArtifact(document, parted.whole))] };
   // A part another document of the build already stored (the same records in the catalog
   // and in kb/products.json) is that file.
   const files: Artifact[] = [];

@@ -28,6 +28,12 @@ export interface PartedDocument {
   manifestArtifact: Artifact;
   /** One artifact a distinct part (a part repeated in the document is stored once). */
   parts: Artifact[];
+  /**
+   * The whole document's bytes, joined from the parts just cut (a kept part read again from
+   * its run): for a document found to fit one file after all, so that its products'
+   * fragments are not read a second time to write it whole.
+   */
+  whole(): Buffer;
 }
 
 /**
@@ -77,7 +83,7 @@ export function partDocument(
 ): PartedDocument {
   // A document of products is cut along runs of them (run-parts.ts), anything else by its bytes.
   const ofProducts = pieces.some((piece) => !Buffer.isBuffer(piece));
-  const cut = ofProducts ? cutRunParts(document.path, pieces, sizes, cache) : cutBytes(pieces, sizes);
+  const cut = ofProducts ? cutRunParts(document.path, pieces, sizes, cache) : [...cutBytes(pieces, sizes)];
   const entries: PartEntry[] = [];
   const parts = new Map<string, Artifact>();
   let length = 0;
@@ -114,5 +120,25 @@ export function partDocument(
       body: `${JSON.stringify(manifest, null, 2)}\n`,
     },
     parts: [...parts.values()],
+    whole: joinOnce(cut, length),
+  };
+}
+
+/**
+ * The parts' bytes joined on the first call and kept; the parts are let go then. A function
+ * of its own, so that only what it names stays reachable from the closure.
+ */
+function joinOnce(cut: readonly RunCutPart[], length: number): () => Buffer {
+  let parts: readonly RunCutPart[] = cut;
+  let joined: Buffer | undefined;
+  return () => {
+    if (joined === undefined) {
+      joined = Buffer.concat(
+        parts.map((part) => part.read()),
+        length,
+      );
+      parts = [];
+    }
+    return joined;
   };
 }

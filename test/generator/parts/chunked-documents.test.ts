@@ -78,3 +78,39 @@ describe('a large document of fragments stored in parts', () => {
     });
   }
 });
+
+describe('a document of fragments that fits one file', () => {
+  it('when it is stored whole then it is written from the bytes the cut read: each fragment is read once', () => {
+    const reads = new Map<string, number>();
+    const counting: BuildPlan = {
+      ...plan,
+      partSizes: partSizesAround(1 << 20),
+      fragments: {
+        ...plan.fragments,
+        element(kind, product, render) {
+          const element = plan.fragments.element(kind, product, render);
+          return {
+            ...element,
+            read: () => {
+              reads.set(element.slug, (reads.get(element.slug) ?? 0) + 1);
+              return element.read();
+            },
+          };
+        },
+      },
+    };
+    const expected = Buffer.from(artifactBytes(first(emitCatalog(plan))));
+    const stored = storeDocument(counting, first(emitCatalog(counting)), (file) => file);
+    expect(stored.parted).toBeUndefined();
+    expect(stored.files).toHaveLength(1);
+    expect(artifactBytes(stored.files[0] as Artifact).equals(expected)).toBe(true);
+    expect(reads.size).toBe(plan.products.length);
+    expect([...reads.values()].every((count) => count === 1)).toBe(true);
+  });
+});
+
+function first(artifacts: Artifact[]): Artifact {
+  const [artifact] = artifacts;
+  if (artifact === undefined) throw new Error('nothing was emitted');
+  return artifact;
+}
