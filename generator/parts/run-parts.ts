@@ -214,6 +214,19 @@ export function cutRunParts(
   sizes: PartSizes,
   cache: RunCache,
 ): RunCutPart[] {
+  return [...eachRunPart(document, pieces, sizes, cache)];
+}
+
+/**
+ * The same, run by run as the runs are cut: a caller that stores each part as it comes
+ * holds one run's bytes at a time, not the whole document's (334 MiB for the feed at 100,000).
+ */
+export function* eachRunPart(
+  document: string,
+  pieces: readonly DocumentPiece[],
+  sizes: PartSizes,
+  cache: RunCache,
+): Generator<RunCutPart> {
   // The fragments read to choose the runs' length are kept for their run's cut: read twice,
   // a fragment rendered on a cold build (not yet committed to the fragment file) was
   // rendered twice.
@@ -226,17 +239,15 @@ export function cutRunParts(
   const read = (piece: DocumentPiece) => sampled.get(piece) ?? pieceBytes(piece);
   const length = chooseRunLength(pieces, sizes, cache.runLength(document), sample);
   cache.keepRunLength(document, length);
-  const parts: RunCutPart[] = [];
   for (const run of groupRuns(pieces, length)) {
     const key = runKey(document, sizes, run);
     const known = key === undefined ? undefined : cache.runParts(key, run.members);
     if (known !== undefined) {
-      parts.push(...keptParts(run, known));
+      yield* keptParts(run, known);
       continue;
     }
     const cut = cutRun(run, sizes, read);
     if (key !== undefined) cache.keepRunParts(key, cut);
-    parts.push(...cut);
+    yield* cut;
   }
-  return parts;
 }

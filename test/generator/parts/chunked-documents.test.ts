@@ -81,24 +81,7 @@ describe('a large document of fragments stored in parts', () => {
 
 describe('a document of fragments that fits one file', () => {
   it('when it is stored whole then it is written from the bytes the cut read: each fragment is read once', () => {
-    const reads = new Map<string, number>();
-    const counting: BuildPlan = {
-      ...plan,
-      partSizes: partSizesAround(1 << 20),
-      fragments: {
-        ...plan.fragments,
-        element(kind, product, render) {
-          const element = plan.fragments.element(kind, product, render);
-          return {
-            ...element,
-            read: () => {
-              reads.set(element.slug, (reads.get(element.slug) ?? 0) + 1);
-              return element.read();
-            },
-          };
-        },
-      },
-    };
+    const { plan: counting, reads } = countingReads({ ...plan, partSizes: partSizesAround(1 << 20) });
     const expected = Buffer.from(artifactBytes(first(emitCatalog(plan))));
     const stored = storeDocument(counting, first(emitCatalog(counting)), (file) => file);
     expect(stored.parted).toBeUndefined();
@@ -113,4 +96,23 @@ function first(artifacts: Artifact[]): Artifact {
   const [artifact] = artifacts;
   if (artifact === undefined) throw new Error('nothing was emitted');
   return artifact;
+}
+
+/** The plan with each product fragment's reads counted, by slug. */
+function countingReads(base: BuildPlan): { plan: BuildPlan; reads: Map<string, number> } {
+  const reads = new Map<string, number>();
+  const fragments: BuildPlan['fragments'] = {
+    ...base.fragments,
+    element(kind, product, render) {
+      const element = base.fragments.element(kind, product, render);
+      return {
+        ...element,
+        read: () => {
+          reads.set(element.slug, (reads.get(element.slug) ?? 0) + 1);
+          return element.read();
+        },
+      };
+    },
+  };
+  return { plan: { ...base, fragments }, reads };
 }

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { DocumentPiece } from '../../../generator/compact-artifact.js';
 import { cutParts } from '../../../generator/parts/cut-parts.js';
-import { partsDigest } from '../../../generator/parts/part-document.js';
+import { partDocument, partsDigest } from '../../../generator/parts/part-document.js';
 import { cutRunParts, groupRuns, type RunCache } from '../../../generator/parts/run-parts.js';
 import type { RunPart } from '../../../generator/plan.js';
 
@@ -100,6 +100,25 @@ describe('a document of products cut along runs of products', () => {
       expected.map((bytes) => bytes.toString('hex')),
     );
     expect(parts.map((part) => part.sha256)).toEqual(expected.map(sha256));
+  });
+
+  it('when the document is parted then each part is stored as it is cut, before the later products are read', () => {
+    const reads = new Set<string>();
+    const readAtStore: number[] = [];
+    const pieces = piecesOf(products, 'T1', reads);
+    const parted = partDocument(
+      { path: 'agent-catalog.json', mediaType: 'application/json' },
+      pieces,
+      [],
+      SIZES,
+      mapCache(),
+      () => readAtStore.push(reads.size),
+    );
+    expect('manifest' in parted).toBe(true);
+    expect(readAtStore.length).toBeGreaterThan(4);
+    // The first part went to the sink while most products were still to be read.
+    expect(readAtStore[0]).toBeLessThan(products.length / 4);
+    expect(reads.size).toBe(products.length);
   });
 
   it('when one price changed then only the head and that product’s run are cut again, and no other product is read', () => {
