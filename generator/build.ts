@@ -31,7 +31,7 @@ import { type PartSizes, partSizesAround } from './parts/cut-parts.js';
 import type { BuildStage, UpstreamFetcher } from './pipeline.js';
 import type { BuildPlan } from './plan.js';
 import { factsOfPlan } from './publish/catalog-facts.js';
-import { knownFilesOf } from './publish/file-digest.js';
+import { compareWithDigests, knownFilesOf } from './publish/file-digest.js';
 import { keepCatalogFacts, type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
 import { type PublishReport, recoverBundle } from './publish/publish-bundle.js';
 import { stampBundle } from './publish/read-bundle.js';
@@ -293,6 +293,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
         onStage('publish');
         // Written as emitted and validated from staging; committing makes it durable and swaps it in.
         files = await sink.commit();
+        // Against a remembered bundle every file was written here: what differs from it is
+        // what a host uploads, which is what the summary counts.
+        if (previous?.remembered) files = compareWithDigests(sink.digests, sink.sources, previous.digests);
       }
     } catch (error) {
       await sink?.discard();

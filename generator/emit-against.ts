@@ -25,6 +25,7 @@ import { type BuildStage, planBuild } from './pipeline.js';
 import type { Article, BuildPlan, PlannedProduct, ProductFragments } from './plan.js';
 import {
   type BundleDigests,
+  compareWithDigests,
   digestArtifactText,
   digestOfArtifact,
   holdsArtifacts,
@@ -161,6 +162,38 @@ function emitUnchanged(
   }
 }
 
+/** True when the staged files are exactly the remembered bundle's files. */
+function sameAsRemembered(sink: StagingSink, remembered: BundleDigests): boolean {
+  const report = compareWithDigests(sink.digests, sink.sources, remembered);
+  return report.written === 0 && report.removed === 0;
+}
+
+/**
+ * Against a bundle the build cache remembers but `out` does not hold: the bundle is written
+ * whole with the remembered `generated` time (there is nothing to link from), and nothing
+ * changed when every file comes out as the remembered one. Undefined when one differs.
+ */
+async function emitRemembered(
+  plan: BuildPlan,
+  previous: PreviousBundle,
+  target: EmitTarget,
+): Promise<Emitted | undefined> {
+  if (!target.write) {
+    const artifacts = emitBundle(plan);
+    return matchesArtifacts(previous.digests, artifacts) ? { plan, artifacts, changed: false } : undefined;
+  }
+  // As in emitUnchanged: a changed catalog is found before the whole bundle is written.
+  const catalogFiles = emitCatalog(plan).flatMap(
+    (artifact) => storeDocument(plan, compactArtifact(artifact), (file) => file).files,
+  );
+  if (!holdsArtifacts(previous.digests, catalogFiles)) return undefined;
+  const emitted = await emitChanged(plan, undefined, target);
+  if (emitted.sink !== undefined && sameAsRemembered(emitted.sink, previous.digests))
+    return { ...emitted, changed: false };
+  await emitted.sink?.discard();
+  return undefined;
+}
+
 async function emitChanged(
   plan: BuildPlan,
   previous: PreviousBundle | undefined,
@@ -197,13 +230,18 @@ export async function emitAgainst(
   if (previous?.generated !== undefined && input.productsChanged !== true) {
     const plan = planBuild({ ...input, generated: previous.generated });
     onStage('emit');
-    const artifacts = emitUnchanged(plan, previous, target);
-    if (artifacts) result = { plan, artifacts, changed: false, ...(target.write ? { dir: target.out } : {}) };
+    if (previous.remembered) result = await emitRemembered(plan, previous, target);
+    else {
+      const artifacts = emitUnchanged(plan, previous, target);
+      if (artifacts)
+        result = { plan, artifacts, changed: false, ...(target.write ? { dir: target.out } : {}) };
+    }
   }
   if (!result) {
     const plan = planBuild({ ...input, generated: input.now.toISOString() });
     onStage('emit');
-    result = await emitChanged(plan, previous, target);
+    // A remembered bundle has no file to link from: written whole.
+    result = await emitChanged(plan, previous?.remembered ? undefined : previous, target);
   }
   onStage('validate');
   try {

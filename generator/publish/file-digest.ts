@@ -83,6 +83,36 @@ export function knownFilesOf(digests: BundleDigests): Map<string, KnownFile> {
 }
 
 /**
+ * True when a file written now (its digest, and for a compressed file the digest of its
+ * text) is the file `path` of `digests`: compared by the text when both know it, since a
+ * compressed file is the same file whenever its text is.
+ */
+export function sameFileAs(
+  digests: BundleDigests,
+  path: string,
+  written: { digest: string; source?: string | undefined },
+): boolean {
+  const source = sourceOfDigest(digests, path);
+  return source !== undefined && written.source !== undefined
+    ? written.source === source
+    : digests.get(path) === written.digest;
+}
+
+/** How the files written now (path → digest, with the texts of compressed ones) differ from the bundle of `digests`. */
+export function compareWithDigests(
+  written: ReadonlyMap<string, string>,
+  sources: ReadonlyMap<string, string>,
+  digests: BundleDigests,
+): { written: number; unchanged: number; removed: number } {
+  let unchanged = 0;
+  for (const [path, digest] of written)
+    if (sameFileAs(digests, path, { digest, source: sources.get(path) })) unchanged += 1;
+  let removed = 0;
+  for (const path of digests.keys()) if (!written.has(path)) removed += 1;
+  return { written: written.size - unchanged, unchanged, removed };
+}
+
+/**
  * Puts the digest of `file` into `digests`: taken from `known` when the file's stamp is the
  * one it was known by (the same inode, size and modification time: the same bytes, as git's
  * index and rsync assume), read through SHA-256 otherwise.

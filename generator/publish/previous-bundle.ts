@@ -5,6 +5,11 @@
  * summary diff's prices and availability), kept by the build cache or read from the
  * catalog item by item. A non-empty directory that holds no catalog is refused, so a
  * mistyped `--out` (say, the project root) is never swapped away.
+ *
+ * With no bundle in the output directory, the build cache may still remember the last one
+ * it published (each file's digest, and its catalog's facts): a CI job that keeps the cache
+ * between runs but not the bundle (the regenerate workflow) compares with that one, so it
+ * still says when nothing changed and still refuses a sharp shrink.
  */
 import { join } from 'node:path';
 import { documentOfManifest, isPartsManifestPath, partsManifestPath } from '../../live/bundle-parts.js';
@@ -18,7 +23,7 @@ import {
   encodeCatalogFacts,
   readCatalogFacts,
 } from './catalog-facts.js';
-import type { BundleDigests, KnownFile } from './file-digest.js';
+import { type BundleDigests, type KnownFile, rememberSource } from './file-digest.js';
 import { readBundleDigests } from './read-bundle.js';
 import { readDocumentChunks, readPartsManifest } from './read-parted.js';
 
@@ -27,6 +32,11 @@ export interface PreviousBundle extends CatalogFacts {
   digests: BundleDigests;
   /** The key its catalog's facts were kept under in the build cache, when they came from there. */
   factsKey?: string;
+  /**
+   * True when its files are not in the output directory: the build cache remembers them
+   * (digests and catalog facts only), so nothing of it can be linked or read back.
+   */
+  remembered?: true;
 }
 
 /** Where the facts of published catalogs are kept between builds (the build cache). */
@@ -95,7 +105,7 @@ export async function readPreviousBundle(
   factsStore?: CatalogFactsStore,
 ): Promise<PreviousBundle | undefined> {
   const digests = await readBundleDigests(out, known);
-  if (digests === undefined || digests.size === 0) return undefined;
+  if (digests === undefined || digests.size === 0) return rememberedBundle(known, config, factsStore);
   const catalogPath = findCatalogPath(digests, config);
   if (catalogPath === undefined) {
     throw new CatalogError(
@@ -115,6 +125,29 @@ export async function readPreviousBundle(
     warnings.push({ code: 'PREVIOUS_UNREADABLE', message });
     return { digests, count: 0, products: [] };
   }
+}
+
+/**
+ * The bundle the build cache says it last left in `out`, when `out` no longer holds it: its
+ * files' digests and its catalog's facts, or undefined when the cache does not know both.
+ */
+function rememberedBundle(
+  known: ReadonlyMap<string, KnownFile> | undefined,
+  config: ResolvedConfig,
+  factsStore: CatalogFactsStore | undefined,
+): PreviousBundle | undefined {
+  if (known === undefined || known.size === 0) return undefined;
+  const digests: BundleDigests = new Map();
+  for (const [path, file] of known) {
+    digests.set(path, file.digest);
+    if (file.source !== undefined) rememberSource(digests, path, file.source);
+  }
+  const catalogPath = findCatalogPath(digests, config);
+  const key = catalogPath === undefined ? undefined : catalogFactsKey(digests, catalogPath);
+  const bytes = key === undefined ? undefined : factsStore?.read(key);
+  const facts = bytes === undefined ? undefined : decodeCatalogFacts(bytes);
+  if (key === undefined || facts === undefined) return undefined;
+  return { digests, ...facts, factsKey: key, remembered: true };
 }
 
 /**

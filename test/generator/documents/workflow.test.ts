@@ -16,6 +16,7 @@ interface Step {
   run?: string;
   uses?: string;
   env?: Record<string, string>;
+  with?: Record<string, unknown>;
 }
 interface Workflow {
   on: {
@@ -70,6 +71,33 @@ describe('the regenerate workflow', () => {
     expect(deployStep?.env?.NETLIFY_AUTH_TOKEN).toMatch(/^\$\{\{ secrets\.NETLIFY_AUTH_TOKEN \}\}$/);
     expect(deployStep?.env?.NETLIFY_SITE_ID).toMatch(/^\$\{\{ secrets\.NETLIFY_SITE_ID \}\}$/);
     expect(steps.indexOf(deployStep as Step)).toBeGreaterThan(steps.indexOf(buildStep as Step));
+  });
+});
+
+describe('what the regenerate workflow keeps between runs', () => {
+  const cacheSteps = steps.filter((step) => step.uses?.startsWith('actions/cache/'));
+  const pathsOf = (kind: 'restore' | 'save') =>
+    cacheSteps
+      .filter((step) => step.uses?.startsWith(`actions/cache/${kind}@`))
+      .map((step) => step.with?.path);
+
+  it('keeps the build cache and never the bundle', () => {
+    expect(pathsOf('restore')).toContain('.dist-cache');
+    expect(pathsOf('save')).toContain('.dist-cache');
+    expect([...pathsOf('restore'), ...pathsOf('save')]).not.toContain('dist');
+  });
+
+  it('restores the cache before the build and saves it only after a deploy that succeeded', () => {
+    const restore = cacheSteps.find(
+      (step) => step.uses?.startsWith('actions/cache/restore@') && step.with?.path === '.dist-cache',
+    );
+    const save = cacheSteps.find(
+      (step) => step.uses?.startsWith('actions/cache/save@') && step.with?.path === '.dist-cache',
+    );
+    expect(steps.indexOf(restore as Step)).toBeLessThan(steps.indexOf(buildStep as Step));
+    // The cache remembers the bundle it published: only a deployed one may be the next baseline.
+    expect(save?.if).toBe("steps.deploy.outcome == 'success'");
+    expect(steps.indexOf(save as Step)).toBeGreaterThan(steps.indexOf(deployStep as Step));
   });
 });
 
