@@ -260,7 +260,6 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
   let generation = opened.generation + 1;
   let validatedThrough = opened.validatedThrough;
   const setGenerations = writer.prepare('UPDATE meta SET generation = ?, validated_through = ?');
-  setGenerations.run(generation, validatedThrough);
   const reader = new Database(file, { readonly: true, fileMustExist: true });
   const reads: ReadCounts = { scans: 0, points: 0 };
   const rows = forwardReader(reader, reads);
@@ -287,6 +286,8 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
       return otherwise;
     }
   };
+  // The next build that opens the file is a generation after this one, even if this one fails.
+  guarded('writing', () => setGenerations.run(generation, validatedThrough), undefined);
   const commit = () => {
     if (writer.inTransaction) writer.exec('COMMIT');
     pending = 0;
