@@ -28,7 +28,7 @@ import {
 import { cachedFragments } from './cached-fragments.js';
 import { type FragmentStore, openFragmentStore } from './fragment-store.js';
 import { normaliseMemo } from './normalise-memo.js';
-import { digestProduct, digestRecord, digestSettings } from './product-digest.js';
+import { digestProduct, digestSettings } from './product-digest.js';
 import { seedLastmods } from './seed-lastmods.js';
 
 /** The `cache` field of the `--json` summary. */
@@ -165,10 +165,7 @@ export async function openBuildCache(
           ? await seedLastmods(
               out,
               config,
-              products.map((product) => ({
-                slug: product.record.slug,
-                digest: digestRecord(product.record),
-              })),
+              products.map((product) => ({ slug: product.record.slug, record: product.record })),
             )
           : new Map<string, string>();
       rows = new Map();

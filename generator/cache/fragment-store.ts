@@ -14,6 +14,13 @@
  * orders slugs by their UTF-8 bytes and the plan by UTF-16 units; where the two disagree, a
  * slug beyond U+FFFF, the lookup misses and the fragment is rendered again: slower, never wrong.)
  *
+ * Whether a published build's gate passed a row is not a flag on the row: every opening of
+ * the file is a numbered generation, each row holds the generation that wrote it, and the
+ * meta row holds the last generation a gate passed (`validated_through`). `markValidated`
+ * then writes one number instead of every row written since: after a cold build that is
+ * every row, gigabytes at 100,000 products, which an `UPDATE` rewrote whole (and the WAL
+ * wrote a second time).
+ *
  * The file is trusted only under the settings digest it was written with: another digest
  * (another config, version or format), a corrupt file or an unknown layout, and it is
  * deleted and started again empty, never read.
@@ -25,7 +32,8 @@ import type { KnownFile } from '../publish/file-digest.js';
 
 /** Bumped whenever the table or what a kind renders changes: an older file is then emptied. */
 // 7: a product's OpenAI rows are a header of lengths and the lines (openai-rows-fragment.ts), not JSON.
-export const FRAGMENT_FORMAT = 7;
+// 8: a row holds the generation that wrote it, the meta row the last generation a gate passed.
+export const FRAGMENT_FORMAT = 8;
 
 const PAGE_SIZE = 65_536;
 
@@ -77,7 +85,14 @@ export interface ReadCounts {
   points: number;
 }
 
-type Opening = { db: Database.Database } | { reason: string } | undefined;
+/** An open file, the last generation that opened it and the last one a gate passed. */
+interface Opened {
+  db: Database.Database;
+  generation: number;
+  validatedThrough: number;
+}
+
+type Opening = Opened | { reason: string } | undefined;
 
 /** The file when it can be trusted under `settings`; why not otherwise; undefined when there is none. */
 function openTrusted(file: string, settings: string): Opening {
@@ -98,14 +113,15 @@ function openTrusted(file: string, settings: string): Opening {
       .all()
       .join(',');
     if (tables !== TABLES) throw new Error(`the file has tables ${tables || 'none'}`);
-    const meta = db.prepare('SELECT format, settings FROM meta').all() as {
-      format: unknown;
-      settings: unknown;
-    }[];
-    if (meta.length !== 1 || meta[0]?.format !== FRAGMENT_FORMAT || meta[0]?.settings !== settings) {
+    const meta = db.prepare('SELECT * FROM meta').all() as Record<string, unknown>[];
+    const [row] = meta;
+    if (meta.length !== 1 || row?.format !== FRAGMENT_FORMAT || row.settings !== settings) {
       throw new Error('it was written by other settings, another version or another format');
     }
-    return { db };
+    const { generation, validated_through: validatedThrough } = row;
+    if (!Number.isSafeInteger(generation) || !Number.isSafeInteger(validatedThrough))
+      throw new Error('its generations are not whole numbers');
+    return { db, generation: generation as number, validatedThrough: validatedThrough as number };
   } catch (error) {
     db?.close();
     return { reason: error instanceof Error ? error.message : String(error) };
@@ -116,7 +132,7 @@ function removeFile(file: string): void {
   for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
 }
 
-function createFile(file: string, settings: string): Database.Database {
+function createFile(file: string, settings: string): Opened {
   removeFile(file);
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
@@ -125,25 +141,27 @@ function createFile(file: string, settings: string): Database.Database {
   // of the time it took with the default 4 KiB (measured on 620 MB of rows).
   db.pragma(`page_size = ${PAGE_SIZE}`);
   db.exec(`
-    CREATE TABLE meta (format INTEGER NOT NULL, settings TEXT NOT NULL);
+    CREATE TABLE meta (format INTEGER NOT NULL, settings TEXT NOT NULL,
+      generation INTEGER NOT NULL, validated_through INTEGER NOT NULL);
     CREATE TABLE files (path TEXT PRIMARY KEY, ino INTEGER NOT NULL, size INTEGER NOT NULL,
       mtime REAL NOT NULL, digest TEXT NOT NULL, source TEXT) WITHOUT ROWID;
     CREATE TABLE fragments (kind TEXT NOT NULL, slug TEXT NOT NULL, digest TEXT NOT NULL,
-      bytes BLOB NOT NULL, validated INTEGER NOT NULL, PRIMARY KEY (kind, slug)) WITHOUT ROWID;
+      bytes BLOB NOT NULL, generation INTEGER NOT NULL, PRIMARY KEY (kind, slug)) WITHOUT ROWID;
   `);
-  db.prepare('INSERT INTO meta (format, settings) VALUES (?, ?)').run(FRAGMENT_FORMAT, settings);
-  return db;
+  db.prepare('INSERT INTO meta (format, settings, generation, validated_through) VALUES (?, ?, 0, 0)').run(
+    FRAGMENT_FORMAT,
+    settings,
+  );
+  return { db, generation: 0, validatedThrough: 0 };
 }
 
 interface Row {
   slug: string;
   digest: string;
   bytes: Buffer;
-  validated: number;
+  /** The generation that wrote the row. */
+  generation: number;
 }
-
-/** Rows by key that `markValidated` marks one by one; past that, one pass over the table is cheaper. */
-const MAX_NOTED_UNVALIDATED = 50_000;
 
 /** Rows a lookup walks forward before it gives up walking: skipped rows are read, so keep it short. */
 const MAX_STEPS = 32;
@@ -161,10 +179,10 @@ const MAX_SCAN_AFTER = 1 << 16;
  */
 function forwardReader(db: Database.Database, reads: ReadCounts) {
   const scan = db.prepare(
-    'SELECT slug, digest, bytes, validated FROM fragments WHERE kind = ? AND slug >= ? ORDER BY slug',
+    'SELECT slug, digest, bytes, generation FROM fragments WHERE kind = ? AND slug >= ? ORDER BY slug',
   );
   const point = db.prepare(
-    'SELECT slug, digest, bytes, validated FROM fragments WHERE kind = ? AND slug = ?',
+    'SELECT slug, digest, bytes, generation FROM fragments WHERE kind = ? AND slug = ?',
   );
   let kind: string | undefined;
   let rows: IterableIterator<unknown> | undefined;
@@ -231,29 +249,28 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
     fresh && existsSync(file)
       ? { reason: 'the rest of the build cache was not trusted' }
       : openTrusted(file, settings);
-  const writer = trusted !== undefined && 'db' in trusted ? trusted.db : createFile(file, settings);
+  const opened = trusted !== undefined && 'db' in trusted ? trusted : createFile(file, settings);
+  const writer = opened.db;
   // The file is a cache: a crash may lose the last commits (never corrupt the file), which
   // the next build renders again. WAL lets the reading connection scan while rows are written.
   writer.pragma('journal_mode = WAL');
   writer.pragma('synchronous = NORMAL');
+  // This build's rows are written under a generation of their own; a gate that passes
+  // vouches for every row written up to it (and a later build's rows are newer).
+  let generation = opened.generation + 1;
+  let validatedThrough = opened.validatedThrough;
+  const setGenerations = writer.prepare('UPDATE meta SET generation = ?, validated_through = ?');
   const reader = new Database(file, { readonly: true, fileMustExist: true });
   const reads: ReadCounts = { scans: 0, points: 0 };
   const rows = forwardReader(reader, reads);
   const insert = writer.prepare(
-    'INSERT OR REPLACE INTO fragments (kind, slug, digest, bytes, validated) VALUES (?, ?, ?, ?, 0)',
+    'INSERT OR REPLACE INTO fragments (kind, slug, digest, bytes, generation) VALUES (?, ?, ?, ?, ?)',
   );
   const kinds = new Set<string>();
   const touched = new Map<string, Set<string>>();
   const touch = (kind: string, slug: string) => touched.get(kind)?.add(slug);
   let pending = 0;
   let failure: string | undefined;
-  // The rows no gate has passed yet (written here, or left so by a build that failed), while few.
-  let unvalidated: [kind: string, slug: string][] | undefined = [];
-  const noteUnvalidated = (kind: string, slug: string) => {
-    if (unvalidated !== undefined && unvalidated.length < MAX_NOTED_UNVALIDATED)
-      unvalidated.push([kind, slug]);
-    else unvalidated = undefined;
-  };
   /**
    * Runs one use of the file; when SQLite fails it (a corrupt page, a full disk), the store
    * is off from then on: the build renders what it would have copied, which is slower and
@@ -269,6 +286,8 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
       return otherwise;
     }
   };
+  // The next build that opens the file is a generation after this one, even if this one fails.
+  guarded('writing', () => setGenerations.run(generation, validatedThrough), undefined);
   const commit = () => {
     if (writer.inTransaction) writer.exec('COMMIT');
     pending = 0;
@@ -286,8 +305,7 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
       touch(kind, slug);
       const row = guarded('reading', () => rows.get(kind, slug), undefined);
       if (row === undefined || row.digest !== digest) return undefined;
-      if (row.validated !== 1) noteUnvalidated(kind, slug);
-      return { bytes: row.bytes, validated: row.validated === 1 };
+      return { bytes: row.bytes, validated: row.generation <= validatedThrough };
     },
     put(kind, slug, digest, bytes) {
       kinds.add(kind);
@@ -296,13 +314,12 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
         'writing',
         () => {
           if (!writer.inTransaction) writer.exec('BEGIN');
-          insert.run(kind, slug, digest, bytes);
+          insert.run(kind, slug, digest, bytes, generation);
           pending += 1;
           if (pending >= ROWS_PER_COMMIT) commit();
         },
         undefined,
       );
-      noteUnvalidated(kind, slug);
     },
     knownFiles() {
       return guarded('reading', readKnownFiles, new Map<string, KnownFile>());
@@ -315,17 +332,10 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
         'writing',
         () => {
           commit();
-          if (unvalidated === undefined) {
-            writer.exec('UPDATE fragments SET validated = 1 WHERE validated = 0');
-          } else {
-            // A rebuild wrote a few rows: mark those by key instead of reading the whole table.
-            const mark = writer.prepare('UPDATE fragments SET validated = 1 WHERE kind = ? AND slug = ?');
-            const rows = unvalidated;
-            writer.transaction(() => {
-              for (const [kind, slug] of rows) mark.run(kind, slug);
-            })();
-          }
-          unvalidated = [];
+          // Rows written after this (by this build still) are not in what the gate passed.
+          setGenerations.run(generation + 1, generation);
+          validatedThrough = generation;
+          generation += 1;
         },
         undefined,
       );

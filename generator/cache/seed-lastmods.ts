@@ -69,19 +69,22 @@ async function readCatalogDigests(out: string, config: ResolvedConfig): Promise<
 
 /**
  * The lastmod to seed for each product (by slug) whose record is unchanged since the last
- * bundle and whose page the last sitemap dated.
+ * bundle and whose page the last sitemap dated. A record is digested only when the last
+ * catalog has its slug: a cold build with no last bundle digests none (canonical JSON
+ * sorts every object's keys, a quarter of a second at 10,000 products, for nothing).
  */
 export async function seedLastmods(
   out: string,
   config: ResolvedConfig,
-  records: readonly { slug: string; digest: string }[],
+  records: readonly { slug: string; record: unknown }[],
 ): Promise<Map<string, string>> {
   const seeds = new Map<string, string>();
   const previous = await readCatalogDigests(out, config);
   if (previous.size === 0) return seeds;
   const lastmods = await readSitemapLastmods(out);
-  for (const { slug, digest } of records) {
-    if (previous.get(slug) !== digest) continue;
+  for (const { slug, record } of records) {
+    const before = previous.get(slug);
+    if (before === undefined || before !== digestRecord(record)) continue;
     const lastmod = lastmods.get(new URL(productMarkdownPath(slug), config.site_url).pathname);
     if (lastmod !== undefined) seeds.set(slug, lastmod);
   }

@@ -75,18 +75,27 @@ export function storeDocument(
     : undefined;
   if (byteLength !== undefined && byteLength <= sizes.max) return { files: [store(document)] };
   // Cut first, then stored whole if it fits one part: the length of a document of products
-  // is known without reading them only from the parts kept from the last bundle.
-  const parted = partDocument(document, pieces, documentHeaders(plan, document), sizes, plan.fragments);
-  if (parted.manifest.length <= sizes.max) return { files: [store(document)] };
-  // A part another document of the build already stored (the same records in the catalog
-  // and in kb/products.json) is that file.
+  // is known without reading them only from the parts kept from the last bundle. Each part
+  // is stored as it is cut. A part another document of the build already stored (the same
+  // records in the catalog and in kb/products.json) is that file.
   const files: Artifact[] = [];
-  for (const part of parted.parts) {
-    if (stored.has(part.path)) continue;
+  const storePart = (part: Artifact) => {
+    if (stored.has(part.path)) return;
     const file = store(part);
     stored.set(part.path, file);
     files.push(file);
-  }
+  };
+  const parted = partDocument(
+    document,
+    pieces,
+    documentHeaders(plan, document),
+    sizes,
+    plan.fragments,
+    storePart,
+  );
+  // Written from the bytes the cut just read: reading the document's own pieces again
+  // would read (on a cold build, render or fetch back) every product's fragment twice.
+  if ('whole' in parted) return { files: [store(spillArtifact(document, parted.whole))] };
   const manifest = store(parted.manifestArtifact);
   const entries = parted.manifest.parts;
   // Read from the stored parts (the staging files), so the document's bytes can be freed.

@@ -17,18 +17,29 @@ import {
 import type { Artifact } from '../artifact.js';
 import { bytesArtifact, type DocumentPiece, knownBytesArtifact, pieceBytes } from '../compact-artifact.js';
 import { cutParts, type PartSizes } from './cut-parts.js';
-import { cutPartOf, cutRunParts, type RunCache, type RunCutPart } from './run-parts.js';
+import { cutPartOf, eachRunPart, type RunCache, type RunCutPart } from './run-parts.js';
 
 /** Parts are served as bytes; the whole document's type is in its manifest. */
 export const PART_MEDIA_TYPE = 'application/octet-stream';
 
-export interface PartedDocument {
-  manifest: PartsManifest;
-  /** The manifest's own artifact. */
-  manifestArtifact: Artifact;
-  /** One artifact a distinct part (a part repeated in the document is stored once). */
-  parts: Artifact[];
-}
+/** A document cut into parts: stored in them, or found to fit one file after all. */
+export type PartedDocument =
+  | {
+      manifest: PartsManifest;
+      /** The manifest's own artifact. */
+      manifestArtifact: Artifact;
+    }
+  | {
+      /**
+       * The whole document's bytes, joined from the parts just cut (a kept part read again
+       * from its run), so that its products' fragments are not read a second time to
+       * write it whole. No part was stored.
+       */
+      whole: () => Buffer;
+    };
+
+/** Where a part goes as soon as it is cut (the build's sink), once the document is known to be parted. */
+export type StorePart = (part: Artifact) => void;
 
 /**
  * A parted document's digest, its strong entity tag: SHA-256 over its parts' lengths and
@@ -68,35 +79,54 @@ function* cutBytes(pieces: readonly DocumentPiece[], sizes: PartSizes): Generato
     yield cutPartOf(part, true);
 }
 
+/**
+ * Cuts the document into parts. Each part goes to `storePart` as soon as the parts cut so
+ * far are more than one file may hold (those before it are held until then, at most `max`
+ * bytes), so a large document is never in memory whole; a part repeated in the document
+ * is stored once. A document that ends within `max` is returned whole instead.
+ */
 export function partDocument(
   document: Pick<Artifact, 'path' | 'mediaType'>,
   pieces: readonly DocumentPiece[],
   headers: readonly (readonly [string, string])[],
   sizes: PartSizes,
   cache: RunCache,
+  storePart: StorePart,
 ): PartedDocument {
   // A document of products is cut along runs of them (run-parts.ts), anything else by its bytes.
   const ofProducts = pieces.some((piece) => !Buffer.isBuffer(piece));
-  const cut = ofProducts ? cutRunParts(document.path, pieces, sizes, cache) : cutBytes(pieces, sizes);
+  const cut = ofProducts ? eachRunPart(document.path, pieces, sizes, cache) : cutBytes(pieces, sizes);
   const entries: PartEntry[] = [];
-  const parts = new Map<string, Artifact>();
+  const storedPaths = new Set<string>();
+  let held: { part: RunCutPart; entry: PartEntry }[] | undefined = [];
   let length = 0;
-  for (const part of cut) {
-    length += part.length;
-    const text = !part.ofProducts && part.length <= MAX_INLINE_BYTES ? inlineText(part.read()) : undefined;
-    if (text !== undefined) {
-      entries.push({ length: part.length, sha256: part.sha256, text });
-      continue;
-    }
-    const path = partFilePath(part.sha256);
-    entries.push({ path, length: part.length, sha256: part.sha256 });
-    if (parts.has(path)) continue;
-    const meta = { path, mediaType: PART_MEDIA_TYPE };
-    parts.set(
-      path,
+  const store = ({ part, entry }: { part: RunCutPart; entry: PartEntry }) => {
+    if (entry.path === undefined || storedPaths.has(entry.path)) return;
+    storedPaths.add(entry.path);
+    const meta = { path: entry.path, mediaType: PART_MEDIA_TYPE };
+    storePart(
       part.kept ? knownBytesArtifact(meta, part.sha256, part.read) : bytesArtifact(meta, part.read()),
     );
+  };
+  for (const part of cut) {
+    length += part.length;
+    const entry = entryOf(part);
+    entries.push(entry);
+    if (held === undefined) store({ part, entry });
+    else {
+      held.push({ part, entry });
+      if (length <= sizes.max) continue;
+      for (const earlier of held) store(earlier);
+      held = undefined;
+    }
   }
+  if (held !== undefined)
+    return {
+      whole: joinOnce(
+        held.map(({ part }) => part),
+        length,
+      ),
+    };
   const manifest: PartsManifest = {
     format: PARTS_MANIFEST_FORMAT,
     document: document.path,
@@ -113,6 +143,31 @@ export function partDocument(
       mediaType: 'application/json',
       body: `${JSON.stringify(manifest, null, 2)}\n`,
     },
-    parts: [...parts.values()],
+  };
+}
+
+/** A part's line in the manifest: its text when it is a small head or tail, else the file that holds it. */
+function entryOf(part: RunCutPart): PartEntry {
+  const text = !part.ofProducts && part.length <= MAX_INLINE_BYTES ? inlineText(part.read()) : undefined;
+  if (text !== undefined) return { length: part.length, sha256: part.sha256, text };
+  return { path: partFilePath(part.sha256), length: part.length, sha256: part.sha256 };
+}
+
+/**
+ * The parts' bytes joined on the first call and kept; the parts are let go then. A function
+ * of its own, so that only what it names stays reachable from the closure.
+ */
+function joinOnce(cut: readonly RunCutPart[], length: number): () => Buffer {
+  let parts: readonly RunCutPart[] = cut;
+  let joined: Buffer | undefined;
+  return () => {
+    if (joined === undefined) {
+      joined = Buffer.concat(
+        parts.map((part) => part.read()),
+        length,
+      );
+      parts = [];
+    }
+    return joined;
   };
 }

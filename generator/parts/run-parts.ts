@@ -126,13 +126,14 @@ export function chooseRunLength(
   pieces: readonly DocumentPiece[],
   sizes: PartSizes,
   previous: number | undefined,
+  read: (piece: DocumentPiece) => Buffer = pieceBytes,
 ): number {
   let bytes = 0;
   let count = 0;
   for (const piece of pieces) {
     if (count >= SAMPLE) break;
     if (!isElement(piece)) continue;
-    bytes += piece.read().length;
+    bytes += read(piece).length;
     count += 1;
   }
   const mean = Math.max(1, count === 0 ? 1 : bytes / count);
@@ -145,13 +146,40 @@ function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** The run's bytes cut where a part would pass `max`, and nowhere else. */
-function cutRun(run: Run, sizes: PartSizes): RunCutPart[] {
+/**
+ * The run's bytes cut where a part would pass `max`, and nowhere else. A run is about
+ * `sizes.avg` bytes, so it mostly fits one part: then it is its bytes joined once, which is
+ * what the cutter would give, without the cutter's `max`-sized buffer (16 MiB allocated
+ * and zeroed per run, the run copied into it and out again).
+ */
+function cutRun(run: Run, sizes: PartSizes, read: (piece: DocumentPiece) => Buffer): RunCutPart[] {
+  const ofProducts = run.members.length > 0;
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for (const piece of run.pieces) {
+    const bytes = read(piece);
+    chunks.push(bytes);
+    length += bytes.length;
+    if (length > sizes.max)
+      return cutLongRun(chunks, run.pieces.slice(chunks.length), sizes, ofProducts, read);
+  }
+  return length === 0 ? [] : [cutPartOf(Buffer.concat(chunks, length), ofProducts)];
+}
+
+/** A run longer than `max`: its bytes read so far (`chunks`), then the rest of its pieces, through the cutter. */
+function cutLongRun(
+  chunks: readonly Buffer[],
+  rest: readonly DocumentPiece[],
+  sizes: PartSizes,
+  ofProducts: boolean,
+  read: (piece: DocumentPiece) => Buffer,
+): RunCutPart[] {
   const cutter = new PartCutter({ min: sizes.max, avg: sizes.max, max: sizes.max });
   const parts: Uint8Array[] = [];
-  for (const piece of run.pieces) parts.push(...cutter.push(pieceBytes(piece)));
+  for (const chunk of chunks) parts.push(...cutter.push(chunk));
+  for (const piece of rest) parts.push(...cutter.push(read(piece)));
   parts.push(...cutter.end());
-  return parts.map((part) => cutPartOf(part, run.members.length > 0));
+  return parts.map((part) => cutPartOf(part, ofProducts));
 }
 
 /** A part cut in this build from bytes it holds. */
@@ -186,19 +214,40 @@ export function cutRunParts(
   sizes: PartSizes,
   cache: RunCache,
 ): RunCutPart[] {
-  const length = chooseRunLength(pieces, sizes, cache.runLength(document));
+  return [...eachRunPart(document, pieces, sizes, cache)];
+}
+
+/**
+ * The same, run by run as the runs are cut: a caller that stores each part as it comes
+ * holds one run's bytes at a time, not the whole document's (334 MiB for the feed at 100,000).
+ */
+export function* eachRunPart(
+  document: string,
+  pieces: readonly DocumentPiece[],
+  sizes: PartSizes,
+  cache: RunCache,
+): Generator<RunCutPart> {
+  // The fragments read to choose the runs' length are kept for their run's cut: read twice,
+  // a fragment rendered on a cold build (not yet committed to the fragment file) was
+  // rendered twice.
+  const sampled = new Map<DocumentPiece, Buffer>();
+  const sample = (piece: DocumentPiece) => {
+    const bytes = pieceBytes(piece);
+    sampled.set(piece, bytes);
+    return bytes;
+  };
+  const read = (piece: DocumentPiece) => sampled.get(piece) ?? pieceBytes(piece);
+  const length = chooseRunLength(pieces, sizes, cache.runLength(document), sample);
   cache.keepRunLength(document, length);
-  const parts: RunCutPart[] = [];
   for (const run of groupRuns(pieces, length)) {
     const key = runKey(document, sizes, run);
     const known = key === undefined ? undefined : cache.runParts(key, run.members);
     if (known !== undefined) {
-      parts.push(...keptParts(run, known));
+      yield* keptParts(run, known);
       continue;
     }
-    const cut = cutRun(run, sizes);
+    const cut = cutRun(run, sizes, read);
     if (key !== undefined) cache.keepRunParts(key, cut);
-    parts.push(...cut);
+    yield* cut;
   }
-  return parts;
 }

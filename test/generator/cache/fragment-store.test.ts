@@ -119,6 +119,40 @@ describe('the fragment file', () => {
     }
   });
 
+  it('when a gate passed then the rows written before it are validated and those written after it are not', () => {
+    const first = openFragmentStore(dir, 'settings');
+    first.put('page', 'before', 'd', Buffer.from('before'));
+    first.markValidated();
+    first.put('page', 'after', 'd', Buffer.from('after'));
+    first.close();
+    const second = openFragmentStore(dir, 'settings');
+    try {
+      expect(second.get('page', 'before', 'd')?.validated).toBe(true);
+      expect(second.get('page', 'after', 'd')?.validated).toBe(false);
+    } finally {
+      second.close();
+    }
+  });
+
+  it('when a build wrote rows and no gate passed then they stay unvalidated until a later gate passes', () => {
+    fill();
+    const failed = openFragmentStore(dir, 'settings');
+    failed.put('page', 'product-0001', 'new digest', Buffer.from('new body'));
+    failed.close();
+    const next = openFragmentStore(dir, 'settings');
+    expect(next.get('page', 'product-0001', 'new digest')?.validated).toBe(false);
+    // Rows an earlier gate passed keep their mark.
+    expect(next.get('page', 'product-0002', 'digest-product-0002')?.validated).toBe(true);
+    next.markValidated();
+    next.close();
+    const last = openFragmentStore(dir, 'settings');
+    try {
+      expect(last.get('page', 'product-0001', 'new digest')?.validated).toBe(true);
+    } finally {
+      last.close();
+    }
+  });
+
   it('when the file was written under other settings then it is started again, empty, and says why', () => {
     fill();
     const store = openFragmentStore(dir, 'other settings');

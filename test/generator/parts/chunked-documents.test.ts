@@ -78,3 +78,41 @@ describe('a large document of fragments stored in parts', () => {
     });
   }
 });
+
+describe('a document of fragments that fits one file', () => {
+  it('when it is stored whole then it is written from the bytes the cut read: each fragment is read once', () => {
+    const { plan: counting, reads } = countingReads({ ...plan, partSizes: partSizesAround(1 << 20) });
+    const expected = Buffer.from(artifactBytes(first(emitCatalog(plan))));
+    const stored = storeDocument(counting, first(emitCatalog(counting)), (file) => file);
+    expect(stored.parted).toBeUndefined();
+    expect(stored.files).toHaveLength(1);
+    expect(artifactBytes(stored.files[0] as Artifact).equals(expected)).toBe(true);
+    expect(reads.size).toBe(plan.products.length);
+    expect([...reads.values()].every((count) => count === 1)).toBe(true);
+  });
+});
+
+function first(artifacts: Artifact[]): Artifact {
+  const [artifact] = artifacts;
+  if (artifact === undefined) throw new Error('nothing was emitted');
+  return artifact;
+}
+
+/** The plan with each product fragment's reads counted, by slug. */
+function countingReads(base: BuildPlan): { plan: BuildPlan; reads: Map<string, number> } {
+  const reads = new Map<string, number>();
+  const fragments: BuildPlan['fragments'] = {
+    ...base.fragments,
+    element(kind, product, render) {
+      const element = base.fragments.element(kind, product, render);
+      return {
+        ...element,
+        read: () => {
+          reads.set(element.slug, (reads.get(element.slug) ?? 0) + 1);
+          return element.read();
+        },
+      };
+    },
+  };
+  return { plan: { ...base, fragments }, reads };
+}

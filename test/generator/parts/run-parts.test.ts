@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { DocumentPiece } from '../../../generator/compact-artifact.js';
-import { partsDigest } from '../../../generator/parts/part-document.js';
+import { cutParts } from '../../../generator/parts/cut-parts.js';
+import { partDocument, partsDigest } from '../../../generator/parts/part-document.js';
 import { cutRunParts, groupRuns, type RunCache } from '../../../generator/parts/run-parts.js';
 import type { RunPart } from '../../../generator/plan.js';
 
@@ -75,6 +76,49 @@ describe('a document of products cut along runs of products', () => {
     }
     // A part is cut at the start of a UTF-8 character: each is text on its own.
     for (const part of bytes) expect(Buffer.from(part.toString('utf8'), 'utf8').equals(part)).toBe(true);
+  });
+
+  it('when a run is longer than max then it is cut as the cutter cuts it, and a run that fits is one part', () => {
+    // One product far over max: its run is cut where a part would pass max, at a character start.
+    const large = Buffer.from(`  {"slug":"large","about":"${'aü'.repeat(1_700)}"}`, 'utf8');
+    const small = Buffer.from('  {"slug":"small"}', 'utf8');
+    const element = (slug: string, bytes: Buffer): DocumentPiece => ({ slug, key: slug, read: () => bytes });
+    const head = Buffer.from('{"products":[\n');
+    const tail = Buffer.from('\n]}\n');
+    const pieces = [head, element('large', large), Buffer.from(',\n'), element('small', small), tail];
+    const parts = cutRunParts('agent-catalog.json', pieces, SIZES, mapCache());
+    const atMax = { min: SIZES.max, avg: SIZES.max, max: SIZES.max };
+    // Each product is a run of its own here (a run is about avg bytes, and these are larger).
+    const expected = [
+      head,
+      ...[...cutParts([large], atMax)].map((part) => Buffer.from(part)),
+      Buffer.concat([Buffer.from(',\n'), small]),
+      tail,
+    ];
+    expect(large.length).toBeGreaterThan(SIZES.max * 2);
+    expect(parts.map((part) => part.read().toString('hex'))).toEqual(
+      expected.map((bytes) => bytes.toString('hex')),
+    );
+    expect(parts.map((part) => part.sha256)).toEqual(expected.map(sha256));
+  });
+
+  it('when the document is parted then each part is stored as it is cut, before the later products are read', () => {
+    const reads = new Set<string>();
+    const readAtStore: number[] = [];
+    const pieces = piecesOf(products, 'T1', reads);
+    const parted = partDocument(
+      { path: 'agent-catalog.json', mediaType: 'application/json' },
+      pieces,
+      [],
+      SIZES,
+      mapCache(),
+      () => readAtStore.push(reads.size),
+    );
+    expect('manifest' in parted).toBe(true);
+    expect(readAtStore.length).toBeGreaterThan(4);
+    // The first part went to the sink while most products were still to be read.
+    expect(readAtStore[0]).toBeLessThan(products.length / 4);
+    expect(reads.size).toBe(products.length);
   });
 
   it('when one price changed then only the head and that product’s run are cut again, and no other product is read', () => {
