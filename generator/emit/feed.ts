@@ -47,30 +47,25 @@ export function emitFeed(plan: BuildPlan): Artifact[] {
   // Products that break a Google item rule stay in the catalog; the build warns about each.
   const itemsOf = (product: PlannedProduct): Record<string, unknown>[] =>
     screenFeedProducts([product]).items.map((offer) => buildFeedItem(offer, config, shipping));
-  // Each product's items as rendered for its fragment, kept for the gate's tree; a product
-  // whose fragment was copied from the last build has none here.
-  const rendered: (Record<string, unknown>[] | undefined)[] = new Array(plan.products.length);
-  const fragments = plan.products.map((product, index) =>
-    plan.fragments.element(FEED_ITEMS, product, () => {
-      rendered[index] = itemsOf(product);
-      return buildXmlElementsAtDepth2('item', rendered[index]);
-    }),
+  const fragments = plan.products.map((product) =>
+    plan.fragments.element(FEED_ITEMS, product, () => buildXmlElementsAtDepth2('item', itemsOf(product))),
   );
-  const frameWith = (item: unknown[]) => ({
+  const frameWith = (item: Iterable<unknown>) => ({
     rss: { '@_version': '2.0', '@_xmlns:g': GOOGLE_NAMESPACE, channel: { ...channel, item } },
   });
   const chunks = buildXmlChunksWithElements(frameWith, 'item', fragments);
-  // The tree the gate reads is built only when a checker asks for it: a rebuild's gate does
-  // not read the whole feed (incremental-gate.ts), and building 270,000 items for nothing
-  // was a tenth of a one-change rebuild at 100,000 products.
-  let tree: unknown;
-  const serialisedFrom = {
-    body: '',
-    get value(): unknown {
-      tree ??= frameWith(plan.products.flatMap((product, index) => rendered[index] ?? itemsOf(product)));
-      return tree;
+  // The gate's tree holds its items as an iterable that renders each product's items again
+  // as it is walked, and lets them go: keeping every product's rendered items from emit to
+  // the gate, and building the array of all of them, made the gate the peak of a cold build
+  // (a tree of 270,000 items at 100,000 products). Rendering is pure, so the items walked
+  // are the ones the fragments were written from; a rebuild's gate does not walk them
+  // (incremental-gate.ts).
+  const items: Iterable<Record<string, unknown>> = {
+    *[Symbol.iterator]() {
+      for (const product of plan.products) yield* itemsOf(product);
     },
   };
+  const serialisedFrom = { body: '', value: frameWith(items) };
   return [chunkedArtifact({ path: FEED_FILE, mediaType: FEED_MEDIA_TYPE, body: '', serialisedFrom }, chunks)];
 }
 
@@ -101,12 +96,29 @@ export interface ParsedFeed {
 }
 
 /** The rss element, the channel's own elements, and its items as the tree holds them. */
-function frameOf(tree: unknown): { rss: unknown; channel: Record<string, unknown>; items: unknown[] } {
+function frameOf(tree: unknown): { rss: unknown; channel: Record<string, unknown>; items: unknown } {
   const root = field(tree, 'rss');
   // Each part without the one inside it, so the items are only in `items`.
   const { channel: whole, ...rss } = asRecord(root);
   const { item: items, ...channel } = asRecord(whole);
-  return { rss: isRecord(root) ? rss : root, channel, items: Array.isArray(items) ? items : [] };
+  return { rss: isRecord(root) ? rss : root, channel, items };
+}
+
+/**
+ * The items of a feed tree's channel: an array when parsed from text, an iterable (not an
+ * array) in the tree this build's feed was emitted from, which renders them as it is walked.
+ */
+export function feedTreeItems(items: unknown): Iterable<unknown> {
+  if (Array.isArray(items)) return items;
+  return isIterable(items) ? items : [];
+}
+
+function isIterable(value: unknown): value is Iterable<unknown> {
+  return typeof value === 'object' && value !== null && Symbol.iterator in value;
+}
+
+function* recordsOf(items: Iterable<unknown>): Generator<Record<string, unknown>> {
+  for (const item of items) if (isRecord(item)) yield item;
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
@@ -116,7 +128,7 @@ function asRecord(value: unknown): Record<string, unknown> {
 /** The parts of a feed the checks read, from a tree in fast-xml-parser's shape. */
 function feedOfTree(tree: unknown): ParsedFeed {
   const { items, ...frame } = frameOf(tree);
-  return { ...frame, items: items.filter(isRecord) };
+  return { ...frame, items: { [Symbol.iterator]: () => recordsOf(feedTreeItems(items)) } };
 }
 
 /**
@@ -129,7 +141,7 @@ function feedOfText(body: string): ParsedFeed {
   // Entities a DOCTYPE declares are known only to a parse of the whole document.
   if (body.includes('<!DOCTYPE')) return feedOfTree(itemParser.parse(body));
   const { items, ...frame } = frameOf(frameParser.parse(body));
-  return { ...frame, items: { [Symbol.iterator]: () => itemsOfRaw(items) } };
+  return { ...frame, items: { [Symbol.iterator]: () => itemsOfRaw(Array.isArray(items) ? items : []) } };
 }
 
 /** Items parsed per call: a call's own cost is most of one item's, a batch's tree is small. */

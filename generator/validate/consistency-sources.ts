@@ -9,7 +9,7 @@
  * (a 25 MB feed). For the documents this build serialised, the facts come from the tree
  * they were serialised from and nothing is scanned (`parse-once.ts`).
  */
-import { FEED_FILE } from '../emit/feed.js';
+import { FEED_FILE, feedTreeItems } from '../emit/feed.js';
 import { readFeedShipping } from '../shipping/feed-shipping.js';
 import { isRecord } from './bundle-layout.js';
 import { type DocumentReader, readOnce } from './parse-once.js';
@@ -127,7 +127,7 @@ const FEED_FACTS_READER: DocumentReader<FeedFacts['items']> = {
       shipping: readFeedShipping(scanShipping(item)),
     })),
   fromSerialised: (tree) =>
-    list(field(field(field(tree, 'rss'), 'channel'), 'item')).map((item) => ({
+    Array.from(feedTreeItems(field(field(field(tree, 'rss'), 'channel'), 'item')), (item) => ({
       id: text(field(item, 'g:id')),
       link: text(field(item, 'g:link') ?? field(item, 'link')),
       price: text(field(item, 'g:price')),
