@@ -95,20 +95,36 @@ function readProductsJson(files: BundleFiles): { products: Product[]; problems: 
 }
 
 export interface KnowledgeBaseReading {
-  frontMatter: { ok: true; data: Record<string, unknown>; content: string } | { ok: false; error: string };
-  /** The product sections, read after the front matter (from the whole text when it does not parse). */
-  products: KnowledgeBaseProduct[];
+  /**
+   * The front matter's values, and whether the body has an H1 title: not the body itself,
+   * which the reading would keep for the rest of the gate (a slice of a 100,000-product
+   * document keeps all of it, twice its bytes in memory when it is not Latin-1).
+   */
+  frontMatter: { ok: true; data: Record<string, unknown>; hasTitle: boolean } | { ok: false; error: string };
+  /**
+   * The product sections, read after the front matter (from the whole text when it does not
+   * parse), without their other facts: the reading is kept for the bundle, and no checker
+   * reads them.
+   */
+  products: Omit<KnowledgeBaseProduct, 'facts'>[];
 }
 
 function readKnowledgeBaseText(body: string): KnowledgeBaseReading {
   try {
     // A fresh options object keeps gray-matter from answering out of its cache.
     const { data, content } = matter(body, {});
-    return { frontMatter: { ok: true, data, content }, products: readKnowledgeBaseProducts(content) };
+    const frontMatter = { ok: true as const, data, hasTitle: /^# \S/m.test(content) };
+    // Copied: what is read from the text is slices of it, and one slice kept for the rest of
+    // the gate keeps the whole document (structuredClone makes each string a string of its own).
+    return structuredClone({ frontMatter, products: sectionsOf(content) });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { frontMatter: { ok: false, error: message }, products: readKnowledgeBaseProducts(body) };
+    return structuredClone({ frontMatter: { ok: false, error: message }, products: sectionsOf(body) });
   }
+}
+
+function sectionsOf(markdown: string): KnowledgeBaseReading['products'] {
+  return readKnowledgeBaseProducts(markdown).map(({ facts, ...section }) => section);
 }
 
 /** Markdown written by hand-made escaping is always read back from its text, once per bundle. */
@@ -130,12 +146,12 @@ function checkMarkdown(path: string, reading: KnowledgeBaseReading, products: re
     problem('front-matter', `front matter is not valid YAML: ${frontMatter.error}`);
     return problems;
   }
-  const { data, content } = frontMatter;
+  const { data, hasTitle } = frontMatter;
   for (const key of REQUIRED_FRONT_MATTER) {
     if (typeof data[key] !== 'string' || data[key] === '')
       problem('front-matter', `front matter has no ${key}`);
   }
-  if (!/^# \S/m.test(content)) problem('markdown', 'no H1 title');
+  if (!hasTitle) problem('markdown', 'no H1 title');
   const sections = new Map(reading.products.map((entry) => [entry.id, entry]));
   for (const product of products) {
     const section = sections.get(product.slug);

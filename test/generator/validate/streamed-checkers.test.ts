@@ -8,9 +8,11 @@ import type { Artifact } from '../../../generator/artifact.js';
 import { OPENAI_FEED_DIR } from '../../../generator/emit/agent-feeds/openai-feed.js';
 import { checkFeed, FEED_FILE } from '../../../generator/emit/feed.js';
 import { emitBundle } from '../../../generator/emit/index.js';
+import { readKnowledgeBase } from '../../../generator/emit/kb.js';
 import type { PlannedProduct } from '../../../generator/plan.js';
 import { computeEtag } from '../../../generator/preview/conditional.js';
-import { validateArtifacts } from '../../../generator/validate/index.js';
+import { isRecord } from '../../../generator/validate/bundle-layout.js';
+import { bundleFilesOf, validateArtifacts } from '../../../generator/validate/index.js';
 import { PAGES_MANIFEST_PATH } from '../../../live/live-layout.js';
 import { readPackedEntries } from '../../../live/packed-shard.js';
 import { packPageShard } from '../../../live/page-store.js';
@@ -232,5 +234,56 @@ describe('the streamed checkers on a bundle of many pieces', () => {
     expect(checkFeed(new Map([[FEED_FILE, broken]]))).toEqual([
       { path: FEED_FILE, rule: 'xml', message: expect.stringMatching(/^not well-formed XML \(line \d+\): /) },
     ]);
+  });
+
+  it('when the built feed repeats an id deep in it then the gate on the build names that item, as its text does', () => {
+    const products = manyProducts(450);
+    const [early] = products.slice(5, 6);
+    const late = products[440];
+    if (early === undefined || late === undefined) throw new Error('too few products');
+    // The late product's variants take the early one's ids.
+    products[440] = { ...late, record: { ...late.record, variants: early.record.variants } };
+    const built = emitBundle(makeSamplePlan({ config, products }));
+    const feed = built.find((artifact) => artifact.path === FEED_FILE);
+    const text = new Map([[FEED_FILE, feed?.body ?? '']]);
+    const problems = checkFeed(bundleFilesOf(built));
+    expect(problems).toEqual([
+      {
+        path: FEED_FILE,
+        rule: 'feed',
+        message: expect.stringMatching(/^item 441 \(g:id \d+\): duplicate g:id$/),
+      },
+    ]);
+    expect(problems).toEqual(checkFeed(text));
+    // The build's tree renders its items as they are walked: no array of every item is made.
+    const channel = [feed?.serialisedFrom?.value, 'rss', 'channel'].reduce((value, key) =>
+      isRecord(value) && typeof key === 'string' ? value[key] : undefined,
+    );
+    expect(isRecord(channel) && Array.isArray(channel.item)).toBe(false);
+  });
+
+  it("when the knowledge base's last section states another price then that section is named, and its text is not kept", () => {
+    const path = artifacts
+      .map((artifact) => artifact.path)
+      .find((name) => /^kb\/[^/]+-knowledge-base\.md$/.test(name));
+    if (path === undefined) throw new Error('no knowledge base');
+    const broken = editText(artifacts, path, (text) => {
+      const at = text.lastIndexOf('\n- Price: ');
+      const end = text.indexOf('\n', at + 1);
+      return `${text.slice(0, at)}\n- Price: $999.99${text.slice(end)}`;
+    });
+    const problems = validateArtifacts(broken).filter((problem) => problem.path === path);
+    expect(problems).toEqual([
+      { path, rule: 'kb', message: 'product juice-0449: price differs from products.json' },
+      {
+        path,
+        rule: 'consistency',
+        message: expect.stringMatching(/^juice-0449: price is \$999\.99, the catalog says /),
+      },
+    ]);
+    const reading = readKnowledgeBase(bundleFilesOf(broken), path);
+    expect(reading?.products).toHaveLength(450);
+    expect(reading?.frontMatter).not.toHaveProperty('content');
+    expect(reading?.products[0]).not.toHaveProperty('facts');
   });
 });
