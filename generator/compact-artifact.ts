@@ -36,6 +36,9 @@ export function compactArtifact(artifact: Artifact): Artifact {
     get: () => bytesOf(compact)?.toString('utf8') ?? '',
     set: (text: string) => {
       bytesOfCompact.set(compact, Buffer.from(text, 'utf8'));
+      // Its pieces or chunks are the old body's.
+      piecesOfCompact.delete(compact);
+      chunksOfCompact.delete(compact);
       delete compact.serialisedFrom;
     },
   });
@@ -105,8 +108,26 @@ export function artifactPieces(artifact: Artifact): readonly DocumentPiece[] {
   return piecesOfCompact.get(artifact) ?? [artifactBytes(artifact)];
 }
 
-/** The same as byte chunks, each piece read as the iteration reaches it. */
+/** Artifacts whose bytes are a run of chunks read one at a time (a parted document's parts). */
+const chunksOfCompact = new WeakMap<Artifact, () => Iterable<Buffer>>();
+
+/**
+ * The artifact whose bytes are the chunks `readChunks` gives, in order: joined only when its
+ * whole body is read, one chunk at a time by `artifactChunks`.
+ */
+export function spillArtifactInChunks(artifact: Artifact, readChunks: () => Iterable<Buffer>): Artifact {
+  const spilled = spillArtifact(artifact, () => Buffer.concat([...readChunks()]));
+  chunksOfCompact.set(spilled, readChunks);
+  return spilled;
+}
+
+/** The same as byte chunks, each piece (or chunk) read as the iteration reaches it. */
 export function* artifactChunks(artifact: Artifact): Generator<Buffer> {
+  const chunks = chunksOfCompact.get(artifact);
+  if (chunks !== undefined) {
+    yield* chunks();
+    return;
+  }
   for (const piece of artifactPieces(artifact)) yield pieceBytes(piece);
 }
 

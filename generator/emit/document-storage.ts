@@ -9,12 +9,13 @@
  * size, while its function streams at most 20 MB (docs/hosting.md).
  *
  * The gate still reads every document whole: `wholeDocuments` turns the files back into the
- * documents, each parted one read by joining its parts.
+ * documents, each parted one read by joining its parts, or part by part by a checker that
+ * reads it in order (`artifactChunks`).
  */
 import { isPartsFile, PARTS_INDEX_PATH, type PartsIndex } from '../../live/bundle-parts.js';
 import type { Artifact } from '../artifact.js';
 import { artifactUrlPath } from '../artifact.js';
-import { artifactBytes, artifactPieces, spillArtifact } from '../compact-artifact.js';
+import { artifactBytes, artifactPieces, spillArtifact, spillArtifactInChunks } from '../compact-artifact.js';
 import { DEFAULT_PART_SIZES, type PartSizes } from '../parts/cut-parts.js';
 import { partDocument } from '../parts/part-document.js';
 import type { BuildPlan } from '../plan.js';
@@ -103,9 +104,12 @@ export function storeDocument(
     entry.text !== undefined
       ? Buffer.from(entry.text, 'utf8')
       : artifactBytes(stored.get(entry.path ?? '') ?? { body: '' });
+  // A checker that reads the document in order reads it part by part (`artifactChunks`).
   wholeByManifest.set(
     manifest,
-    spillArtifact(document, () => Buffer.concat(entries.map(bytesOf))),
+    spillArtifactInChunks(document, function* () {
+      for (const entry of entries) yield bytesOf(entry);
+    }),
   );
   return {
     files: [...files, manifest],

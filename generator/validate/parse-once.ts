@@ -9,7 +9,7 @@
  * parsed from its text, so `agent-catalog check` reads exactly what is published.
  */
 import type { Artifact } from '../artifact.js';
-import { isCompactArtifact } from '../compact-artifact.js';
+import { artifactChunks, isCompactArtifact } from '../compact-artifact.js';
 import { filesOfArtifacts } from './lazy-bundle-files.js';
 import type { BundleFiles } from './problem.js';
 
@@ -26,6 +26,8 @@ export interface DocumentReader<T> {
 }
 
 const readingsByBundle = new WeakMap<BundleFiles, Map<string, unknown>>();
+/** Per bundle made from artifacts, the artifact of each path: its bytes can be read in chunks. */
+const artifactsByBundle = new WeakMap<BundleFiles, ReadonlyMap<string, Artifact>>();
 /** Per bundle, the `serialisedFrom` of each seeded path: its value is read only when a reader asks. */
 const seedsByBundle = new WeakMap<BundleFiles, ReadonlyMap<string, { readonly value: unknown }>>();
 
@@ -40,7 +42,18 @@ export function bundleFilesOf(artifacts: readonly Artifact[]): BundleFiles {
       seeds.set(artifact.path, source);
   }
   if (seeds.size > 0) seedsByBundle.set(files, seeds);
+  // The last artifact of a path is the file, as in `filesOfArtifacts`.
+  artifactsByBundle.set(files, new Map(artifacts.map((artifact) => [artifact.path, artifact])));
   return files;
+}
+
+/**
+ * A document's bytes in order, a chunk at a time (a parted document part by part), for a
+ * bundle made from artifacts; undefined for other bundles (read their text) or no such file.
+ */
+export function documentChunks(files: BundleFiles, path: string): Iterable<Buffer> | undefined {
+  const artifact = artifactsByBundle.get(files)?.get(path);
+  return artifact === undefined ? undefined : { [Symbol.iterator]: () => artifactChunks(artifact) };
 }
 
 /**

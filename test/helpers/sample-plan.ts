@@ -108,6 +108,26 @@ export function makeSampleProducts(config: ResolvedConfig): PlannedProduct[] {
   });
 }
 
+/** `count` copies of the sample's first product, each its own product (juice-0000, juice-0001, ...). */
+export function makeManyProducts(config: ResolvedConfig, count: number): PlannedProduct[] {
+  const [template] = makeSampleProducts(config);
+  if (template === undefined) throw new Error('no sample product');
+  return Array.from({ length: count }, (_, index) => {
+    const slug = `juice-${String(index).padStart(4, '0')}`;
+    const url = `${config.site_url}/products/${slug}`;
+    const image = template.record.images[0];
+    return {
+      ...template,
+      sourceId: String(index + 1),
+      record: recordOfSeedProduct(
+        { ...template.record, name: `Juice ${index}`, slug, url, purchase_url: url },
+        String(index + 1),
+        image === undefined ? {} : { imageUrl: image.url },
+      ),
+    };
+  });
+}
+
 export const SAMPLE_ARTICLES: Article[] = [
   {
     slug: 'how-we-press',

@@ -20,7 +20,7 @@ import type { BundleFiles } from '../problem.js';
 import { acpValidators, describeSchemaErrors } from './acp-schema.js';
 import type { CatalogOffers } from './catalog-offers.js';
 import { checkOfferAgrees, type FeedOfferRow, type Report } from './offer-agreement.js';
-import { textLines } from './text-lines.js';
+import { documentLines } from './text-lines.js';
 
 const MAX_LINE_FAULTS = 20;
 
@@ -51,14 +51,14 @@ function offerRowOf(variant: Record<string, unknown>): FeedOfferRow {
 }
 
 export function checkAcpFeed(files: BundleFiles, catalog: CatalogOffers | undefined, report: Report): void {
-  const text = files.get(ACP_PRODUCTS_FILE);
+  const hasProducts = files.has(ACP_PRODUCTS_FILE);
   const hasMetadata = files.has(ACP_METADATA_FILE);
-  if (text === undefined && !hasMetadata) return;
+  if (!hasProducts && !hasMetadata) return;
   const validators = acpValidators();
   if (!validators.metadata(readJson(files, ACP_METADATA_FILE))) {
     report(ACP_METADATA_FILE, `not a FeedMetadata: ${describeSchemaErrors(validators.metadata.errors)}`);
   }
-  if (text === undefined) {
+  if (!hasProducts) {
     report(ACP_PRODUCTS_FILE, 'missing beside metadata.json');
     return;
   }
@@ -69,8 +69,9 @@ export function checkAcpFeed(files: BundleFiles, catalog: CatalogOffers | undefi
   };
   const productIds = new Set<string>();
   const variantIds = new Set<string>();
-  // Line by line: at 100,000 products the snapshot is one large text, not to be split whole.
-  for (const [line, number] of textLines(text)) {
+  // Line by line, and part by part when parted: at 100,000 products the snapshot is 180 MB,
+  // which joined and decoded whole was the largest thing the gate held.
+  for (const [line, number] of documentLines(files, ACP_PRODUCTS_FILE)) {
     if (line === '') continue;
     let product: unknown;
     try {

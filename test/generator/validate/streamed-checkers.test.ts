@@ -9,18 +9,16 @@ import { OPENAI_FEED_DIR } from '../../../generator/emit/agent-feeds/openai-feed
 import { checkFeed, FEED_FILE } from '../../../generator/emit/feed.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { readKnowledgeBase } from '../../../generator/emit/kb.js';
-import type { PlannedProduct } from '../../../generator/plan.js';
 import { computeEtag } from '../../../generator/preview/conditional.js';
 import { isRecord } from '../../../generator/validate/bundle-layout.js';
 import { bundleFilesOf, validateArtifacts } from '../../../generator/validate/index.js';
 import { PAGES_MANIFEST_PATH } from '../../../live/live-layout.js';
 import { readPackedEntries } from '../../../live/packed-shard.js';
 import { packPageShard } from '../../../live/page-store.js';
-import { recordOfSeedProduct } from '../../../record/build-record.js';
 import {
+  makeManyProducts,
   makeSampleConfig,
   makeSamplePlan,
-  makeSampleProducts,
   SAMPLE_CONFIG_INPUT,
   SAMPLE_OPENAI_FEED,
 } from '../../helpers/sample-plan.js';
@@ -33,25 +31,7 @@ const config = makeSampleConfig({
   agent_feeds: { openai: { ...SAMPLE_OPENAI_FEED, shard_rows: 100 } },
 });
 
-/** `count` copies of the sample's first product, each its own product. */
-function manyProducts(count: number): PlannedProduct[] {
-  const [template] = makeSampleProducts(config);
-  if (template === undefined) throw new Error('no sample product');
-  return Array.from({ length: count }, (_, index) => {
-    const slug = `juice-${String(index).padStart(4, '0')}`;
-    const url = `${config.site_url}/products/${slug}`;
-    const image = template.record.images[0];
-    return {
-      ...template,
-      sourceId: String(index + 1),
-      record: recordOfSeedProduct(
-        { ...template.record, name: `Juice ${index}`, slug, url, purchase_url: url },
-        String(index + 1),
-        image === undefined ? {} : { imageUrl: image.url },
-      ),
-    };
-  });
-}
+const manyProducts = (count: number) => makeManyProducts(config, count);
 
 const plan = makeSamplePlan({ config, products: manyProducts(450) });
 // Four page shards where this many products would make one, so the last is not the first.
