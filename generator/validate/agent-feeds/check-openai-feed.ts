@@ -7,7 +7,8 @@
  * with every catalog variant that has an image present.
  */
 
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
+import { Parser } from 'csv-parse';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { OPENAI_FEED_DIR, OPENAI_MANIFEST_FILE } from '../../emit/agent-feeds/openai-feed.js';
@@ -17,7 +18,7 @@ import type { BundleFiles } from '../problem.js';
 import type { CatalogOffers } from './catalog-offers.js';
 import { checkOfferAgrees, type FeedOfferRow, type Report } from './offer-agreement.js';
 import { checkOpenAiRow, type RowRecord } from './openai-rules.js';
-import { textLines } from './text-lines.js';
+import { documentTexts, linesOf } from './text-lines.js';
 
 /** More faults than this per shard add nothing a reader can act on. */
 const MAX_ROW_FAULTS = 20;
@@ -42,19 +43,33 @@ function readManifestFiles(value: unknown): ManifestFile[] | undefined {
   return files.length === value.files.length ? files : undefined;
 }
 
-function parseJsonLines(text: string, report: Report, path: string): RowRecord[] {
-  const rows: RowRecord[] = [];
-  for (const [line, number] of textLines(text)) {
+type Said = [path: string, message: string];
+
+/** The JSON Lines rows of a shard's lines, one at a time; a line that is not a JSON object is said and skipped. */
+function* jsonRows(
+  lines: Iterable<[line: string, number: number]>,
+  say: (message: string) => void,
+): Generator<RowRecord> {
+  for (const [line, number] of lines) {
     if (line === '') continue;
+    let value: unknown;
     try {
-      const value: unknown = JSON.parse(line);
-      if (isRecord(value)) rows.push(value);
-      else report(path, `line ${number} is not a JSON object`);
+      value = JSON.parse(line);
     } catch {
-      report(path, `line ${number} is not valid JSON`);
+      say(`line ${number} is not valid JSON`);
+      continue;
     }
+    if (isRecord(value)) yield value;
+    else say(`line ${number} is not a JSON object`);
   }
-  return rows;
+}
+
+/** The pieces of a text as they are read, each added to `hash` on the way. */
+function* hashing(texts: Iterable<string>, hash: Hash): Generator<string> {
+  for (const text of texts) {
+    hash.update(text, 'utf8');
+    yield text;
+  }
 }
 
 /** A JSON Lines value as its CSV cell: lists comma-joined, an object as JSON text. */
@@ -72,66 +87,125 @@ interface CsvReading {
   error?: string;
 }
 
+/** Rows written by csv-stringify at once: one call per row costs more than the writing. */
+const WRITTEN_ROWS = 256;
+
 /**
- * True when the CSV is, byte for byte, its header followed by the twin's rows written by
+ * Whether a CSV shard is, byte for byte, its header followed by the twin's rows written by
  * csv-stringify (the writer made to be read back by csv-parse, with its default quoting):
  * then csv-parse would read exactly the twin's cells back, and the shard need not be
  * parsed (csv-parse was a third of a cold gate's time). Anything else, a header that
- * would not make one record per row included, is parsed.
+ * would not make one record per row included, is parsed. The shard is read as the twin's
+ * rows come (`accept`), WRITTEN_ROWS rows' cells at a time, so neither is ever held whole.
  */
-function writesTwin(text: string, twin: readonly RowRecord[]): boolean {
-  const headerEnd = text.indexOf('\n');
-  if (headerEnd < 0) return false;
-  let columns: unknown;
-  try {
-    [columns] = parse(text.slice(0, headerEnd + 1)) as unknown[];
-  } catch {
-    return false;
+class WrittenTwin {
+  readonly #texts: Iterator<string>;
+  #pending = '';
+  readonly #names: string[] | undefined;
+  #cells: string[][] = [];
+  #same: boolean;
+
+  constructor(texts: Iterable<string>) {
+    this.#texts = texts[Symbol.iterator]();
+    this.#names = this.#header();
+    this.#same = this.#names !== undefined;
   }
-  // One column could write an empty line, which csv-parse skips; a repeated name loses a cell.
-  if (!Array.isArray(columns) || columns.length < 2 || new Set(columns).size !== columns.length) return false;
-  const names = columns.map(String);
-  if (text.length - headerEnd - 1 < twin.length) return false;
-  const rows = stringify(
-    twin.map((row) => names.map((column) => cellText(row[column]))),
-    { record_delimiter: '\n' },
-  );
-  return text.length === headerEnd + 1 + rows.length && text.endsWith(rows);
+
+  /** The header's column names, when csv-stringify would write one record per row under it. */
+  #header(): string[] | undefined {
+    let end = this.#pending.indexOf('\n');
+    while (end < 0) {
+      if (!this.#read()) return undefined;
+      end = this.#pending.indexOf('\n');
+    }
+    const line = this.#pending.slice(0, end + 1);
+    this.#pending = this.#pending.slice(end + 1);
+    let columns: unknown;
+    try {
+      [columns] = parse(line) as unknown[];
+    } catch {
+      return undefined;
+    }
+    // One column could write an empty line, which csv-parse skips; a repeated name loses a cell.
+    if (!Array.isArray(columns) || columns.length < 2 || new Set(columns).size !== columns.length)
+      return undefined;
+    return columns.map(String);
+  }
+
+  #read(): boolean {
+    const next = this.#texts.next();
+    if (next.done === true) return false;
+    this.#pending += next.value;
+    return true;
+  }
+
+  accept(row: RowRecord): void {
+    const names = this.#names;
+    if (!this.#same || names === undefined) return;
+    this.#cells.push(names.map((column) => cellText(row[column])));
+    if (this.#cells.length >= WRITTEN_ROWS) this.#compare();
+  }
+
+  #compare(): void {
+    const written = stringify(this.#cells, { record_delimiter: '\n' });
+    this.#cells = [];
+    while (this.#pending.length < written.length) if (!this.#read()) break;
+    if (!this.#pending.startsWith(written)) this.#same = false;
+    else this.#pending = this.#pending.slice(written.length);
+  }
+
+  /** True when the shard held exactly the rows accepted; it is then read to its end. */
+  finish(): boolean {
+    if (this.#same && this.#cells.length > 0) this.#compare();
+    if (!this.#same || this.#pending !== '') return false;
+    while (this.#read()) if (this.#pending !== '') return false;
+    return true;
+  }
 }
 
-function readCsvRows(text: string, twin: readonly RowRecord[] | undefined): CsvReading {
-  if (twin !== undefined && writesTwin(text, twin)) return { rows: twin.length };
+/** A CSV shard parsed as it is read, each record compared with the twin's next row and dropped. */
+function readCsvRows(texts: Iterable<string>, twin: Iterator<RowRecord> | undefined): CsvReading {
   let rows = 0;
   let mismatch: number | undefined;
-  try {
-    parse(text, {
-      columns: true,
-      skip_empty_lines: true,
-      // Each record compared as it is parsed and dropped: a shard's rows are never all held.
-      on_record: (record: Record<string, string>) => {
-        const row = twin?.[rows];
-        if (
-          mismatch === undefined &&
-          row !== undefined &&
-          Object.entries(record).some(([column, cell]) => cellText(row[column]) !== cell)
-        )
-          mismatch = rows;
-        rows += 1;
-        return null;
-      },
-    });
-  } catch (error) {
-    // Not CSV: no rows, so nothing to compare.
-    return { rows: 0, error: error instanceof Error ? error.message : String(error) };
+  const parser = new Parser({
+    columns: true,
+    skip_empty_lines: true,
+    // With `columns`, each record is an object of cells by column name (typed as a list here).
+    on_record: (record: object) => {
+      const next = twin?.next();
+      const row = next === undefined || next.done === true ? undefined : next.value;
+      if (
+        mismatch === undefined &&
+        row !== undefined &&
+        Object.entries(record).some(([column, cell]: [string, unknown]) => cellText(row[column]) !== cell)
+      )
+        mismatch = rows;
+      rows += 1;
+      return null;
+    },
+  });
+  // Written to synchronously, the parser keeps its error in `errored` as well; this only
+  // stops the 'error' event it emits later from ending the process.
+  parser.on('error', () => undefined);
+  for (const text of texts) {
+    parser.write(text);
+    if (parser.errored !== null) break;
   }
+  if (parser.errored === null) parser.end();
+  const error = parser.errored;
+  // Not CSV: no rows, so nothing to compare.
+  if (error !== null) return { rows: 0, error: error.message };
   return mismatch === undefined ? { rows } : { rows, mismatch };
 }
 
 /**
- * One shard pair at a time: a JSON Lines shard's rows are parsed, its CSV twin is compared
- * with them row by row, the rows are checked, and both are dropped before the next pair,
- * so the gate holds one shard of rows (10,000) whatever the catalog's size. The problems
- * are listed in the order checking every shard first, then the twins, then the rows gave.
+ * One shard pair at a time, one row at a time: a JSON Lines shard is read line by line
+ * from its bytes, each row checked as it is parsed and written beside its CSV twin's bytes
+ * as they are read (or, when the twin is not what csv-stringify writes, the twin parsed
+ * and compared record by record with the shard read again). Only the ids seen and the
+ * problems are kept across rows, so the gate never holds a shard's rows, nor its text.
+ * The problems are listed in the order checking every shard first, then the twins, then
+ * the rows gave.
  */
 export function checkOpenAiFeed(
   files: BundleFiles,
@@ -149,60 +223,84 @@ export function checkOpenAiFeed(
   for (const path of shardPaths) {
     if (path !== OPENAI_MANIFEST_FILE && !listed.has(path)) report(path, 'is not listed in the manifest');
   }
-  type Said = [path: string, message: string];
   const ofEntry: Said[][] = manifestFiles.map(() => []);
   const ofTwins: Said[] = [];
   const rows = new RowChecks(catalog);
   const csvReadings = new Map<string, CsvReading>();
-  /** The manifest's checks of one shard (missing, digest); its text when it is there. */
-  const shardText = (index: number, entry: ManifestFile, path: string): string | undefined => {
-    const text = files.get(path);
-    if (text === undefined) {
+  /** A shard's text as it is read, and whether it matched the manifest's digest once read; undefined (said) when it is missing. */
+  const shardTexts = (index: number, entry: ManifestFile, path: string) => {
+    const texts = documentTexts(files, path);
+    if (texts === undefined) {
       ofEntry[index]?.push([OPENAI_MANIFEST_FILE, `lists ${entry.path}, which is missing`]);
       return undefined;
     }
-    if (createHash('sha256').update(text, 'utf8').digest('hex') !== entry.content_sha256) {
-      ofEntry[index]?.push([
-        path,
-        'content does not match the manifest digest (corrupt, or changed after the build)',
-      ]);
-    }
-    return text;
+    const hash = createHash('sha256');
+    const checkDigest = () => {
+      if (hash.digest('hex') !== entry.content_sha256) {
+        ofEntry[index]?.push([
+          path,
+          'content does not match the manifest digest (corrupt, or changed after the build)',
+        ]);
+      }
+    };
+    return { texts: hashing(texts, hash), checkDigest };
   };
   const countRows = (index: number, entry: ManifestFile, path: string, count: number) => {
     if (count !== entry.rows)
       ofEntry[index]?.push([path, `holds ${count} rows, the manifest says ${entry.rows}`]);
   };
-  /** A CSV shard's checks; its reading against `twin` (its JSON Lines rows) when it has one. */
-  const checkCsv = (index: number, twin?: readonly RowRecord[]): CsvReading | undefined => {
-    const entry = manifestFiles[index];
-    if (entry === undefined) return undefined;
+  type Shard = NonNullable<ReturnType<typeof shardTexts>>;
+  /** A CSV shard's own checks once it is read: its digest, whether it is CSV, its row count. */
+  const sayCsv = (index: number, entry: ManifestFile, shard: Shard, reading: CsvReading): CsvReading => {
     const path = entry.path.replace(/^\//, '');
-    const text = shardText(index, entry, path);
-    if (text === undefined) return undefined;
-    const reading = readCsvRows(text, twin);
+    shard.checkDigest();
     if (reading.error !== undefined) ofEntry[index]?.push([path, `not valid CSV: ${reading.error}`]);
     countRows(index, entry, path, reading.rows);
     csvReadings.set(path, reading);
     return reading;
   };
+  /** A CSV shard parsed and checked; its reading against `twin` (its JSON Lines rows, read again) when it has one. */
+  const checkCsv = (index: number, entry: ManifestFile, twin?: () => Iterator<RowRecord>) => {
+    const shard = shardTexts(index, entry, entry.path.replace(/^\//, ''));
+    return shard === undefined ? undefined : sayCsv(index, entry, shard, readCsvRows(shard.texts, twin?.()));
+  };
   const done = new Set<number>();
   for (const [index, entry] of manifestFiles.entries()) {
     if (entry.format === 'csv.gz') continue;
     const path = entry.path.replace(/^\//, '');
-    const text = shardText(index, entry, path);
-    const shardRows =
-      text === undefined
-        ? []
-        : parseJsonLines(text, (at, message) => ofEntry[index]?.push([at, message]), path);
-    if (text !== undefined) countRows(index, entry, path, shardRows.length);
-    if (entry.format !== 'jsonl.gz') continue;
     // Its CSV twin, where the manifest last lists it (a map of the shards would keep that one).
     const csvPath = path.replace(/\.jsonl\.gz$/, '.csv.gz');
-    const twinIndex = manifestFiles.findLastIndex(
-      (other) => other.format === 'csv.gz' && other.path.replace(/^\//, '') === csvPath,
-    );
-    const twin = twinIndex < 0 ? undefined : done.has(twinIndex) ? undefined : checkCsv(twinIndex, shardRows);
+    const twinIndex =
+      entry.format === 'jsonl.gz'
+        ? manifestFiles.findLastIndex(
+            (other) => other.format === 'csv.gz' && other.path.replace(/^\//, '') === csvPath,
+          )
+        : -1;
+    const twinEntry = done.has(twinIndex) ? undefined : manifestFiles[twinIndex];
+    // Read beside the shard as its rows come; its own checks wait for the shard's.
+    const csvShard = twinEntry === undefined ? undefined : shardTexts(twinIndex, twinEntry, csvPath);
+    const written = csvShard === undefined ? undefined : new WrittenTwin(csvShard.texts);
+    const shard = shardTexts(index, entry, path);
+    const lineFaults: Said[] = [];
+    let count = 0;
+    if (shard !== undefined) {
+      for (const row of jsonRows(linesOf(shard.texts), (message) => lineFaults.push([path, message]))) {
+        count += 1;
+        rows.check(path, row);
+        written?.accept(row);
+      }
+      shard.checkDigest();
+      ofEntry[index]?.push(...lineFaults);
+      countRows(index, entry, path, count);
+    }
+    if (entry.format !== 'jsonl.gz') continue;
+    const again = () =>
+      jsonRows(linesOf(shard === undefined ? [] : (documentTexts(files, path) ?? [])), () => undefined);
+    let twin: CsvReading | undefined;
+    if (twinEntry !== undefined && csvShard !== undefined && written !== undefined)
+      twin = written.finish()
+        ? sayCsv(twinIndex, twinEntry, csvShard, { rows: count })
+        : checkCsv(twinIndex, twinEntry, again);
     done.add(twinIndex);
     const reading = twin ?? csvReadings.get(csvPath);
     if (reading === undefined) ofTwins.push([path, `has no CSV twin ${csvPath} in the manifest`]);
@@ -211,15 +309,14 @@ export function checkOpenAiFeed(
         csvPath,
         `row ${reading.mismatch + 1} differs from row ${reading.mismatch + 1} of ${path}`,
       ]);
-    rows.check(path, shardRows);
   }
   for (const [index, entry] of manifestFiles.entries())
-    if (entry.format === 'csv.gz' && !done.has(index)) checkCsv(index);
+    if (entry.format === 'csv.gz' && !done.has(index)) checkCsv(index, entry);
   for (const [path, message] of [...ofEntry.flat(), ...ofTwins]) report(path, message);
   rows.finish(report);
 }
 
-/** The rows' own rules, unique ids and agreement with the catalog, shard by shard; faults past MAX_ROW_FAULTS counted. */
+/** The rows' own rules, unique ids and agreement with the catalog, row by row; faults past MAX_ROW_FAULTS counted. */
 class RowChecks {
   readonly #catalog: CatalogOffers | undefined;
   readonly #seen = new Set<string>();
@@ -234,15 +331,13 @@ class RowChecks {
     this.#catalog = catalog;
   }
 
-  check(path: string, rows: readonly RowRecord[]): void {
-    for (const row of rows) {
-      const id = cellText(row.item_id);
-      for (const fault of checkOpenAiRow(row)) this.#limited(path, `item ${id}: ${fault}`);
-      if (this.#seen.has(id)) this.#limited(path, `item_id ${id} appears twice`);
-      this.#seen.add(id);
-      if (this.#catalog !== undefined)
-        checkOfferAgrees(toOfferRow(row), this.#catalog, OPENAI_AVAILABILITY, path, this.#limited);
-    }
+  check(path: string, row: RowRecord): void {
+    const id = cellText(row.item_id);
+    for (const fault of checkOpenAiRow(row)) this.#limited(path, `item ${id}: ${fault}`);
+    if (this.#seen.has(id)) this.#limited(path, `item_id ${id} appears twice`);
+    this.#seen.add(id);
+    if (this.#catalog !== undefined)
+      checkOfferAgrees(toOfferRow(row), this.#catalog, OPENAI_AVAILABILITY, path, this.#limited);
   }
 
   finish(report: Report): void {

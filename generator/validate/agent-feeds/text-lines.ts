@@ -16,24 +16,41 @@ export function* textLines(text: string): Generator<[line: string, number: numbe
   }
 }
 
+/** Bytes decoded at most this many at once: a document held as one buffer is still read in pieces. */
+const PIECE_BYTES = 1 << 20;
+
 /**
- * Each line of a bundle's document with its 1-based number, the lines `textLines` gives of
- * its text: read chunk by chunk when the bundle has its bytes (a parted document part by
- * part, never joined), else from its text. Nothing when there is no such file.
+ * A bundle's document as text, a piece at a time: decoded chunk by chunk when the bundle
+ * has its bytes (a parted document part by part, never joined; a large chunk a mebibyte
+ * at a time), else its text as one piece. Undefined when there is no such file. The pieces
+ * joined are the text `files.get` gives, and none ends inside a surrogate pair, so their
+ * UTF-8 is the text's.
  */
-export function* documentLines(files: BundleFiles, path: string): Generator<[line: string, number: number]> {
+export function documentTexts(files: BundleFiles, path: string): Iterable<string> | undefined {
   const chunks = documentChunks(files, path);
   if (chunks === undefined) {
     const text = files.get(path);
-    if (text !== undefined) yield* textLines(text);
-    return;
+    return text === undefined ? undefined : [text];
   }
+  return decodedPieces(chunks);
+}
+
+function* decodedPieces(chunks: Iterable<Buffer>): Generator<string> {
   // The decoder holds back a character cut between two chunks, as decoding the whole would read it.
   const decoder = new StringDecoder('utf8');
+  for (const chunk of chunks) {
+    for (let at = 0; at < chunk.length; at += PIECE_BYTES)
+      yield decoder.write(chunk.subarray(at, at + PIECE_BYTES));
+  }
+  yield decoder.end();
+}
+
+/** Each line of a text given in pieces, with its 1-based number: the lines `textLines` gives of the pieces joined. */
+export function* linesOf(texts: Iterable<string>): Generator<[line: string, number: number]> {
   let number = 1;
   let rest = '';
-  for (const chunk of chunks) {
-    const text = rest + decoder.write(chunk);
+  for (const piece of texts) {
+    const text = rest + piece;
     let from = 0;
     for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', from)) {
       yield [text.slice(from, end), number];
@@ -42,5 +59,14 @@ export function* documentLines(files: BundleFiles, path: string): Generator<[lin
     }
     rest = text.slice(from);
   }
-  yield [rest + decoder.end(), number];
+  yield [rest, number];
+}
+
+/**
+ * Each line of a bundle's document with its 1-based number, the lines `textLines` gives of
+ * its text, read a piece at a time (`documentTexts`). Nothing when there is no such file.
+ */
+export function* documentLines(files: BundleFiles, path: string): Generator<[line: string, number: number]> {
+  const texts = documentTexts(files, path);
+  if (texts !== undefined) yield* linesOf(texts);
 }

@@ -9,7 +9,11 @@ import { ACP_PRODUCTS_FILE } from '../../../generator/emit/agent-feeds/acp-feed.
 import { wholeDocuments } from '../../../generator/emit/document-storage.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { partSizesAround } from '../../../generator/parts/cut-parts.js';
-import { documentLines, textLines } from '../../../generator/validate/agent-feeds/text-lines.js';
+import {
+  documentLines,
+  documentTexts,
+  textLines,
+} from '../../../generator/validate/agent-feeds/text-lines.js';
 import { bundleFilesOf, validateBundle } from '../../../generator/validate/index.js';
 import {
   makeManyProducts,
@@ -53,6 +57,21 @@ describe('documentLines', () => {
     const files = new Map([['doc.jsonl', 'x\ny']]);
     expect([...documentLines(files, 'doc.jsonl')]).toEqual([...textLines('x\ny')]);
     expect([...documentLines(files, 'missing.jsonl')]).toEqual([]);
+  });
+});
+
+describe('documentTexts', () => {
+  it('when one chunk is larger than a mebibyte then it comes in pieces that join to the text, a cut character whole', () => {
+    // "x" then two-byte characters: the mebibyte mark falls inside one of them.
+    const text = `x${'é'.repeat(1 << 20)}\nend`;
+    const artifact = spillArtifactInChunks(
+      { path: 'doc.jsonl', mediaType: 'application/jsonl', body: '' },
+      () => [Buffer.from(text, 'utf8')],
+    );
+    const pieces = [...(documentTexts(bundleFilesOf([artifact]), 'doc.jsonl') ?? [])];
+    expect(pieces.length).toBeGreaterThan(2);
+    expect(pieces.join('')).toBe(text);
+    expect(pieces.every((piece) => !piece.includes('\ufffd'))).toBe(true);
   });
 });
 

@@ -5,13 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Artifact } from '../../../generator/artifact.js';
+import { spillArtifactInChunks } from '../../../generator/compact-artifact.js';
 import { OPENAI_FEED_DIR } from '../../../generator/emit/agent-feeds/openai-feed.js';
 import { checkFeed, FEED_FILE } from '../../../generator/emit/feed.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { readKnowledgeBase } from '../../../generator/emit/kb.js';
 import { computeEtag } from '../../../generator/preview/conditional.js';
 import { isRecord } from '../../../generator/validate/bundle-layout.js';
-import { bundleFilesOf, validateArtifacts } from '../../../generator/validate/index.js';
+import { bundleFilesOf, validateArtifacts, validateBundle } from '../../../generator/validate/index.js';
 import { PAGES_MANIFEST_PATH } from '../../../live/live-layout.js';
 import { readPackedEntries } from '../../../live/packed-shard.js';
 import { packPageShard } from '../../../live/page-store.js';
@@ -60,6 +61,23 @@ function editLastLine(text: string, edit: (line: string) => string): string {
   const last = lines.length - (lines.at(-1) === '' ? 2 : 1);
   lines[last] = edit(lines[last] ?? '');
   return lines.join('\n');
+}
+
+/** The artifacts with the last row of the JSON Lines shard `path` given `fields`, and that row's item id. */
+function editLastRow(
+  from: readonly Artifact[],
+  path: string,
+  fields: Record<string, unknown>,
+): { broken: Artifact[]; id: string } {
+  let id = '';
+  const broken = editText(from, path, (text) =>
+    editLastLine(text, (line) => {
+      const row = JSON.parse(line) as Record<string, unknown>;
+      id = String(row.item_id);
+      return JSON.stringify({ ...row, ...fields });
+    }),
+  );
+  return { broken, id };
 }
 
 describe('the streamed checkers on a bundle of many pieces', () => {
@@ -143,20 +161,49 @@ describe('the streamed checkers on a bundle of many pieces', () => {
   it("when the last JSON Lines shard's last row states another price then the item and its twin are named", () => {
     const jsonl = lastOf(jsonlShards);
     const csv = jsonl.replace(/\.jsonl\.gz$/, '.csv.gz');
-    let id = '';
-    const broken = editText(artifacts, jsonl, (text) =>
-      editLastLine(text, (line) => {
-        const row = JSON.parse(line) as Record<string, unknown>;
-        id = String(row.item_id);
-        return JSON.stringify({ ...row, price: '999.99 USD' });
-      }),
-    );
+    const { broken, id } = editLastRow(artifacts, jsonl, { price: '999.99 USD' });
     const problems = validateArtifacts(broken).filter((problem) => problem.rule === 'agent-feed');
     expect(problems.map((problem) => problem.path)).toEqual([jsonl, csv, jsonl]);
     expect(problems[1]?.message).toMatch(/^row \d+ differs from row \d+ of /);
     expect(problems[2]?.message).toMatch(
       new RegExp(`variant ${id}: price is 999\\.99 USD, the catalog says `),
     );
+  });
+
+  it("when the feed is read in small chunks and its last shard's last row breaks a rule and repeats the first shard's id then both are named, as its text says", () => {
+    const products = manyProducts(450);
+    const early = products[5];
+    const late = products[440];
+    if (early === undefined || late === undefined) throw new Error('too few products');
+    // The late product's variants take the early one's ids: a duplicate across the first and last shards.
+    products[440] = { ...late, record: { ...late.record, variants: early.record.variants } };
+    const built = emitBundle(makeSamplePlan({ config, products }));
+    const jsonl = lastOf(built.map((artifact) => artifact.path).filter((path) => path.endsWith('.jsonl.gz')));
+    const id = String(early.record.variants[0]?.id);
+    const { broken, id: last } = editLastRow(built, jsonl, { availability: 'sold_out' });
+    // Every shard read from chunks of 7 bytes: every row cut across chunks.
+    const chunked = broken.map((artifact) => {
+      if (!artifact.path.startsWith(`${OPENAI_FEED_DIR}/`)) return artifact;
+      const bytes = Buffer.from(artifact.body, 'utf8');
+      const chunks: Buffer[] = [];
+      for (let at = 0; at < bytes.length; at += 7) chunks.push(bytes.subarray(at, at + 7));
+      return spillArtifactInChunks({ ...artifact, body: '' }, () => chunks);
+    });
+    const feed = (files: ReadonlyMap<string, string>) =>
+      validateBundle(files)
+        .filter((problem) => problem.rule === 'agent-feed' && problem.path.startsWith(OPENAI_FEED_DIR))
+        .map((problem) => `${problem.path}: ${problem.message}`);
+    const said = feed(bundleFilesOf(chunked));
+    const csv = jsonl.replace(/\.jsonl\.gz$/, '.csv.gz');
+    expect(said).toEqual([
+      `${jsonl}: content does not match the manifest digest (corrupt, or changed after the build)`,
+      expect.stringMatching(new RegExp(`^${csv}: row (\\d+) differs from row \\1 of ${jsonl}$`)),
+      expect.stringMatching(new RegExp(`^${OPENAI_FEED_DIR}/.*: juice-0440 variant ${id}: link is `)),
+      `${jsonl}: item_id ${id} appears twice`,
+      `${jsonl}: item ${last}: availability "sold_out" is not a supported value`,
+      expect.stringMatching(new RegExp(`^${jsonl}: juice-0449 variant ${last}: availability is sold_out`)),
+    ]);
+    expect(said).toEqual(feed(new Map(broken.map((artifact) => [artifact.path, artifact.body]))));
   });
 
   it('when a CSV shard in the middle loses a row and is not CSV at its end then both are said, in manifest order', () => {
