@@ -40,6 +40,7 @@ import { fetchUpstreamWithDeadline } from './sources/deadline.js';
 import type { UpstreamResult } from './sources/index.js';
 import { type CatalogChanges, diffCatalogs } from './summary/diff.js';
 import { type BuildNotice, describeBuildNotices } from './summary/notices.js';
+import type { Baseline } from './summary/report.js';
 
 export interface BuildOptions {
   /** Config file path, relative to `cwd`. */
@@ -119,6 +120,8 @@ export interface BuildResult {
   hosts: HostFit[];
   /** Whether the build cache beside the bundle was used, created or rebuilt (and why). */
   cache: CacheReport;
+  /** What `changed` and `files` were counted against (summary/report.ts). */
+  baseline: Baseline;
 }
 
 function leftOutWarnings(leftOut: readonly LeftOutProduct[], strict: boolean): BuildWarning[] {
@@ -330,6 +333,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       files,
       hosts,
       cache: cache.report,
+      baseline: previous === undefined ? 'none' : previous.remembered ? 'cache' : 'bundle',
     };
   } finally {
     // Published or not, the fragment file is let go of; what it holds is never wrong.

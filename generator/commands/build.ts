@@ -124,6 +124,7 @@ export async function runBuild(options: BuildCommandOptions, io: CommandIo): Pro
       ...(result.previousGenerated !== undefined ? { previousGenerated: result.previousGenerated } : {}),
       upstream: result.upstream,
       files: result.files,
+      baseline: result.baseline,
       hosts: result.hosts.map((fit) => ({
         host: fit.host,
         fits: fit.fits,

@@ -33,6 +33,12 @@ export interface BuildReport {
    * removed. What a host uploads is `written`. Null when the build failed.
    */
   files: FileCounts | null;
+  /**
+   * What `changed` and `files` were counted against: the bundle in `out`, the bundle the
+   * build cache remembers (`out` held none: the whole bundle was written), or nothing (a
+   * first build); null on failure.
+   */
+  baseline: Baseline | null;
   /** Each host and whether the bundle fits it, with a line per limit it breaks; null on failure. */
   hosts: { host: string; fits: boolean; breaches: string[] }[] | null;
   /** The build cache beside the bundle: used, or created or rebuilt and why; null on failure. */
@@ -40,6 +46,8 @@ export interface BuildReport {
   durationMs: number;
   error?: { code: string; message: string };
 }
+
+export type Baseline = 'bundle' | 'cache' | 'none';
 
 export interface FileCounts {
   written: number;
@@ -60,6 +68,7 @@ export interface SuccessFacts {
   previousGenerated?: string;
   upstream: { format: string; requests: number };
   files: FileCounts;
+  baseline?: Baseline;
   hosts: { host: string; fits: boolean; breaches: string[] }[];
   cache: CacheReport;
   durationMs: number;
@@ -71,6 +80,7 @@ export function reportSuccess(facts: SuccessFacts): BuildReport {
     exitCode: 0,
     ...facts,
     previousGenerated: facts.previousGenerated ?? null,
+    baseline: facts.baseline ?? null,
   };
 }
 
@@ -93,6 +103,7 @@ export function reportFailure(
     previousGenerated: null,
     upstream: null,
     files: null,
+    baseline: null,
     hosts: null,
     cache: null,
     durationMs: facts.durationMs,
@@ -129,7 +140,10 @@ export function formatReport(report: BuildReport): string {
     `${report.changed ? 'built' : 'unchanged'}: ${report.products} products in ${report.out}` +
     ` (changed: ${report.changed ? 'yes' : 'no'})` +
     (files
-      ? `\n  files: ${files.written} written, ${files.unchanged} unchanged, ${files.removed} removed`
+      ? `\n  files: ${files.written} written, ${files.unchanged} unchanged, ${files.removed} removed` +
+        (report.baseline === 'cache'
+          ? ' (against the bundle the build cache remembers; the whole bundle was written)'
+          : '')
       : '') +
     (report.cache && report.cache.state !== 'used'
       ? `\n  build cache ${report.cache.state}: ${report.cache.reason ?? ''}`

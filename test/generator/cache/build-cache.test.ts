@@ -5,10 +5,10 @@ import { XMLParser } from 'fast-xml-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type BuildOptions, type BuildResult, build } from '../../../generator/build.js';
 import { CACHE_FORMAT, createBuildCache } from '../../../generator/cache/build-cache-file.js';
-import { formatReport, reportSuccess } from '../../../generator/summary/report.js';
 import {
   FIXED_NOW,
   hashTree,
+  humanSummaryOf,
   makeWorkspace,
   setUpstreamPrice,
   writingBuildOptions,
@@ -241,24 +241,7 @@ describe('the build cache beside the bundle', () => {
     await build(options(FIXED_NOW));
     await writeFile(cacheFile(), 'not a database');
     const result = await build(options(AN_HOUR_LATER));
-    const text = formatReport(
-      reportSuccess({
-        changed: result.changed,
-        published: result.published,
-        products: result.plan.catalog.count,
-        warnings: [],
-        unusedContent: [],
-        feedExcluded: [],
-        changes: result.changes,
-        out: result.out,
-        generated: result.plan.generated,
-        upstream: result.upstream,
-        files: result.files,
-        hosts: [],
-        cache: result.cache,
-        durationMs: 0,
-      }),
-    );
+    const text = humanSummaryOf(result);
     expect(text.split('\n').filter((line) => line.includes('build cache rebuilt'))).toHaveLength(1);
   });
 });

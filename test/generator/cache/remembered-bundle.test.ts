@@ -12,6 +12,7 @@ import { CatalogError } from '../../../generator/errors.js';
 import {
   FIXED_NOW,
   hashTree,
+  humanSummaryOf,
   makeWorkspace,
   setUpstreamPrice,
   writingBuildOptions,
@@ -59,6 +60,7 @@ describe('a build with the build cache but without the bundle it left', () => {
     const again = await build(options(AN_HOUR_LATER));
 
     expect(again.cache.state).toBe('used');
+    expect(again.baseline).toBe('cache');
     expect(again.changed).toBe(false);
     expect(again.files).toEqual({ written: 0, unchanged: Object.keys(published).length, removed: 0 });
     // The remembered `generated` time is kept, so every file is the one the host already has.
@@ -100,10 +102,23 @@ describe('a build with the build cache but without the bundle it left', () => {
     await cp(join(dir, '.dist-cache'), join(dir, '.kept-cache'), { recursive: true });
     await dropBundle();
 
-    await build(options(AN_HOUR_LATER));
-    await build(writingBuildOptions(dir, AN_HOUR_LATER, 'kept'));
+    const fromCache = await build(options(AN_HOUR_LATER));
+    const besideBundle = await build(writingBuildOptions(dir, AN_HOUR_LATER, 'kept'));
 
+    expect([fromCache.baseline, besideBundle.baseline]).toEqual(['cache', 'bundle']);
     expect(await hashTree(join(dir, 'dist'))).toEqual(await hashTree(join(dir, 'kept')));
+  });
+
+  it('when the human summary is printed then it says what the files were counted against', async () => {
+    await build(options(FIXED_NOW));
+    await dropBundle();
+    const again = await build(options(AN_HOUR_LATER));
+
+    const text = humanSummaryOf(again);
+
+    const filesLine = text.split('\n').find((line) => line.trim().startsWith('files:'));
+    expect(filesLine).toContain('0 written');
+    expect(filesLine).toContain('against the bundle the build cache remembers');
   });
 
   it('when most products are gone then the shrink guard still refuses, naming the remembered count', async () => {
@@ -131,6 +146,7 @@ describe('a build with the build cache but without the bundle it left', () => {
     const first = await build(options(AN_HOUR_LATER));
 
     expect(first.cache.state).toBe('created');
+    expect(first.baseline).toBe('none');
     expect(first.changed).toBe(true);
     expect(first.files.unchanged).toBe(0);
     expect(first.plan.catalog.generated).toBe(AN_HOUR_LATER.toISOString());

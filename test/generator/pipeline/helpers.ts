@@ -8,8 +8,9 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BuildOptions } from '../../../generator/build.js';
+import type { BuildOptions, BuildResult } from '../../../generator/build.js';
 import { silentLogger } from '../../../generator/logger.js';
+import { formatReport, reportSuccess } from '../../../generator/summary/report.js';
 
 export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -72,4 +73,27 @@ export async function setUpstreamPrice(dir: string, handle: string, price: strin
   if (product === undefined) throw new Error(`${file} has no product ${handle}`);
   for (const variant of product.variants) variant.price = price;
   await writeFile(file, JSON.stringify(data));
+}
+
+/** The human summary the CLI prints for a build's result (no warnings, hosts or timing). */
+export function humanSummaryOf(result: BuildResult): string {
+  return formatReport(
+    reportSuccess({
+      changed: result.changed,
+      published: result.published,
+      products: result.plan.catalog.count,
+      warnings: [],
+      unusedContent: [],
+      feedExcluded: [],
+      changes: result.changes,
+      out: result.out,
+      generated: result.plan.generated,
+      upstream: result.upstream,
+      files: result.files,
+      baseline: result.baseline,
+      hosts: [],
+      cache: result.cache,
+      durationMs: 0,
+    }),
+  );
 }
