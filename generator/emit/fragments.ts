@@ -133,6 +133,7 @@ export function recordsJsonArtifact(
     get value() {
       return { ...head, products: everyRecord(plan.products) };
     },
+    unkept: true as const,
   };
   return chunkedArtifact({ ...fields, body: '', serialisedFrom }, chunks);
 }
