@@ -13,14 +13,7 @@
  */
 import type { Artifact } from '../artifact.js';
 import { chunkedArtifact, type DocumentPiece } from '../compact-artifact.js';
-import type { ProductRecord } from '../model.js';
-import type {
-  BuildPlan,
-  FragmentElement,
-  PlannedProduct,
-  PlannedProducts,
-  ProductFragments,
-} from '../plan.js';
+import type { BuildPlan, FragmentElement, PlannedProduct, ProductFragments } from '../plan.js';
 import { mapProducts, productAt } from '../product-store/planned-products.js';
 import { stableJson } from './json.js';
 
@@ -99,22 +92,6 @@ export function productElements(
 export const RECORD_JSON = 'record-json';
 
 /**
- * Every record of the list, read once while anything holds them: the gate reads the
- * catalog and `kb/products.json` (the same records) at once, and a list on disk would
- * otherwise give it two copies of the catalog. Held weakly, so the records go when the
- * gate lets go of them.
- */
-const recordsRead = new WeakMap<PlannedProducts, WeakRef<ProductRecord[]>>();
-
-function everyRecord(products: PlannedProducts): ProductRecord[] {
-  const known = recordsRead.get(products)?.deref();
-  if (known !== undefined) return known;
-  const records = mapProducts(products, (product) => product.record);
-  recordsRead.set(products, new WeakRef(records));
-  return records;
-}
-
-/**
  * A JSON document (`stableJson` of `head` with `products`) whose `products` are the plan's
  * records in plan order, each record's text taken from the plan's fragments. `products`
  * goes right after the head's keys, as the object literal `{ ...head, products }` puts it.
@@ -131,7 +108,10 @@ export function recordsJsonArtifact(
   const serialisedFrom = {
     body: '',
     get value() {
-      return { ...head, products: everyRecord(plan.products) };
+      // Made for each reader and let go with it (`unkept`). Not shared through a WeakRef:
+      // V8 keeps a WeakRef's target alive until the synchronous run that read it ends, and
+      // the gate is one such run, so it held a copy of every record to its end.
+      return { ...head, products: mapProducts(plan.products, (product) => product.record) };
     },
     unkept: true as const,
   };
