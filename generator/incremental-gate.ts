@@ -15,7 +15,7 @@ import { checkLlmsIndex } from './emit/llms.js';
 import { checkRobots } from './emit/robots.js';
 import { checkSitemap } from './emit/sitemap.js';
 import { planBuild } from './pipeline.js';
-import type { BuildPlan } from './plan.js';
+import type { BuildPlan, PlannedProduct } from './plan.js';
 import { checkDiscovery } from './validate/discovery.js';
 import { bundleFilesOf, checkJsonSyntax, validateArtifacts, validateBundle } from './validate/index.js';
 import { checkOpenApi } from './validate/openapi.js';
@@ -51,7 +51,8 @@ export function validateChanged(
   validated: ReadonlySet<string>,
   unchangedFiles: ReadonlySet<string> = new Set(),
 ): Problem[] {
-  const changed = plan.products.filter((product) => !validated.has(product.record.slug));
+  const changed: PlannedProduct[] = [];
+  for (const product of plan.products) if (!validated.has(product.record.slug)) changed.push(product);
   const ofChanged = planBuild({
     config: plan.config,
     products: changed,

@@ -7,9 +7,9 @@
 import { chooseShardCounts, type ShardCounts } from '../live/live-layout.js';
 import type { ResolvedConfig } from './config.js';
 import { renderEveryFragment } from './emit/fragments.js';
-import type { Catalog, Health } from './model.js';
+import type { Health } from './model.js';
 import type { PartSizes } from './parts/cut-parts.js';
-import type { Article, BuildPlan, PlannedProduct, ProductFragments } from './plan.js';
+import type { Article, BuildPlan, CatalogHead, PlannedProducts, ProductFragments } from './plan.js';
 import type { fetchUpstream } from './sources/index.js';
 
 export const BUILD_STAGES = [
@@ -29,8 +29,8 @@ export type UpstreamFetcher = typeof fetchUpstream;
 
 export interface PlanInput {
   config: ResolvedConfig;
-  /** Sorted by slug, slugs unique (as `mergeProducts` returns them). */
-  products: readonly PlannedProduct[];
+  /** Sorted by slug, slugs unique (as `mergeProducts` returns them); the plan keeps this list. */
+  products: PlannedProducts;
   articles: readonly Article[];
   /** ISO 8601 build time. */
   generated: string;
@@ -46,9 +46,9 @@ export interface PlanInput {
 
 export function planBuild(input: PlanInput): BuildPlan {
   const { config, generated } = input;
-  const products = [...input.products];
+  const { products } = input;
   const articles = [...input.articles].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
-  const catalog: Catalog = {
+  const catalog: CatalogHead = {
     merchant: {
       name: config.merchant.name,
       url: config.merchant.url,
@@ -59,7 +59,6 @@ export function planBuild(input: PlanInput): BuildPlan {
     generated,
     count: products.length,
     checkout: { type: 'redirect', note: config.checkout_note },
-    products: products.map((product) => product.record),
   };
   // Spec 4 rule 2: health "does not call upstream services"; it is a file written by the build.
   const health: Health = {

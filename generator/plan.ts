@@ -30,6 +30,18 @@ export interface PlannedProduct {
 }
 
 /**
+ * The plan's products in slug order, read one at a time: an array for a small catalog, or
+ * records kept on disk and read back pass by pass (generator/records/), so a big catalog
+ * is never held in the heap whole. An array is one; an emitter walks it with `for…of` or
+ * `at`, and keeps only what it derives from each product.
+ */
+export interface PlannedProducts extends Iterable<PlannedProduct> {
+  readonly length: number;
+  /** The product at `index` (0 ≤ index < length), undefined past the end. */
+  at(index: number): PlannedProduct | undefined;
+}
+
+/**
  * One product's fragment as a piece of a big document, its bytes read only when something
  * needs them: a part of the document made of products that did not change is kept from the
  * last bundle without reading them at all (parts/run-parts.ts).
@@ -54,8 +66,17 @@ export interface RunPart {
  */
 export interface ProductFragments {
   bytes(kind: string, product: PlannedProduct, render: () => string): Buffer;
-  /** The same fragment as a piece of a document, read when its bytes are needed. */
-  element(kind: string, product: PlannedProduct, render: () => string): FragmentElement;
+  /**
+   * The same fragment as a piece of a document, read when its bytes are needed. The element
+   * holds no product: `again` reads it back (from disk, for a big catalog) if it must be
+   * rendered, so a document's elements do not keep every product in the heap.
+   */
+  element(
+    kind: string,
+    product: PlannedProduct,
+    render: (product: PlannedProduct) => string,
+    again: () => PlannedProduct,
+  ): FragmentElement;
   /**
    * The parts a run of a parted document was cut into by an earlier build, when the build
    * cache knows the run's `key` (its pieces and their digests); `members` are the run's
@@ -83,6 +104,9 @@ export interface ProductFragments {
   ): Buffer;
 }
 
+/** The catalog document without its products, which a big catalog never holds at once. */
+export type CatalogHead = Omit<Catalog, 'products'>;
+
 /** A merchant article written as Markdown in `content/articles/`. */
 export interface Article {
   slug: string;
@@ -98,10 +122,11 @@ export interface BuildPlan {
   config: ResolvedConfig;
   /** ISO 8601 time of this build; the only time stamp in the output. */
   generated: string;
-  /** Sorted by slug; `catalog.products` is `products.map(p => p.record)`. */
-  products: PlannedProduct[];
+  /** Sorted by slug: the catalog's products are their records, in this order. */
+  products: PlannedProducts;
   articles: Article[];
-  catalog: Catalog;
+  /** The catalog document but its products (`count` is how many): they are `products`' records. */
+  catalog: CatalogHead;
   health: Health;
   /** How large a parted document's parts are (`parts/cut-parts.ts`); the default unless a test lowers it. */
   partSizes?: PartSizes;

@@ -7,11 +7,19 @@
  * number `live-layout.ts` chooses. A lookup or a page of results reads one entry of a few
  * shards, and the handler's cold start is the index's root alone. The generator builds them with
  * `buildLiveFiles`; the handler finds a shard with the same `shardOf`.
+ *
+ * The catalog comes as a `RecordSource` (record-source.ts), read once in order for the index
+ * and each shard's members, then a shard's members at a time: no record is kept past its use.
  */
-import type { ProductRecord } from '../record/product-record.js';
 import { chooseShardCounts, indexFilePath, MANIFEST_PATH, type ShardCounts } from './live-layout.js';
-import { buildProductShards, type ShardPacker } from './product-shards.js';
-import { buildSearchIndex } from './search-index-file.js';
+import {
+  collectShardMembers,
+  packProductShards,
+  type ShardMembersCollector,
+  type ShardPacker,
+} from './product-shards.js';
+import { numberedRecords, type RecordSource } from './record-source.js';
+import { buildSearchIndexOfRows, type SearchRow, searchRowOf } from './search-index-file.js';
 import {
   buildSearchPartitions,
   DEFAULT_PARTITION_SIZES,
@@ -73,7 +81,7 @@ export interface LiveFile {
 }
 
 export function buildLiveFiles(
-  records: readonly ProductRecord[],
+  records: RecordSource,
   settings: LiveManifestSettings,
   options: {
     indexSizes?: Partial<PartitionSizes>;
@@ -81,23 +89,32 @@ export function buildLiveFiles(
     packShard?: ShardPacker;
   } = {},
 ): LiveFile[] {
-  const { products: shards, variants: variantShardCount } =
-    options.shards ?? chooseShardCounts(records.length);
-  const index = buildSearchPartitions(buildSearchIndex(records), {
-    ...DEFAULT_PARTITION_SIZES,
-    ...options.indexSizes,
-  });
+  const counts = options.shards ?? chooseShardCounts(records.length);
+  const collector = collectShardMembers(counts);
+  // One read of the catalog feeds both the index and the shards' members.
+  const index = buildSearchPartitions(
+    buildSearchIndexOfRows(records.length, rowsNotingMembers(records, collector)),
+    { ...DEFAULT_PARTITION_SIZES, ...options.indexSizes },
+  );
   const manifest: LiveManifest = {
     format: 1,
     ...settings,
-    shards,
-    variant_shards: variantShardCount,
+    shards: counts.products,
+    variant_shards: counts.variants,
     index_parts: index.length,
     products: records.length,
   };
   return [
     { path: MANIFEST_PATH, body: JSON.stringify(manifest) },
     ...index.map(({ name, body }) => ({ path: indexFilePath(name), body })),
-    ...buildProductShards(records, { products: shards, variants: variantShardCount }, options.packShard),
+    ...packProductShards(records, collector.members, counts, options.packShard),
   ];
+}
+
+/** Each record's search row, noting on the way which shards the record is a member of. */
+function* rowsNotingMembers(records: RecordSource, collector: ShardMembersCollector): Generator<SearchRow> {
+  for (const [index, record] of numberedRecords(records)) {
+    collector.add(index, record);
+    yield searchRowOf(record);
+  }
 }

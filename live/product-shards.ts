@@ -4,10 +4,16 @@
  * each variant id's product id packed by a hash of the variant id (`live-layout.ts` says
  * where and how many; `packed-shard.ts` how). The handler reads one entry of one shard per
  * product it returns, never a whole shard's JSON.
+ *
+ * Built in two steps so the catalog never has to be in memory whole (record-source.ts):
+ * one pass in catalog order notes each shard's members by their position (`collectShardMembers`),
+ * then each shard reads its members back with `at` and is packed, so the records of one
+ * shard at most are alive at a time.
  */
 import type { ProductRecord } from '../record/product-record.js';
 import { productShardPath, type ShardCounts, shardOf, variantShardPath } from './live-layout.js';
 import { type PackEntry, packEntries } from './packed-shard.js';
+import { numberedRecords, type RecordSource, recordAt } from './record-source.js';
 import { toUcpProduct } from './ucp-product.js';
 
 export interface ShardFile {
@@ -15,32 +21,48 @@ export interface ShardFile {
   body: string | Buffer;
 }
 
+export type ShardCountsOf = Pick<ShardCounts, 'products' | 'variants'>;
+
+/** Each shard's members: the catalog positions of its products, ascending, each once. */
+export interface ShardMembers {
+  readonly products: readonly (readonly number[])[];
+  readonly variants: readonly (readonly number[])[];
+}
+
 /**
- * Makes one shard's body: `pack()` packs it here; a build with a cache may instead copy
- * the last build's file when the same records went into it (generator/emit/live-index.ts).
+ * Makes one shard's body from its members (positions in the catalog): `pack()` reads
+ * their records from the source and packs them; a packer that has read the members' records
+ * already (a build with a cache, which copies the last build's file when the same products
+ * went into it: generator/emit/live-index.ts) passes them, in the members' order, so they are
+ * not read twice.
  */
 export type ShardPacker = (
-  shard: { kind: 'products' | 'variants'; index: number; records: readonly ProductRecord[] },
-  pack: () => string,
+  shard: { kind: 'products' | 'variants'; index: number; members: readonly number[] },
+  pack: (records?: readonly ProductRecord[]) => string,
 ) => string | Buffer;
 
 const packHere: ShardPacker = (_shard, pack) => pack();
 
-/** Each shard's records, in catalog order, by a hash of the keys a record puts in it. */
-function bucketRecords(
-  records: readonly ProductRecord[],
-  count: number,
-  keysOf: (record: ProductRecord) => readonly string[],
-): ProductRecord[][] {
-  const buckets = Array.from({ length: count }, (): ProductRecord[] => []);
-  for (const record of records) {
-    for (const key of keysOf(record)) {
-      const bucket = buckets[shardOf(key, count)];
-      // A record whose keys land in one shard twice is one member of it, once.
-      if (bucket !== undefined && bucket.at(-1) !== record) bucket.push(record);
-    }
-  }
-  return buckets;
+/** Notes, product by product in catalog order, which shards each one is a member of. */
+export interface ShardMembersCollector {
+  add(index: number, record: ProductRecord): void;
+  readonly members: ShardMembers;
+}
+
+export function collectShardMembers(counts: ShardCountsOf): ShardMembersCollector {
+  const products = Array.from({ length: counts.products }, (): number[] => []);
+  const variants = Array.from({ length: counts.variants }, (): number[] => []);
+  return {
+    members: { products, variants },
+    add(index, record) {
+      products[shardOf(record.id, counts.products)]?.push(index);
+      for (const variant of record.variants) {
+        const bucket = variants[shardOf(variant.id, counts.variants)];
+        // A product whose variants land in one shard twice is one member of it, once.
+        if (bucket !== undefined && bucket.at(-1) !== index) bucket.push(index);
+      }
+    },
+  };
 }
 
 function productEntries(records: readonly ProductRecord[]): PackEntry[] {
@@ -55,27 +77,48 @@ function variantEntries(records: readonly ProductRecord[], shard: number, count:
   );
 }
 
-export function buildProductShards(
-  records: readonly ProductRecord[],
-  counts: Pick<ShardCounts, 'products' | 'variants'>,
+/** The members' records: the packer's when it read them, else read from the source now. */
+function membersRecords(
+  source: RecordSource,
+  members: readonly number[],
+  given: readonly ProductRecord[] | undefined,
+): readonly ProductRecord[] {
+  if (given === undefined) return members.map((index) => recordAt(source, index));
+  if (given.length !== members.length)
+    throw new TypeError(`ShardPacker: ${given.length} records given for ${members.length} members`);
+  return given;
+}
+
+/** The shards' files, packed one shard at a time from their members' records. */
+export function packProductShards(
+  source: RecordSource,
+  members: ShardMembers,
+  counts: ShardCountsOf,
   packShard: ShardPacker = packHere,
 ): ShardFile[] {
-  const products = bucketRecords(records, counts.products, (record) => [record.id]);
-  const variants = bucketRecords(records, counts.variants, (record) =>
-    record.variants.map((variant) => variant.id),
-  );
   return [
-    ...products.map((members, index) => ({
+    ...members.products.map((shard, index) => ({
       path: productShardPath(index),
-      body: packShard({ kind: 'products', index, records: members }, () =>
-        packEntries(productEntries(members)),
+      body: packShard({ kind: 'products', index, members: shard }, (given) =>
+        packEntries(productEntries(membersRecords(source, shard, given))),
       ),
     })),
-    ...variants.map((members, index) => ({
+    ...members.variants.map((shard, index) => ({
       path: variantShardPath(index),
-      body: packShard({ kind: 'variants', index, records: members }, () =>
-        packEntries(variantEntries(members, index, counts.variants)),
+      body: packShard({ kind: 'variants', index, members: shard }, (given) =>
+        packEntries(variantEntries(membersRecords(source, shard, given), index, counts.variants)),
       ),
     })),
   ];
+}
+
+/** The shards of a source on their own: one pass to find the members, then one shard at a time. */
+export function buildProductShards(
+  source: RecordSource,
+  counts: ShardCountsOf,
+  packShard: ShardPacker = packHere,
+): ShardFile[] {
+  const collector = collectShardMembers(counts);
+  for (const [index, record] of numberedRecords(source)) collector.add(index, record);
+  return packProductShards(source, collector.members, counts, packShard);
 }

@@ -11,6 +11,7 @@
  */
 import type { ProductRecord } from '../record/product-record.js';
 import { ByteWriter } from './byte-writer.js';
+import { numberedRecords, type RecordSource } from './record-source.js';
 import { buildColumnsFile, type ColumnsFile, type ColumnsRow } from './search-columns-file.js';
 import { tokenise } from './search-tokens.js';
 import { ucpOffersOf } from './ucp-product.js';
@@ -84,29 +85,32 @@ function optionsText(record: ProductRecord): string {
   return words.join(' ');
 }
 
-/** The index of these records, in catalog order. */
-export function buildSearchIndex(records: readonly ProductRecord[]): SearchIndexFile {
-  return buildSearchIndexOfRows(records.length, (product) => searchRowOf(records[product] as ProductRecord));
+/** The index of the source's records, in catalog order, read once with `for…of`. */
+export function buildSearchIndex(records: RecordSource): SearchIndexFile {
+  return buildSearchIndexOfRows(records.length, rowsOf(records));
+}
+
+function* rowsOf(records: RecordSource): Generator<SearchRow> {
+  for (const [, record] of numberedRecords(records)) yield searchRowOf(record);
 }
 
 /**
- * The index of `count` rows in catalog order, each read through `rowAt` once and
- * tokenised once, so a caller with a million synthetic rows need not hold them all.
+ * The index of `count` rows in catalog order, each read once and tokenised once, and
+ * nothing kept of a row but its id, its filter row and its postings: a caller with a
+ * million rows (from a list on disk, or synthetic) need not hold them all.
  */
-export function buildSearchIndexOfRows(
-  count: number,
-  rowAt: (product: number) => SearchRow,
-): SearchIndexFile {
+export function buildSearchIndexOfRows(count: number, rows: Iterable<SearchRow>): SearchIndexFile {
   const lengths = new Uint32Array(count * FIELDS);
   const byTerm = new Map<string, Posting>();
   const wide: number[][] = [];
   const ids: string[] = [];
-  const rows: ColumnsRow[] = [];
+  const columns: ColumnsRow[] = [];
   const counts = new Map<string, number>();
-  for (let product = 0; product < count; product += 1) {
-    const row = rowAt(product);
+  let product = 0;
+  for (const row of rows) {
+    if (product >= count) throw new TypeError(`buildSearchIndexOfRows: more than ${count} rows`);
     ids.push(row.id);
-    rows.push({ category: row.category, offers: row.offers });
+    columns.push({ category: row.category, offers: row.offers });
     counts.clear();
     row.fields.forEach((text, field) => {
       const tokens = tokenise(text);
@@ -122,14 +126,16 @@ export function buildSearchIndexOfRows(
       posting.products.push(product);
       posting.counts.push(packed);
     }
+    product += 1;
   }
+  if (product < count) throw new TypeError(`buildSearchIndexOfRows: ${product} rows of ${count}`);
   const terms = [...byTerm.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const postings = terms.map((term) => byTerm.get(term) as Posting);
   const impacts = scoreImpacts(postings, fieldShares(lengths, count), wide);
   return {
     format: 3,
     ids,
-    ...buildColumnsFile(rows),
+    ...buildColumnsFile(columns),
     terms,
     counts: postings.map((posting) => posting.products.length),
     ...packPostings(postings, impacts),

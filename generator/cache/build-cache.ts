@@ -11,7 +11,7 @@
 import type { ResolvedConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { NormaliseMemo } from '../normalise/item-key.js';
-import type { PlannedProduct, ProductFragments } from '../plan.js';
+import type { PlannedProduct, PlannedProducts, ProductFragments } from '../plan.js';
 import type { KnownFile } from '../publish/file-digest.js';
 import type { CatalogFactsStore } from '../publish/previous-bundle.js';
 import { readPackageVersion } from '../sources/deadline.js';
@@ -28,7 +28,7 @@ import {
 import { cachedFragments } from './cached-fragments.js';
 import { type FragmentStore, openFragmentStore } from './fragment-store.js';
 import { normaliseMemo } from './normalise-memo.js';
-import { digestProduct, digestSettings } from './product-digest.js';
+import { digestProduct, digestSettings, rememberDigest } from './product-digest.js';
 import { seedLastmods } from './seed-lastmods.js';
 
 /** The `cache` field of the `--json` summary. */
@@ -53,7 +53,7 @@ export interface BuildCache {
    * The products this build's gate need not check again (every fragment copied from a row a
    * published build's gate passed), when the cache is trusted; undefined otherwise.
    */
-  validatedProducts(products: readonly PlannedProduct[]): ReadonlySet<string> | undefined;
+  validatedProducts(products: PlannedProducts): ReadonlySet<string> | undefined;
   /** This build's gate passed: the fragments it wrote need no checking again. */
   gatePassed(): void;
   /**
@@ -106,8 +106,7 @@ export async function openBuildCache(
       : store?.state === 'rebuilt'
         ? { state: 'rebuilt', reason: `its fragment file was not trusted (${store.reason ?? 'unknown'})` }
         : { state: 'used' };
-  const digests = new WeakMap<PlannedProduct, string>();
-  const fragments = store === undefined ? undefined : cachedFragments(store, digests);
+  const fragments = store === undefined ? undefined : cachedFragments(store);
   let closed = false;
   const closeStore = (prune?: { removedSlugs: readonly string[] }) => {
     if (closed || store === undefined) return;
@@ -176,7 +175,7 @@ export async function openBuildCache(
         const lastmod = before?.digest === digest ? before.lastmod : (seeds.get(slug) ?? now.toISOString());
         rows.set(slug, { digest, lastmod });
         const dated = { ...product, changedAt: lastmod };
-        digests.set(dated, digest);
+        rememberDigest(dated, digest);
         return dated;
       });
     },

@@ -6,9 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { parseJsonBytes } from '../json-bytes.js';
-import type { PlannedProduct, ProductFragments, RunPart } from '../plan.js';
+import type { PlannedProducts, ProductFragments, RunPart } from '../plan.js';
 import type { FragmentStore } from './fragment-store.js';
-import { digestProduct } from './product-digest.js';
+import { digestOfProduct } from './product-digest.js';
 
 export interface CachedFragments extends ProductFragments {
   /** How many fragments were copied and how many rendered, for the log. */
@@ -17,23 +17,14 @@ export interface CachedFragments extends ProductFragments {
    * The products every fragment of which was copied from a row a published build's gate
    * passed: the gate of this build need not check them again (incremental-gate.ts).
    */
-  validatedProducts(products: readonly PlannedProduct[]): Set<string>;
+  validatedProducts(products: PlannedProducts): Set<string>;
 }
 
-export function cachedFragments(
-  store: FragmentStore,
-  knownDigests: WeakMap<PlannedProduct, string>,
-): CachedFragments {
+export function cachedFragments(store: FragmentStore): CachedFragments {
   const counts = { copied: 0, rendered: 0 };
   // Products with a fragment rendered here, or copied from a row no gate has passed yet.
   const unchecked = new Set<string>();
-  const digestOf = (product: PlannedProduct) => {
-    const known = knownDigests.get(product);
-    if (known !== undefined) return known;
-    const digest = digestProduct(product);
-    knownDigests.set(product, digest);
-    return digest;
-  };
+  const digestOf = digestOfProduct;
   store.keepTouchedOnly(RUN_PARTS);
   const fragments: CachedFragments = {
     counts,
@@ -71,12 +62,15 @@ export function cachedFragments(
       counts.rendered += 1;
       return bytes;
     },
-    element(kind, product, render) {
+    element(kind, product, render, again) {
       const { slug } = product.record;
       return {
         slug,
         key: `${kind}\u0000${slug}\u0000${digestOf(product)}`,
-        read: () => fragments.bytes(kind, product, render),
+        read: () => {
+          const read = again();
+          return fragments.bytes(kind, read, () => render(read));
+        },
       };
     },
     runParts(key, members) {
@@ -105,7 +99,9 @@ export function cachedFragments(
       store.put(RUN_LENGTH, document, '', Buffer.from(String(length)));
     },
     validatedProducts(products) {
-      return new Set(products.map((product) => product.record.slug).filter((slug) => !unchecked.has(slug)));
+      const validated = new Set<string>();
+      for (const { record } of products) if (!unchecked.has(record.slug)) validated.add(record.slug);
+      return validated;
     },
   };
   return fragments;

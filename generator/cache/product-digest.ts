@@ -38,6 +38,28 @@ export function digestProduct(product: PlannedProduct): string {
   return sha256(JSON.stringify(rendered));
 }
 
+/**
+ * Digests already computed, by product object: the build cache dates each product by its
+ * digest, and every fragment of the product is then looked up by it, so it is computed
+ * once per product, not once per fragment. A product read back from disk
+ * (product-store/stored-products.ts) brings its digest with it.
+ */
+const knownDigests = new WeakMap<PlannedProduct, string>();
+
+/** Remembers `digest` as `product`'s (it must be `digestProduct(product)`). */
+export function rememberDigest(product: PlannedProduct, digest: string): void {
+  knownDigests.set(product, digest);
+}
+
+/** `digestProduct(product)`, computed only the first time it is asked for this object. */
+export function digestOfProduct(product: PlannedProduct): string {
+  const known = knownDigests.get(product);
+  if (known !== undefined) return known;
+  const digest = digestProduct(product);
+  knownDigests.set(product, digest);
+  return digest;
+}
+
 /** A product record as the last bundle's catalog published it, to compare with `digestRecord`. */
 export function digestRecord(record: unknown): string {
   return sha256(canonicalJson(record));

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { ProductRecord } from '../model.js';
 import type { BuildPlan } from '../plan.js';
+import { recordsOf } from '../product-store/planned-products.js';
 
 export interface CatalogFields {
   flavor: boolean;
@@ -27,7 +28,17 @@ export interface CatalogFields {
   salePrices: boolean;
 }
 
-type SeedFacet = 'flavor' | 'packaging' | 'ingredients' | 'nutrition' | 'benefits' | 'certifications';
+/** The seed's Product fields only some merchants fill. */
+export const SEED_FACETS = [
+  'flavor',
+  'packaging',
+  'ingredients',
+  'nutrition',
+  'benefits',
+  'certifications',
+] as const;
+
+type SeedFacet = (typeof SEED_FACETS)[number];
 
 function hasValue(value: unknown): boolean {
   if (value === undefined || value === null) return false;
@@ -37,31 +48,37 @@ function hasValue(value: unknown): boolean {
   return true;
 }
 
-/** The facets of a list of records (pure; `describeCatalogFields` memoises it per plan). */
-export function collectCatalogFields(records: readonly ProductRecord[]): CatalogFields {
-  const seed = (name: SeedFacet) => records.some((record) => hasValue(record[name]));
-  const options: string[] = [];
+/**
+ * The facets of the records (pure; `describeCatalogFields` memoises it per plan), in one
+ * pass: the plan's products may be read back from disk, one at a time.
+ */
+export function collectCatalogFields(records: Iterable<ProductRecord>): CatalogFields {
+  const fields: CatalogFields = {
+    flavor: false,
+    packaging: false,
+    ingredients: false,
+    nutrition: false,
+    benefits: false,
+    certifications: false,
+    brand: false,
+    images: false,
+    variants: false,
+    options: [],
+    salePrices: false,
+  };
   for (const record of records) {
+    for (const name of SEED_FACETS) if (!fields[name] && hasValue(record[name])) fields[name] = true;
+    if (!fields.brand && hasValue(record.brand)) fields.brand = true;
+    if (record.images.length > 0) fields.images = true;
+    if (record.variants.length > 1) fields.variants = true;
+    if (!fields.salePrices && record.variants.some((variant) => variant.compare_at_price !== undefined))
+      fields.salePrices = true;
     for (const option of record.options) {
       const name = option.name.trim().toLowerCase();
-      if (name !== '' && !options.includes(name)) options.push(name);
+      if (name !== '' && !fields.options.includes(name)) fields.options.push(name);
     }
   }
-  return {
-    flavor: seed('flavor'),
-    packaging: seed('packaging'),
-    ingredients: seed('ingredients'),
-    nutrition: seed('nutrition'),
-    benefits: seed('benefits'),
-    certifications: seed('certifications'),
-    brand: records.some((record) => hasValue(record.brand)),
-    images: records.some((record) => record.images.length > 0),
-    variants: records.some((record) => record.variants.length > 1),
-    options,
-    salePrices: records.some((record) =>
-      record.variants.some((variant) => variant.compare_at_price !== undefined),
-    ),
-  };
+  return fields;
 }
 
 const fieldsByPlan = new WeakMap<BuildPlan, CatalogFields>();
@@ -70,7 +87,7 @@ const fieldsByPlan = new WeakMap<BuildPlan, CatalogFields>();
 export function describeCatalogFields(plan: BuildPlan): CatalogFields {
   let fields = fieldsByPlan.get(plan);
   if (fields === undefined) {
-    fields = collectCatalogFields(plan.products.map((product) => product.record));
+    fields = collectCatalogFields(recordsOf(plan.products));
     fieldsByPlan.set(plan, fields);
   }
   return fields;

@@ -6,7 +6,13 @@
  * what this module hands it, so every fact on the page comes from one place.
  */
 import type { BuildPlan } from '../plan.js';
-import { type CatalogFields, describeCatalogFacts, describeCatalogFields } from './catalog-fields.js';
+import { firstProducts } from '../product-store/planned-products.js';
+import {
+  type CatalogFields,
+  describeCatalogFacts,
+  describeCatalogFields,
+  SEED_FACETS,
+} from './catalog-fields.js';
 import type { OpenApiDocument } from './openapi.js';
 import { type AccountAccess, describeAccountAccess } from './openapi-policy.js';
 import { SCHEMA_NAMES } from './openapi-schemas.js';
@@ -120,15 +126,7 @@ export function splitCodeSpans(text: string): TextPart[] {
     .filter((part) => part.text !== '');
 }
 
-/** The seed's Product fields only some merchants fill; the page lists them only when some product carries one. */
-const SEED_FACETS = [
-  'flavor',
-  'packaging',
-  'ingredients',
-  'nutrition',
-  'benefits',
-  'certifications',
-] as const;
+// The page lists the seed's optional fields (SEED_FACETS) only when some product carries one.
 
 /** Whether the page's fields table shows this field: every field but a seed facet no product carries. */
 function showsField(schema: string, field: string, fields: CatalogFields): boolean {
@@ -160,8 +158,8 @@ function buildSchemaViews(document: OpenApiDocument, fields: CatalogFields): Sch
 }
 
 function exampleCatalog(plan: BuildPlan): string {
-  const { catalog } = plan;
-  const trimmed = { ...catalog, products: catalog.products.slice(0, EXAMPLE_PRODUCTS) };
+  const examples = firstProducts(plan.products, EXAMPLE_PRODUCTS).map((product) => product.record);
+  const trimmed = { ...plan.catalog, products: examples };
   return JSON.stringify(trimmed, null, 2);
 }
 
@@ -223,7 +221,7 @@ export function buildDocsView(document: OpenApiDocument, plan: BuildPlan): DocsV
     baseUrl: config.base_url,
     siteUrl: config.site_url,
     generated: plan.generated,
-    productCount: plan.catalog.products.length,
+    productCount: plan.catalog.count,
     operations: buildOperationViews(document, plan),
     schemas: buildSchemaViews(document, catalogFields),
     rules: policy.rules.map((rule) => rule.text),

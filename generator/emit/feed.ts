@@ -23,6 +23,7 @@ import {
   MAX_TITLE_LENGTH,
 } from './feed-item.js';
 import { checkGoogleItemRules, screenFeedProducts } from './feed-rules.js';
+import { productElements } from './fragments.js';
 import { FEED_PATH, filePathOf } from './sitemap-pages.js';
 import {
   buildXmlChunksWithElements,
@@ -47,8 +48,8 @@ export function emitFeed(plan: BuildPlan): Artifact[] {
   // Products that break a Google item rule stay in the catalog; the build warns about each.
   const itemsOf = (product: PlannedProduct): Record<string, unknown>[] =>
     screenFeedProducts([product]).items.map((offer) => buildFeedItem(offer, config, shipping));
-  const fragments = plan.products.map((product) =>
-    plan.fragments.element(FEED_ITEMS, product, () => buildXmlElementsAtDepth2('item', itemsOf(product))),
+  const fragments = productElements(plan, FEED_ITEMS, (product) =>
+    buildXmlElementsAtDepth2('item', itemsOf(product)),
   );
   const frameWith = (item: Iterable<unknown>) => ({
     rss: { '@_version': '2.0', '@_xmlns:g': GOOGLE_NAMESPACE, channel: { ...channel, item } },

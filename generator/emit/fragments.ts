@@ -13,7 +13,15 @@
  */
 import type { Artifact } from '../artifact.js';
 import { chunkedArtifact, type DocumentPiece } from '../compact-artifact.js';
-import type { BuildPlan, ProductFragments } from '../plan.js';
+import type { ProductRecord } from '../model.js';
+import type {
+  BuildPlan,
+  FragmentElement,
+  PlannedProduct,
+  PlannedProducts,
+  ProductFragments,
+} from '../plan.js';
+import { mapProducts, productAt } from '../product-store/planned-products.js';
 import { stableJson } from './json.js';
 
 export const renderEveryFragment: ProductFragments = {
@@ -21,7 +29,7 @@ export const renderEveryFragment: ProductFragments = {
   element: (_kind, product, render) => {
     // Rendered now, as before elements were lazy: nothing caches it, and a section read by
     // two documents (the knowledge base and llms-full.txt) is then rendered once.
-    const bytes = Buffer.from(render(), 'utf8');
+    const bytes = Buffer.from(render(product), 'utf8');
     return { slug: product.record.slug, key: undefined, read: () => bytes };
   },
   whole: (_kind, _key, _members, render) => Buffer.from(render(), 'utf8'),
@@ -72,21 +80,60 @@ export function jsonChunksWithElements(
   return parts;
 }
 
+/**
+ * One element of `kind` per product of the plan, in plan order. An element reads its
+ * product again by its index when its bytes are needed, so the elements of a document hold
+ * no product between the walk that makes them and the writer that reads them.
+ */
+export function productElements(
+  plan: BuildPlan,
+  kind: string,
+  render: (product: PlannedProduct) => string,
+): FragmentElement[] {
+  return mapProducts(plan.products, (product, index) =>
+    plan.fragments.element(kind, product, render, () => productAt(plan.products, index, kind)),
+  );
+}
+
 /** The fragment kind of a product's record as an element of a top-level `products` array. */
 export const RECORD_JSON = 'record-json';
 
 /**
- * A JSON document (`stableJson` of `value`) whose `products` are the plan's records in plan
- * order, each record's text taken from the plan's fragments. The gate still reads `value`.
+ * Every record of the list, read once while anything holds them: the gate reads the
+ * catalog and `kb/products.json` (the same records) at once, and a list on disk would
+ * otherwise give it two copies of the catalog. Held weakly, so the records go when the
+ * gate lets go of them.
+ */
+const recordsRead = new WeakMap<PlannedProducts, WeakRef<ProductRecord[]>>();
+
+function everyRecord(products: PlannedProducts): ProductRecord[] {
+  const known = recordsRead.get(products)?.deref();
+  if (known !== undefined) return known;
+  const records = mapProducts(products, (product) => product.record);
+  recordsRead.set(products, new WeakRef(records));
+  return records;
+}
+
+/**
+ * A JSON document (`stableJson` of `head` with `products`) whose `products` are the plan's
+ * records in plan order, each record's text taken from the plan's fragments. `products`
+ * goes right after the head's keys, as the object literal `{ ...head, products }` puts it.
+ * The gate's value is made only when the gate asks for it: it holds every record.
  */
 export function recordsJsonArtifact(
   plan: BuildPlan,
   fields: Omit<Artifact, 'body' | 'serialisedFrom' | 'encoding'>,
-  value: Record<string, unknown> & { products: readonly unknown[] },
+  head: Record<string, unknown>,
 ): Artifact {
-  const elements = plan.products.map((product) =>
-    plan.fragments.element(RECORD_JSON, product, () => indentedJson(product.record)),
-  );
-  const chunks = jsonChunksWithElements(value, 'products', elements);
-  return chunkedArtifact({ ...fields, body: '', serialisedFrom: { body: '', value } }, chunks);
+  const elements = productElements(plan, RECORD_JSON, (product) => indentedJson(product.record));
+  const frame = { ...head, products: [] };
+  const chunks = jsonChunksWithElements(frame, 'products', elements);
+  const serialisedFrom = {
+    body: '',
+    get value() {
+      return { ...head, products: everyRecord(plan.products) };
+    },
+    unkept: true as const,
+  };
+  return chunkedArtifact({ ...fields, body: '', serialisedFrom }, chunks);
 }

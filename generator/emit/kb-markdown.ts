@@ -22,6 +22,7 @@ import type { DocumentPiece } from '../compact-artifact.js';
 import type { BuildPlan } from '../plan.js';
 import { catalogUrls } from './catalog.js';
 import { describeCatalogFields, facetedFragmentKind } from './catalog-fields.js';
+import { productElements } from './fragments.js';
 import {
   renderProductSection,
   VARIANT_COLUMNS,
@@ -101,12 +102,8 @@ function renderSections(plan: BuildPlan, policy: UsagePolicy): DocumentPiece[] {
   const kind = facetedFragmentKind('kb-section', fields);
   const separator = Buffer.from('\n\n', 'utf8');
   const parts: DocumentPiece[] = [Buffer.from([about, usage, PRODUCTS_HEADING].join('\n\n'), 'utf8')];
-  for (const product of plan.products) {
-    parts.push(
-      separator,
-      plan.fragments.element(kind, product, () => renderProductSection(product, fields)),
-    );
-  }
+  for (const element of productElements(plan, kind, (product) => renderProductSection(product, fields)))
+    parts.push(separator, element);
   const articles = renderArticles(plan);
   if (articles.length > 0) parts.push(separator, Buffer.from(articles.join('\n\n'), 'utf8'));
   return parts;

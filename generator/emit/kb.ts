@@ -47,8 +47,7 @@ export function emitKnowledgeBase(plan: BuildPlan): Artifact[] {
     generated: plan.generated,
     source,
     usage,
-    count: plan.catalog.products.length,
-    products: plan.catalog.products,
+    count: plan.catalog.count,
   };
   const title = `${config.merchant.name} knowledge base`;
   const frontMatter = {
@@ -58,7 +57,7 @@ export function emitKnowledgeBase(plan: BuildPlan): Artifact[] {
     license: policy.license,
     usage,
     merchant: config.merchant.name,
-    products: plan.catalog.products.length,
+    products: plan.catalog.count,
     articles: plan.articles.length,
   };
   // Front matter by gray-matter (written for a one-character body, then cut before it),

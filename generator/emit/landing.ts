@@ -103,7 +103,7 @@ export function emitLanding(plan: BuildPlan): Artifact[] {
     merchant: config.merchant.name,
     summary: config.merchant.description ?? '',
     storefrontUrl: config.storefront_url,
-    productCount: plan.catalog.products.length,
+    productCount: plan.catalog.count,
     requestsPerMinute: resolveUsagePolicy(config).requestsPerMinute,
     contact: config.merchant.contact,
     generated: plan.generated,

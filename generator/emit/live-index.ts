@@ -8,9 +8,10 @@
 import { mcpEndpointOf } from '../../access-token/resource-urls.js';
 import { buildLiveFiles, LIVE_DIR, type LiveManifestSettings } from '../../live/live-files.js';
 import type { ShardPacker } from '../../live/product-shards.js';
+import type { RecordSource } from '../../live/record-source.js';
 import type { Artifact } from '../artifact.js';
 import { bytesArtifact } from '../compact-artifact.js';
-import type { BuildPlan } from '../plan.js';
+import type { BuildPlan, PlannedProduct } from '../plan.js';
 import { shardKey } from './fragments.js';
 import { markdownTwins } from './markdown-twins.js';
 import { filePathOf } from './sitemap-pages.js';
@@ -23,26 +24,28 @@ export function isLiveData(artifact: Pick<Artifact, 'path'>): boolean {
 
 export function emitLiveIndex(plan: BuildPlan): Artifact[] {
   if (!plan.config.live.enabled) return [];
-  const plannedOf = new Map(plan.products.map((product) => [product.record, product]));
+  const { products } = plan;
+  // Read a product at a time (`length`, `at`, `for…of` only): the plan's products may be a
+  // list on disk that parses a fresh object on every read, so nothing here keys on identity.
+  const records: RecordSource = {
+    length: products.length,
+    at: (index) => products.at(index)?.record,
+    *[Symbol.iterator]() {
+      for (const product of products) yield product.record;
+    },
+  };
   // A shard whose products all kept their digests is copied from the last build; the count
   // is in the kind, so shards cut another way are never mistaken for these.
-  const packShard: ShardPacker = ({ kind, index, records }, pack) =>
-    plan.fragments.whole(
+  const packShard: ShardPacker = ({ kind, index, members }, pack) => {
+    const planned = members.map((member) => plannedAt(plan, member));
+    return plan.fragments.whole(
       `live-${kind}/shards-${kind === 'products' ? plan.shards.products : plan.shards.variants}`,
       shardKey(index),
-      records.map((record) => {
-        const planned = plannedOf.get(record);
-        if (planned === undefined)
-          throw new TypeError(`emitLiveIndex: ${record.slug} is not a planned product`);
-        return planned;
-      }),
-      pack,
+      planned,
+      () => pack(planned.map((product) => product.record)),
     );
-  return buildLiveFiles(
-    plan.products.map((product) => product.record),
-    liveSettings(plan),
-    { shards: plan.shards, packShard },
-  ).map((file) => {
+  };
+  return buildLiveFiles(records, liveSettings(plan), { shards: plan.shards, packShard }).map((file) => {
     const meta = { path: file.path, mediaType: mediaTypeOf(file.path) };
     if (typeof file.body === 'string') return { ...meta, body: file.body };
     const { buffer, byteOffset, byteLength } = file.body;
@@ -51,6 +54,13 @@ export function emitLiveIndex(plan: BuildPlan): Artifact[] {
       Buffer.isBuffer(file.body) ? file.body : Buffer.from(buffer, byteOffset, byteLength),
     );
   });
+}
+
+function plannedAt(plan: BuildPlan, index: number): PlannedProduct {
+  const planned = plan.products.at(index);
+  if (planned === undefined)
+    throw new TypeError(`emitLiveIndex: no planned product at ${index} of ${plan.products.length}`);
+  return planned;
 }
 
 /** The search index's `.bin` files are bytes no reader should take for text. */

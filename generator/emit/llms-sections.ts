@@ -5,6 +5,7 @@
  * every note is inert Markdown.
  */
 import type { BuildPlan } from '../plan.js';
+import { firstProducts } from '../product-store/planned-products.js';
 import { ACP_PRODUCTS_FILE } from './agent-feeds/acp-feed.js';
 import { OPENAI_MANIFEST_FILE } from './agent-feeds/openai-feed.js';
 import { catalogUrls } from './catalog.js';
@@ -72,8 +73,8 @@ function item(title: string, url: string, notes: string): string {
 export const LLMS_PRODUCT_LIMIT = 200;
 
 function productLines(plan: BuildPlan): string[] {
-  const { products } = plan.catalog;
-  const listed = products.slice(0, LLMS_PRODUCT_LIMIT).map((product) => {
+  const { count } = plan.catalog;
+  const listed = firstProducts(plan.products, LLMS_PRODUCT_LIMIT).map(({ record: product }) => {
     const url = requireAbsoluteUrl(product.url, { product: product.slug, field: 'url' });
     const range = product.price_range;
     const facts = [
@@ -89,19 +90,15 @@ function productLines(plan: BuildPlan): string[] {
     const known = facts.filter((fact): fact is string => fact !== undefined);
     return item(product.name, url, [...known, markdown].join('; '));
   });
-  if (products.length <= LLMS_PRODUCT_LIMIT) return listed;
-  const rest = `${products.length - LLMS_PRODUCT_LIMIT} more products are not listed here`;
+  if (count <= LLMS_PRODUCT_LIMIT) return listed;
+  const rest = `${count - LLMS_PRODUCT_LIMIT} more products are not listed here`;
   return [
     ...listed,
-    item(
-      'Every product (catalog)',
-      catalogUrls(plan.config).catalogUrl,
-      `${rest}; all ${products.length} as JSON`,
-    ),
+    item('Every product (catalog)', catalogUrls(plan.config).catalogUrl, `${rest}; all ${count} as JSON`),
     item(
       'Every product (knowledge base)',
       siteUrl(plan.config, knowledgeBasePath(plan.config)),
-      `${rest}; all ${products.length} as Markdown`,
+      `${rest}; all ${count} as Markdown`,
     ),
   ];
 }

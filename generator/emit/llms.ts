@@ -27,7 +27,7 @@ function renderHeader(plan: BuildPlan, policy: UsagePolicy): string {
   const { config } = plan;
   const summary = [
     config.merchant.description,
-    `Public, read-only product catalog of ${config.merchant.name} for AI agents: ${plan.catalog.products.length} products with ${describeCatalogFacts(describeCatalogFields(plan))}, rebuilt every 15 minutes. No key, token or registration is needed.`,
+    `Public, read-only product catalog of ${config.merchant.name} for AI agents: ${plan.catalog.count} products with ${describeCatalogFacts(describeCatalogFields(plan))}, rebuilt every 15 minutes. No key, token or registration is needed.`,
   ]
     .filter((part): part is string => part !== undefined)
     .join(' ');

@@ -57,7 +57,7 @@ function renderLanding(plan: BuildPlan): string {
     `# ${escapeMarkdownInline(config.merchant.name)}: product catalog for agents`,
     '',
     ...(config.merchant.description ? [escapeMarkdownParagraphs(config.merchant.description), ''] : []),
-    `${plan.catalog.products.length} products as open data for people, scripts and AI agents. The shop itself is at <${config.storefront_url}>; purchases are completed there by a person.`,
+    `${plan.catalog.count} products as open data for people, scripts and AI agents. The shop itself is at <${config.storefront_url}>; purchases are completed there by a person.`,
     '',
     '## Read the catalog',
     '',

@@ -11,6 +11,7 @@ import type { Artifact } from '../artifact.js';
 import { spillArtifact } from '../compact-artifact.js';
 import type { ProductRecord } from '../model.js';
 import type { BuildPlan, PlannedProduct } from '../plan.js';
+import { mapProducts } from '../product-store/planned-products.js';
 import { type CatalogFields, describeCatalogFields, facetedFragmentKind } from './catalog-fields.js';
 import { renderProductSection, renderVariantTable } from './kb-product-section.js';
 import { escapeMarkdownInline, escapeMarkdownParagraphs, shiftHeadings } from './markdown-text.js';
@@ -96,7 +97,7 @@ export function productPageRenderer(plan: BuildPlan): ((product: PlannedProduct)
 
 export function emitProductMarkdown(plan: BuildPlan): Artifact[] {
   const render = productPageRenderer(plan);
-  return plan.products.map((product) => {
+  return mapProducts(plan.products, (product) => {
     const bytes = render(product);
     return spillArtifact(
       { path: productMarkdownFile(product.record.slug), mediaType: PRODUCT_MARKDOWN_MEDIA_TYPE, body: '' },

@@ -15,8 +15,9 @@ import { readPackedEntries } from '../../live/packed-shard.js';
 import { buildPagesManifest, type PagesManifest, packPageShard } from '../../live/page-store.js';
 import type { Artifact } from '../artifact.js';
 import { bytesArtifact } from '../compact-artifact.js';
-import type { BuildPlan, PlannedProduct } from '../plan.js';
+import type { BuildPlan } from '../plan.js';
 import { computeEtag } from '../preview/conditional.js';
+import { productAt } from '../product-store/planned-products.js';
 import { isRecord, readJson } from '../validate/bundle-layout.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import { shardKey } from './fragments.js';
@@ -47,9 +48,14 @@ export function emitProductPages(plan: BuildPlan): Artifact[] {
   // A shard whose products all kept their digests is copied whole; the count is in the
   // kind, so shards cut another way are never mistaken for these.
   const shardKind = `${render.kind}/shards-${count}`;
-  const buckets = Array.from({ length: count }, (): PlannedProduct[] => []);
-  for (const product of plan.products)
-    buckets[shardOf(productPageName(product.record.slug), count)]?.push(product);
+  // Each shard's products by their index: a shard's products are read when it is packed,
+  // so one shard's are held at a time, not the catalog's.
+  const buckets = Array.from({ length: count }, (): number[] => []);
+  let index = 0;
+  for (const product of plan.products) {
+    buckets[shardOf(productPageName(product.record.slug), count)]?.push(index);
+    index += 1;
+  }
   const manifest = buildPagesManifest({
     generated: plan.generated,
     folder: PRODUCT_MARKDOWN_DIR,
@@ -63,8 +69,9 @@ export function emitProductPages(plan: BuildPlan): Artifact[] {
   return [
     { path: PAGES_MANIFEST_PATH, mediaType: 'application/json', body: manifest },
     // One shard's pages rendered at a time, so only that shard's texts are held at once.
-    ...buckets.map((bucket, shard) =>
-      bytesArtifact(
+    ...buckets.map((indexes, shard) => {
+      const bucket = indexes.map((at) => productAt(plan.products, at, 'emitProductPages'));
+      return bytesArtifact(
         { path: pageShardPath(shard), mediaType: 'text/plain; charset=utf-8' },
         plan.fragments.whole(shardKind, shardKey(shard), bucket, () =>
           packPageShard(
@@ -78,8 +85,8 @@ export function emitProductPages(plan: BuildPlan): Artifact[] {
             }),
           ),
         ),
-      ),
-    ),
+      );
+    }),
   ];
 }
 

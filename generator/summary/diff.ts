@@ -4,7 +4,7 @@
  * `--json` object report it so a person (or a CI job) sees what a deploy would change.
  * Pure.
  */
-import type { Catalog } from '../model.js';
+import type { Product } from '../model.js';
 
 export interface FieldChange {
   slug: string;
@@ -49,14 +49,21 @@ export function productFactsOf(catalog: unknown): ProductFacts[] {
   return products.flatMap((item: unknown) => productFactOf(item) ?? []);
 }
 
+/**
+ * `next` is walked once, one product at a time (the plan's products may be read back from
+ * disk): only the previous catalog's facts and the new slugs are held.
+ */
 export function diffCatalogs(
   previous: readonly ProductFacts[],
-  next: Pick<Catalog, 'products'>,
+  next: Iterable<Pick<Product, 'slug' | 'price' | 'availability'>>,
 ): CatalogChanges {
   const before = new Map(previous.map((product) => [product.slug, product]));
-  const after = new Map(next.products.map((product) => [product.slug, product]));
+  const after = new Set<string>();
   const changes: CatalogChanges = { added: [], removed: [], price: [], availability: [] };
-  for (const [slug, product] of after) {
+  for (const product of next) {
+    const { slug } = product;
+    if (after.has(slug)) continue;
+    after.add(slug);
     const old = before.get(slug);
     if (!old) {
       changes.added.push(slug);

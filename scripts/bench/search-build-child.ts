@@ -8,14 +8,18 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildSearchIndexOfRows } from '../../live/search-index-file.js';
+import { buildSearchIndexOfRows, type SearchRow } from '../../live/search-index-file.js';
 import { buildSearchPartitions } from '../../live/search-partitions-file.js';
 import { searchRowAt } from './search-rows.js';
+
+function* rowsUpTo(count: number): Generator<SearchRow> {
+  for (let product = 0; product < count; product += 1) yield searchRowAt(product);
+}
 
 const [dir = '', countText = '0'] = process.argv.slice(2);
 const count = Number(countText);
 const started = performance.now();
-const files = buildSearchPartitions(buildSearchIndexOfRows(count, searchRowAt));
+const files = buildSearchPartitions(buildSearchIndexOfRows(count, rowsUpTo(count)));
 const built = performance.now() - started;
 const folders = new Map<string, number>();
 let bytes = 0;

@@ -5,7 +5,7 @@
  * stock and one coming soon, plus one article.
  */
 import { type ConfigInput, type ResolvedConfig, resolveConfig } from '../../generator/config.js';
-import type { Product, ProductRecord, ProductVariant } from '../../generator/model.js';
+import type { Catalog, Product, ProductRecord, ProductVariant } from '../../generator/model.js';
 import { planBuild } from '../../generator/pipeline.js';
 import type { Article, BuildPlan, PlannedProduct } from '../../generator/plan.js';
 import { describeShipping } from '../../generator/shipping/policy.js';
@@ -367,4 +367,9 @@ export function makeVariedPlan(): BuildPlan {
     },
   ];
   return makeSamplePlan({ config, products: makeVariedProducts(config), articles });
+}
+
+/** The whole catalog document of a plan (its head with every record), as the bundle publishes it. */
+export function catalogOf(plan: Pick<BuildPlan, 'catalog' | 'products'>): Catalog {
+  return { ...plan.catalog, products: [...plan.products].map((product) => product.record) };
 }

@@ -38,7 +38,7 @@ export async function buildSampleLiveBundle(): Promise<LiveBundle> {
   });
   return liveBundleOf(
     result.artifacts,
-    result.plan.products.map((product) => product.record),
+    [...result.plan.products].map((product) => product.record),
     result.plan.config,
   );
 }

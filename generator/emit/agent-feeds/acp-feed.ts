@@ -20,6 +20,7 @@ import type { Artifact } from '../../artifact.js';
 import { chunkedArtifact } from '../../compact-artifact.js';
 import type { ResolvedConfig } from '../../config.js';
 import type { BuildPlan, PlannedProduct } from '../../plan.js';
+import { productElements } from '../fragments.js';
 import { jsonBody } from '../json.js';
 
 export const ACP_FEED_DIR = 'feeds/acp';
@@ -129,12 +130,10 @@ export function buildAcpMetadata(plan: BuildPlan): Json {
 export function emitAcpFeed(plan: BuildPlan): Artifact[] {
   if (!plan.config.agent_feeds.acp.enabled) return [];
   // One line per product, copied from the last build when the product did not change.
-  const lines = plan.products.map((planned) =>
-    plan.fragments.element(
-      ACP_LINE,
-      planned,
-      () => `${JSON.stringify(buildAcpProduct(planned, plan.config))}\n`,
-    ),
+  const lines = productElements(
+    plan,
+    ACP_LINE,
+    (planned) => `${JSON.stringify(buildAcpProduct(planned, plan.config))}\n`,
   );
   return [
     { path: ACP_METADATA_FILE, mediaType: 'application/json', ...jsonBody(buildAcpMetadata(plan)) },

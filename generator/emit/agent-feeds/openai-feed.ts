@@ -15,6 +15,7 @@ import type { Artifact } from '../../artifact.js';
 import { textDigestedArtifact } from '../../compact-artifact.js';
 import { type OpenAiFeedSettings, openAiFeedSettings } from '../../config-agent-feeds.js';
 import type { BuildPlan } from '../../plan.js';
+import { mapProducts, productAt } from '../../product-store/planned-products.js';
 import { shardKey } from '../fragments.js';
 import { jsonBody } from '../json.js';
 import { buildOpenAiRow, hasOpenAiRow, OPENAI_COLUMNS, type OpenAiRow } from './openai-row.js';
@@ -113,8 +114,7 @@ function shardRenderer(
   let last: { index: number; rows: ProductRows } | undefined;
   const rowsOf = (index: number): ProductRows => {
     if (last?.index === index) return last.rows;
-    const planned = plan.products[index];
-    if (planned === undefined) throw new TypeError(`emitOpenAiFeed: no product ${index}`);
+    const planned = productAt(plan.products, index, 'emitOpenAiFeed');
     const rows = decodeProductRows(
       plan.fragments.bytes(OPENAI_ROWS, planned, () => {
         const own = planned.record.variants.flatMap((variant) => {
@@ -153,7 +153,7 @@ function shardFiles(
   shard: { spans: readonly Span[]; skip: number; rows: number; size: number },
   renderShard: (spans: readonly Span[]) => ShardTexts,
 ): { format: 'jsonl' | 'csv'; artifact: Artifact; digest: string }[] {
-  const members = shard.spans.flatMap(({ product }) => plan.products[product] ?? []);
+  const members = shard.spans.map(({ product }) => productAt(plan.products, product, 'emitOpenAiFeed'));
   let rendered: ShardTexts | undefined;
   const render = () => {
     rendered = renderShard(shard.spans);
@@ -186,7 +186,7 @@ export function* emitOpenAiFeed(plan: BuildPlan): Generator<Artifact> {
   if (settings === undefined) return;
   const size = settings.shard_rows;
   // Counted without building the rows, so a shard knows its products before reading any.
-  const counts = plan.products.map(({ record }) =>
+  const counts = mapProducts(plan.products, ({ record }) =>
     record.variants.reduce((count, variant) => count + (hasOpenAiRow(record, variant) ? 1 : 0), 0),
   );
   const total = counts.reduce((sum, count) => sum + count, 0);

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type BuildOptions, build } from '../../../generator/build.js';
 import { FRAGMENT_FILE_NAME } from '../../../generator/cache/fragment-store.js';
 import { partSizesAround } from '../../../generator/parts/cut-parts.js';
+import { recordsOf } from '../../../generator/product-store/planned-products.js';
 import { decodeCatalogFacts, encodeCatalogFacts } from '../../../generator/publish/catalog-facts.js';
 import { FIXED_NOW, makeWorkspace, setUpstreamPrice, writingBuildOptions } from '../pipeline/helpers.js';
 
@@ -89,7 +90,7 @@ describe("the last catalog's facts kept in the build cache", () => {
     await writeFile(join(dir, 'dist/agent-catalog.json'), '{"products":[{"slug":');
     const next = await build(options(LATER));
     expect(next.warnings.map((warning) => warning.code)).toContain('PREVIOUS_UNREADABLE');
-    expect(next.changes.added).toHaveLength(next.plan.catalog.products.length);
+    expect(next.changes.added).toHaveLength([...recordsOf(next.plan.products)].length);
     expect(next.published).toBe(true);
   });
 

@@ -188,20 +188,20 @@ describe('the gate of a rebuild', () => {
       ...product,
       record: { ...product.record, availability: 'sold' as never },
     }));
-    const others = new Set(plan.products.slice(1).map((product) => product.record.slug));
+    const others = new Set([...plan.products].slice(1).map((product) => product.record.slug));
     const problems = validateChanged(plan, emitBundle(plan), others);
     expect(problems.some((problem) => /availability/.test(problem.message))).toBe(true);
   });
 
   it('when every product is unchanged and valid then the gate passes', () => {
     const plan = makeSamplePlan();
-    const all = new Set(plan.products.map((product) => product.record.slug));
+    const all = new Set([...plan.products].map((product) => product.record.slug));
     expect(validateChanged(plan, emitBundle(plan), all)).toEqual([]);
   });
 
   it('when a document around the products is broken then the gate still finds it', () => {
     const plan = makeSamplePlan();
-    const all = new Set(plan.products.map((product) => product.record.slug));
+    const all = new Set([...plan.products].map((product) => product.record.slug));
     const artifacts = emitBundle(plan).map((artifact) =>
       artifact.path === 'robots.txt' ? { ...artifact, body: 'Disallow /\n' } : artifact,
     );
@@ -211,7 +211,7 @@ describe('the gate of a rebuild', () => {
 
   it('when llms.txt is broken then the gate finds it', () => {
     const plan = makeSamplePlan();
-    const all = new Set(plan.products.map((product) => product.record.slug));
+    const all = new Set([...plan.products].map((product) => product.record.slug));
     const artifacts = emitBundle(plan).map((artifact) =>
       artifact.path === 'llms.txt' ? { ...artifact, body: 'no title\n- just words\n' } : artifact,
     );
@@ -220,7 +220,7 @@ describe('the gate of a rebuild', () => {
 
   it('when a JSON file changed then its syntax is checked, and when it is the last bundle file it is not parsed again', () => {
     const plan = makeSamplePlan();
-    const all = new Set(plan.products.map((product) => product.record.slug));
+    const all = new Set([...plan.products].map((product) => product.record.slug));
     const artifacts = emitBundle(plan).map((artifact) =>
       artifact.path === '.well-known/api-catalog.json' ? { ...artifact, body: '{"broken": ' } : artifact,
     );

@@ -34,13 +34,13 @@ function packer() {
 function members(): PlannedProduct[] {
   const products = makeSamplePlan().products;
   if (products.length < 2) throw new Error('the sample has two products at least');
-  return products.slice(0, 2);
+  return [...products].slice(0, 2);
 }
 
 /** One build's use of the store: each shard asked for once, and the store closed as a published build does. */
 function shardRun(shards: readonly (readonly PlannedProduct[])[], validate = true) {
   const store = openFragmentStore(dir, 'settings');
-  const fragments = cachedFragments(store, new WeakMap());
+  const fragments = cachedFragments(store);
   const { packed, pack } = packer();
   const bytes = shards.map((shard, index) =>
     fragments.whole(KIND, shardKey(index), shard, pack(shard)).toString('utf8'),

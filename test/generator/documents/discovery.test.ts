@@ -204,8 +204,8 @@ describe('the Markdown pages', () => {
   });
 
   test('the gate refuses a page whose price disagrees with the catalog, and a missing twin', () => {
-    const slug = plan.products[0]?.record.slug ?? '';
-    const price = plan.products[0]?.record.price ?? '';
+    const slug = plan.products.at(0)?.record.slug ?? '';
+    const price = plan.products.at(0)?.record.price ?? '';
     // With the live surface off each page is a file of its own.
     const staticFiles = bundleFilesOf(
       emitBundle(
@@ -224,8 +224,8 @@ describe('the Markdown pages', () => {
   });
 
   test('the gate refuses a packed page whose price disagrees with the catalog, and whose entity tag is not its own', () => {
-    const slug = plan.products[0]?.record.slug ?? '';
-    const price = plan.products[0]?.record.price ?? '';
+    const slug = plan.products.at(0)?.record.slug ?? '';
+    const price = plan.products.at(0)?.record.price ?? '';
     // As long as the old price, so the shard's offsets still hold: only this page differs.
     const wrong = price.replace(/\d/g, '0').replace(/0$/, '1');
     const shard = [...files.keys()].find(

@@ -14,6 +14,7 @@ import type { Artifact } from '../../../generator/artifact.js';
 import { build } from '../../../generator/build.js';
 import { silentLogger } from '../../../generator/logger.js';
 import { normaliseProducts } from '../../../generator/normalise/index.js';
+import { recordsOf } from '../../../generator/product-store/planned-products.js';
 import { makeShopifyProducts } from '../../fixtures/upstream/make-products.js';
 import { strippedStringsOf } from '../../helpers/stripped-text.js';
 import { FIXED_NOW, makeWorkspace } from '../pipeline/helpers.js';
@@ -67,7 +68,7 @@ describe('a description whose control characters are HTML entities', () => {
     for (const artifact of jsonDocuments) {
       expect(strippedStringsOf(artifact.body), artifact.path).toEqual([]);
     }
-    const product = result.plan.catalog.products.find((item) => item.description?.includes('Spicy'));
+    const product = [...recordsOf(result.plan.products)].find((item) => item.description?.includes('Spicy'));
     expect(product?.description).toBe('Spicy gingerkick evil calm mint end');
     const feed = new XMLParser({ parseTagValue: false, isArray: (name) => name === 'item' }).parse(
       bodyOf(result.artifacts, 'feed.xml'),

@@ -29,7 +29,7 @@ function itemsOf(plan: BuildPlan): Item[] {
 }
 
 function recordOf(plan: BuildPlan, slug: string): ProductRecord {
-  const found = plan.products.find((product) => product.record.slug === slug);
+  const found = [...plan.products].find((product) => product.record.slug === slug);
   if (found === undefined) throw new Error(`no ${slug}`);
   return found.record;
 }
@@ -45,11 +45,13 @@ describe('the feed, one item per variant', () => {
   const items = itemsOf(plan);
 
   it('has one item per variant, its g:id the variant id, grouped by the product id only when there is a choice', () => {
-    const expected = plan.products.flatMap((product) => product.record.variants.map((variant) => variant.id));
+    const expected = [...plan.products].flatMap((product) =>
+      product.record.variants.map((variant) => variant.id),
+    );
     expect(items.map((item) => item['g:id'])).toEqual(expected);
     for (const item of items) {
       const id = String(item['g:id']);
-      const record = plan.products.find((p) => p.record.variants.some((v) => v.id === id))?.record;
+      const record = [...plan.products].find((p) => p.record.variants.some((v) => v.id === id))?.record;
       expect(item['g:item_group_id']).toBe(
         record !== undefined && record.variants.length > 1 ? record.id : undefined,
       );
@@ -139,7 +141,7 @@ describe('the feed, one item per variant', () => {
   });
 
   it('when every variant breaks a rule the product is named once; when one does, that variant is named', () => {
-    const pictureless = plan.products.map((product) =>
+    const pictureless = [...plan.products].map((product) =>
       product.record.slug !== 'static-rope'
         ? product
         : { ...product, record: { ...product.record, images: [] } },
@@ -150,7 +152,7 @@ describe('the feed, one item per variant', () => {
       ['static-rope', undefined, 'image_link'],
     ]);
     expect(offers.map((offer) => offer.variant.id)).not.toContain('7003-50');
-    const oneFree = plan.products.map((product) =>
+    const oneFree = [...plan.products].map((product) =>
       product.record.slug !== 'trail-hoodie'
         ? product
         : {

@@ -4,6 +4,7 @@ import { checkFeed, emitFeed, FEED_FILE } from '../../../generator/emit/feed.js'
 import { screenFeedProducts } from '../../../generator/emit/feed-rules.js';
 import { isCatalogError } from '../../../generator/errors.js';
 import type { BuildPlan } from '../../../generator/plan.js';
+import { recordsOf } from '../../../generator/product-store/planned-products.js';
 import {
   makeFeedReadyProducts,
   makeSampleConfig,
@@ -44,8 +45,8 @@ describe('emitFeed', () => {
     expect(tree.rss['@_xmlns:g']).toBe('http://base.google.com/ns/1.0');
     expect(tree.rss.channel.link).toBe(plan.config.site_url);
     expect(tree.rss.channel.title).toContain(plan.config.merchant.name);
-    expect(items.map((item) => item['g:id'])).toEqual(plan.products.map((p) => p.sourceId));
-    expect(items.map((item) => item['g:link'])).toEqual(plan.products.map((p) => p.record.url));
+    expect(items.map((item) => item['g:id'])).toEqual([...plan.products].map((p) => p.sourceId));
+    expect(items.map((item) => item['g:link'])).toEqual([...plan.products].map((p) => p.record.url));
   });
 
   it('writes prices as amount and currency with two decimals', () => {
@@ -67,20 +68,20 @@ describe('emitFeed', () => {
       expect(item['g:condition']).toBe('new');
       expect(item['g:identifier_exists']).toBe('no');
     }
-    expect(items.map((item) => item['g:image_link'])).toEqual(plan.products.map((p) => p.imageUrl));
+    expect(items.map((item) => item['g:image_link'])).toEqual([...plan.products].map((p) => p.imageUrl));
   });
 
   it('when a product has no image or a zero price then it is left out of the feed only, naming the rule', () => {
     const plan = makeSamplePlan();
     const { items } = feedOf(plan);
     expect(items.map((item) => item['g:id'])).toEqual(['1000']);
-    expect(plan.catalog.products).toHaveLength(3);
-    const { excluded } = screenFeedProducts(plan.products);
+    expect([...recordsOf(plan.products)]).toHaveLength(3);
+    const { excluded } = screenFeedProducts([...plan.products]);
     expect(excluded.map(({ product, rule }) => [product, rule])).toEqual([
       ['ginger-shot', 'image_link'],
       ['winter-citrus', 'image_link'],
     ]);
-    const pictured = plan.products.map((p) => ({
+    const pictured = [...plan.products].map((p) => ({
       ...p,
       record: { ...p.record, images: [{ url: `${plan.config.site_url}/i/${p.record.slug}.jpg` }] },
     }));

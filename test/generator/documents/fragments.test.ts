@@ -109,10 +109,15 @@ function remembering(store: Map<string, Buffer>) {
     },
     bytes: (kind: string, product: PlannedProduct, render: () => string): Buffer =>
       remember(`${kind} ${product.record.slug}`, render),
-    element: (kind: string, product: PlannedProduct, render: () => string) => ({
+    element: (
+      kind: string,
+      product: PlannedProduct,
+      render: (product: PlannedProduct) => string,
+      again: () => PlannedProduct,
+    ) => ({
       slug: product.record.slug,
       key: undefined,
-      read: () => remember(`${kind} ${product.record.slug}`, render),
+      read: () => remember(`${kind} ${product.record.slug}`, () => render(again())),
     }),
     runParts: () => undefined,
     keepRunParts: () => {},

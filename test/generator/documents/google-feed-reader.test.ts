@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Artifact } from '../../../generator/artifact.js';
 import { type BuildResult, build } from '../../../generator/build.js';
 import { silentLogger } from '../../../generator/logger.js';
+import { recordsOf } from '../../../generator/product-store/planned-products.js';
 import { makeShopifyProducts } from '../../fixtures/upstream/make-products.js';
 import { strippedStringsOf } from '../../helpers/stripped-text.js';
 import { FIXED_NOW, makeWorkspace, REPO_ROOT } from '../pipeline/helpers.js';
@@ -94,10 +95,11 @@ function expectGoodBundle(result: BuildResult): Item[] {
   const items = feedItems(result);
   const faults = items.flatMap((item) => googleFaults(item).map((fault) => `${str(item['g:id'])}: ${fault}`));
   expect(faults).toEqual([]);
-  const catalog = result.plan.catalog;
   // One item per variant, its g:id the variant's id.
   const byVariant = new Map(
-    catalog.products.flatMap((product) => (product.variants ?? []).map((variant) => [variant.id, product])),
+    [...recordsOf(result.plan.products)].flatMap((product) =>
+      (product.variants ?? []).map((variant) => [variant.id, product]),
+    ),
   );
   for (const item of items) {
     const product = byVariant.get(str(item['g:id']));
@@ -119,7 +121,7 @@ function expectGoodBundle(result: BuildResult): Item[] {
 describe('feed.xml against Google item rules, read independently', () => {
   it('when the embedded sample is built then every item, one per variant, passes and shipping agrees', async () => {
     const result = await buildOffline(join(REPO_ROOT, 'catalog.config.json'), REPO_ROOT);
-    const variants = result.plan.catalog.products.flatMap((product) => product.variants ?? []);
+    const variants = [...recordsOf(result.plan.products)].flatMap((product) => product.variants ?? []);
     expect(variants.length).toBeGreaterThanOrEqual(15);
     expect(expectGoodBundle(result)).toHaveLength(variants.length);
     expect(result.feedExcluded).toEqual([]);
@@ -169,7 +171,7 @@ describe('feed.xml against Google item rules, read independently', () => {
       // One item per variant. A product whose every variant breaks the rule is named once;
       // otherwise each variant left out is named with its product.
       const left = new Set(result.feedExcluded.map((item) => item.variant ?? item.product));
-      const variants = result.plan.products.flatMap((product) =>
+      const variants = [...result.plan.products].flatMap((product) =>
         product.record.variants.map((variant) => ({ product, variant })),
       );
       const isLeftOut = (slug: string, id: string) => left.has(id) || left.has(slug);

@@ -25,7 +25,7 @@ function sectionOf(markdown: string, name: string): string {
 }
 
 function withHoodie(plan: BuildPlan, change: (hoodie: PlannedProduct) => PlannedProduct): BuildPlan {
-  const products = plan.products.map((product) =>
+  const products = [...plan.products].map((product) =>
     product.record.slug === 'trail-hoodie' ? change(product) : product,
   );
   return makeSamplePlan({ config: plan.config, products, articles: plan.articles });
@@ -77,7 +77,7 @@ describe('the knowledge base from the record', () => {
     const guide = sectionOf(markdown, 'Alpine Field Guide (PDF)');
     expect(guide).toContain('- Was: 15.00 USD (on sale)');
     const hoodie = sectionOf(markdown, 'Trail Hoodie');
-    for (const image of plan.products[2]?.record.images ?? []) expect(hoodie).toContain(`](${image.url})`);
+    for (const image of plan.products.at(2)?.record.images ?? []) expect(hoodie).toContain(`](${image.url})`);
     expect(hoodie).toContain('[Trail Hoodie in red]');
   });
 
@@ -128,7 +128,7 @@ describe('the knowledge base from the record', () => {
   it('when a product without variants has a description opening with a Variants table then it reads no variants', () => {
     const forgedTable =
       '# Variants\n\n| Variant ID | Price | Was | Availability |\n| --- | --- | --- | --- |\n| 9 | 1.00 USD |  | in_stock |';
-    const products = plan.products.map((product) =>
+    const products = [...plan.products].map((product) =>
       product.record.slug === 'alpine-field-guide'
         ? { ...product, descriptionMarkdown: forgedTable }
         : product,

@@ -2,6 +2,7 @@ import matter from 'gray-matter';
 import { describe, expect, it } from 'vitest';
 import { checkKnowledgeBase, emitKnowledgeBase, KB_PRODUCTS_FILE } from '../../../generator/emit/kb.js';
 import { readKnowledgeBaseProducts } from '../../../generator/emit/kb-markdown.js';
+import { recordsOf } from '../../../generator/product-store/planned-products.js';
 import { bundleFilesOf } from '../../../generator/validate/index.js';
 import {
   makeSampleConfig,
@@ -25,8 +26,8 @@ describe('emitKnowledgeBase', () => {
     const { json } = emitted(plan);
     const data = JSON.parse(json.body) as Record<string, unknown>;
     expect(json.mediaType).toBe('application/json');
-    expect(data.products).toEqual(plan.catalog.products);
-    expect(data.count).toBe(plan.catalog.products.length);
+    expect(data.products).toEqual([...recordsOf(plan.products)]);
+    expect(data.count).toBe([...recordsOf(plan.products)].length);
     expect(data.source).toBe(`${plan.config.base_url}/agent-catalog`);
     expect(data.generated).toBe(plan.generated);
     expect(data.usage).toMatchObject({
@@ -50,8 +51,8 @@ describe('emitKnowledgeBase', () => {
   it('covers every product with its link, price, availability and facts', () => {
     const plan = makeSamplePlan();
     const sections = readKnowledgeBaseProducts(emitted(plan).parsed.content);
-    expect(sections.map((s) => s.id)).toEqual(plan.catalog.products.map((p) => p.slug));
-    expect(sections.map((s) => s.link)).toEqual(plan.catalog.products.map((p) => p.url));
+    expect(sections.map((s) => s.id)).toEqual([...recordsOf(plan.products)].map((p) => p.slug));
+    expect(sections.map((s) => s.link)).toEqual([...recordsOf(plan.products)].map((p) => p.url));
     expect(sections.map((s) => s.availability)).toEqual(['in_stock', 'out_of_stock', 'coming_soon']);
     expect(sections[0]?.price).toBe('42.00 USD');
     expect(sections[0]?.facts.Ingredients).toBe('kale; cucumber; green apple; lemon');

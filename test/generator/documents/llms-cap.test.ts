@@ -3,6 +3,7 @@ import { emitBundle } from '../../../generator/emit/index.js';
 import { emitLlms, LLMS_FILE, readLlmsLinks } from '../../../generator/emit/llms.js';
 import { LLMS_PRODUCT_LIMIT } from '../../../generator/emit/llms-sections.js';
 import type { PlannedProduct } from '../../../generator/plan.js';
+import { recordsOf } from '../../../generator/product-store/planned-products.js';
 import { validateArtifacts } from '../../../generator/validate/index.js';
 import { recordOfSeedProduct } from '../../../record/build-record.js';
 import { makeSampleConfig, makeSamplePlan, makeSampleProducts } from '../../helpers/sample-plan.js';
@@ -39,12 +40,14 @@ function productLinks(count: number) {
 describe('the llms.txt product list', () => {
   it('when the catalog has exactly the limit then every product is listed and nothing else', () => {
     const { plan, links } = productLinks(LLMS_PRODUCT_LIMIT);
-    expect(links.map((link) => link.url)).toEqual(plan.catalog.products.map((product) => product.url));
+    expect(links.map((link) => link.url)).toEqual(
+      [...recordsOf(plan.products)].map((product) => product.url),
+    );
   });
 
   it('when the catalog is larger than the limit then the first products are listed and the catalog and knowledge base are linked for the rest', () => {
     const { plan, links, body } = productLinks(2_000);
-    const products = plan.catalog.products.map((product) => product.url);
+    const products = [...recordsOf(plan.products)].map((product) => product.url);
     expect(links.slice(0, LLMS_PRODUCT_LIMIT).map((link) => link.url)).toEqual(
       products.slice(0, LLMS_PRODUCT_LIMIT),
     );

@@ -7,6 +7,7 @@ import {
   LLMS_FULL_FILE,
   readLlmsLinks,
 } from '../../../generator/emit/llms.js';
+import { recordsOf } from '../../../generator/product-store/planned-products.js';
 import { bundleFilesOf } from '../../../generator/validate/index.js';
 import { makeSamplePlan, makeSamplePlanWithFirstProduct } from '../../helpers/sample-plan.js';
 
@@ -55,7 +56,7 @@ describe('emitLlms', () => {
   it('lists every product with its URL, price and availability', () => {
     const plan = makeSamplePlan();
     const products = readLlmsLinks(bodies(plan).llms).filter((l) => l.section === 'Products');
-    expect(products.map((l) => l.url)).toEqual(plan.catalog.products.map((p) => p.url));
+    expect(products.map((l) => l.url)).toEqual([...recordsOf(plan.products)].map((p) => p.url));
     expect(products[0]?.notes).toContain('42.00 USD');
     expect(products[2]?.notes).toContain('coming_soon');
   });
@@ -80,7 +81,7 @@ describe('emitLlms', () => {
     const name = '# [Best](https://evil.example)\n## juice';
     const plan = makeSamplePlanWithFirstProduct((p) => ({ ...p, record: { ...p.record, name } }));
     const { llms } = bodies(plan);
-    const product = readLlmsLinks(llms).find((l) => l.url === plan.catalog.products[0]?.url);
+    const product = readLlmsLinks(llms).find((l) => l.url === [...recordsOf(plan.products)][0]?.url);
     expect(product?.title).toBe('# [Best](https://evil.example) ## juice');
     expect(outline(llms).h2).not.toContain('juice');
     expect(checkLlms(bundleFilesOf(emitLlms(plan)))).toEqual([]);

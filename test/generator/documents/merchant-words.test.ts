@@ -83,7 +83,7 @@ describe('words that fit the merchant', () => {
   });
 
   it('counts a seed field only when a product has a value for it (an empty list or object is none)', () => {
-    const [record] = makeSamplePlan().products.map((product) => product.record);
+    const [record] = [...makeSamplePlan().products].map((product) => product.record);
     if (record === undefined) throw new Error('no product');
     const empty = {
       ...record,

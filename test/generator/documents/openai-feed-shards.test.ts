@@ -97,7 +97,7 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 /** One build's feed from the fragment file in `dir`, with how many fragments were rendered. */
 function cachedRun(products: PlannedProduct[]) {
   const fragmentStore = openFragmentStore(dir, 'settings');
-  const fragments = cachedFragments(fragmentStore, new WeakMap());
+  const fragments = cachedFragments(fragmentStore);
   const files = feedOf(products, fragments);
   fragmentStore.markValidated();
   fragmentStore.close();

@@ -3,8 +3,10 @@ import { describe, expect, test } from 'vitest';
 import { buildAuthorizationServerMetadata } from '../../../auth-server/metadata.js';
 import { buildOpenApiDocument, emitOpenApi } from '../../../generator/emit/openapi.js';
 import { jsonSchemasFromOpenApi } from '../../../generator/emit/openapi-schemas.js';
+import { recordsOf } from '../../../generator/product-store/planned-products.js';
 import { validateAgainst } from '../../../generator/validate/schemas.js';
 import {
+  catalogOf,
   makeSampleConfig,
   makeSamplePlan,
   makeVariedPlan,
@@ -23,7 +25,7 @@ function at(value: unknown, ...keys: string[]): unknown {
 }
 
 function sampleCatalog(): Json {
-  return structuredClone(makeSamplePlan().catalog) as unknown as Json;
+  return structuredClone(catalogOf(makeSamplePlan())) as unknown as Json;
 }
 
 function productOf(catalog: Json, index = 0): Json {
@@ -136,14 +138,14 @@ describe('the API description', () => {
 describe('the schemas', () => {
   test('accept the sample catalog, health document and error body', () => {
     const plan = makeSamplePlan();
-    expect(validateAgainst('Catalog', plan.catalog, 'c')).toEqual([]);
+    expect(validateAgainst('Catalog', catalogOf(plan), 'c')).toEqual([]);
     expect(validateAgainst('Health', plan.health, 'h')).toEqual([]);
     expect(validateAgainst('Error', { error: 'upstream catalog error' }, 'e')).toEqual([]);
   });
 
   test('accept a catalog of products with variants, images, brands, sale prices and digital goods', () => {
     const plan = makeVariedPlan();
-    expect(validateAgainst('Catalog', plan.catalog, 'c')).toEqual([]);
+    expect(validateAgainst('Catalog', catalogOf(plan), 'c')).toEqual([]);
   });
 
   const brokenVariant: [string, (variant: Json) => void, string][] = [
@@ -158,7 +160,7 @@ describe('the schemas', () => {
     ['requires_shipping is text', (v) => (v.requires_shipping = 'no'), '/variants/0/requires_shipping'],
   ];
   test.each(brokenVariant)('reject a product where %s', (_name, breakIt, pointer) => {
-    const product = JSON.parse(JSON.stringify(makeVariedPlan().catalog.products[2])) as Json;
+    const product = JSON.parse(JSON.stringify([...recordsOf(makeVariedPlan().products)][2])) as Json;
     const [variant] = product.variants as Json[];
     if (variant === undefined) throw new Error('no variant');
     breakIt(variant);

@@ -2,6 +2,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { checkSitemap, emitSitemap, SITEMAP_FILE } from '../../../generator/emit/sitemap.js';
 import type { PlannedProduct } from '../../../generator/plan.js';
+import { recordsOf } from '../../../generator/product-store/planned-products.js';
 import { bundleFilesOf } from '../../../generator/validate/index.js';
 import { makeSampleConfig, makeSamplePlan, makeSampleProducts } from '../../helpers/sample-plan.js';
 
@@ -51,7 +52,7 @@ describe('emitSitemap', () => {
     const parsed = parse(artifact?.body ?? '');
     expect(parsed.urlset?.['@_xmlns']).toBe(NS);
     const locs = parsed.urlset?.url.map((entry) => entry.loc) ?? [];
-    for (const product of plan.catalog.products) expect(locs).toContain(product.url);
+    for (const product of [...recordsOf(plan.products)]) expect(locs).toContain(product.url);
     for (const path of ['/api/', '/kb/products.json', '/kb/pomona-knowledge-base.md', '/llms.txt']) {
       expect(locs).toContain(`https://shop.pomona.example${path}`);
     }

@@ -103,8 +103,8 @@ function countingReads(base: BuildPlan): { plan: BuildPlan; reads: Map<string, n
   const reads = new Map<string, number>();
   const fragments: BuildPlan['fragments'] = {
     ...base.fragments,
-    element(kind, product, render) {
-      const element = base.fragments.element(kind, product, render);
+    element(kind, product, render, again) {
+      const element = base.fragments.element(kind, product, render, again);
       return {
         ...element,
         read: () => {

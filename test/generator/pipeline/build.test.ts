@@ -5,6 +5,7 @@ import { type BuildOptions, build } from '../../../generator/build.js';
 import { isCatalogError } from '../../../generator/errors.js';
 import { createMemoryLogger, silentLogger } from '../../../generator/logger.js';
 import type { Catalog, Health } from '../../../generator/model.js';
+import { recordsOf } from '../../../generator/product-store/planned-products.js';
 import { FIXED_NOW, hashTree, makeWorkspace } from './helpers.js';
 
 let dir = '';
@@ -57,7 +58,7 @@ describe('build (write: false)', () => {
 
   it('when built then content overrides upstream descriptions while prices and availability stay upstream', async () => {
     const result = await build(options());
-    const bySlug = new Map(result.plan.catalog.products.map((p) => [p.slug, p]));
+    const bySlug = new Map([...recordsOf(result.plan.products)].map((p) => [p.slug, p]));
     expect(bySlug.get('green-glow')).toMatchObject({
       description: 'A bright green juice "for mornings" & afternoons.',
       packaging: '6 x 12 fl oz (355 mL) glass bottles',
@@ -130,7 +131,7 @@ describe('build (write: false)', () => {
       products.map((product) => (product.handle === 'green-glow' ? { ...product, variants: [] } : product)),
     );
     const result = await build(options());
-    expect(result.plan.catalog.products.map((p) => p.slug)).not.toContain('green-glow');
+    expect([...recordsOf(result.plan.products)].map((p) => p.slug)).not.toContain('green-glow');
     expect(result.warnings.map((w) => w.code)).not.toContain('CONTENT_UNUSED');
     expect(result.warnings.filter((w) => w.code === 'PRODUCT_INVALID')).toHaveLength(1);
   });
@@ -149,7 +150,7 @@ describe('build (write: false)', () => {
     expect(result.feedExcluded.map(({ product, rule }) => [product, rule])).toEqual([
       ['winter-citrus', 'price'],
     ]);
-    expect(result.plan.catalog.products.map((p) => p.slug)).toContain('winter-citrus');
+    expect([...recordsOf(result.plan.products)].map((p) => p.slug)).toContain('winter-citrus');
     expect(bodyOf(result.artifacts, 'feed.xml')).not.toContain('/products/winter-citrus<');
     const warned = result.warnings.filter((w) => w.code === 'FEED_ITEM_EXCLUDED');
     expect(warned.map((w) => w.product)).toEqual(['winter-citrus']);
@@ -158,7 +159,7 @@ describe('build (write: false)', () => {
   it('when the config still uses the free-text shipping key then it works and warns CONFIG_DEPRECATED', async () => {
     const result = await build(options());
     expect(result.warnings.filter((w) => w.code === 'CONFIG_DEPRECATED')).toHaveLength(1);
-    expect(result.plan.catalog.products[0]?.shipping).toBe('Ships cold, Monday to Wednesday.');
+    expect([...recordsOf(result.plan.products)][0]?.shipping).toBe('Ships cold, Monday to Wednesday.');
   });
 
   it('when a content file names no upstream product then the build publishes and warns naming it', async () => {

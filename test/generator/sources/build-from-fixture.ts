@@ -43,7 +43,7 @@ export async function buildFromFixture(
     logger: silentLogger,
     now: () => FIXED_NOW,
   });
-  const bySlug = new Map(result.plan.products.map((product) => [product.record.slug, product]));
+  const bySlug = new Map([...result.plan.products].map((product) => [product.record.slug, product]));
   const find = (slug: string): PlannedProduct => {
     const found = bySlug.get(slug);
     if (found === undefined) throw new Error(`no product ${slug}`);

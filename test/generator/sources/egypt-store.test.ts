@@ -208,7 +208,7 @@ async function buildEgyptStore() {
   const { artifacts, plan } = built.result;
   const live = await liveBundleOf(
     artifacts,
-    plan.products.map((product) => product.record),
+    [...plan.products].map((product) => product.record),
     plan.config,
   );
   return { ...built, live };
@@ -230,7 +230,7 @@ describe('an Egyptian cable shop with Arabic handles and sale prices', () => {
     const leftOut = result.warnings.filter((warning) => warning.code === 'PRODUCT_INVALID');
     expect(leftOut.map((warning) => warning.message)).toEqual([]);
     const handles = new Set(CRAWL.map((product) => decodeURIComponent(product.handle)));
-    expect(new Set(result.plan.products.map((product) => product.record.slug))).toEqual(handles);
+    expect(new Set([...result.plan.products].map((product) => product.record.slug))).toEqual(handles);
     // The link is the store's own page for the handle as the store wrote it: no normalisation.
     const shadda = find('مُقَوَّى-إشارة-واي-فاي'.replace('\u064e\u0651', '\u0651\u064e')).record;
     expect(shadda.url).toBe(
@@ -248,7 +248,7 @@ describe('an Egyptian cable shop with Arabic handles and sale prices', () => {
     const { artifacts } = result;
     const catalogText = body(artifacts, 'agent-catalog.json');
     const catalog = JSON.parse(catalogText) as CatalogDocument;
-    const productIds = result.plan.products.map((product) => product.record.id);
+    const productIds = [...result.plan.products].map((product) => product.record.id);
 
     const pages: SalePrices = new Map();
     for (const product of catalog.products) {

@@ -150,12 +150,12 @@ describe('the memo in the build cache', () => {
       marked.slug,
     );
     db.close();
-    const other = first.plan.products.find((item) => item.record.slug !== product.record.slug);
+    const other = [...first.plan.products].find((item) => item.record.slug !== product.record.slug);
     if (other === undefined) throw new Error('the sample has one product only');
     await setUpstreamPrice(dir, other.record.slug, '97.00');
     const later = new Date(FIXED_NOW.getTime() + 3_600_000);
     const second = await build(options(later));
-    const names = new Map(second.plan.products.map((item) => [item.record.slug, item.record]));
+    const names = new Map([...second.plan.products].map((item) => [item.record.slug, item.record]));
     expect(names.get(product.record.slug)?.name).toBe('RECALLED');
     expect(names.get(other.record.slug)?.price).toBe('97.00');
     // One row per upstream id; the changed item's row now holds its new digest, the others theirs.

@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isCatalogError } from '../../../generator/errors.js';
+import { recordsOf } from '../../../generator/product-store/planned-products.js';
 import { FIXTURES_DIR, makeWorkspace } from '../pipeline/helpers.js';
 import { buildFromFixture, cleanUpFixtureBuild } from './build-from-fixture.js';
 
@@ -147,7 +148,7 @@ describe('Shopify products.json in real shapes', () => {
       merchant: { ...(config.merchant as object), brand: 'Fixture Shop' },
       upstream: { ...(config.upstream as object), brand_source: 'merchant' },
     }));
-    expect(new Set(result.plan.catalog.products.map((product) => product.brand))).toEqual(
+    expect(new Set([...recordsOf(result.plan.products)].map((product) => product.brand))).toEqual(
       new Set(['Fixture Shop']),
     );
   });
@@ -226,7 +227,7 @@ describe('WooCommerce Store API in real shapes', () => {
         requires_shipping: true,
       },
     ]);
-    const ids = result.plan.products.flatMap((product) =>
+    const ids = [...result.plan.products].flatMap((product) =>
       product.record.variants.map((variant) => variant.id),
     );
     expect(new Set(ids).size).toBe(ids.length);
@@ -234,7 +235,7 @@ describe('WooCommerce Store API in real shapes', () => {
 
   it('when an older Store API answer has no slug field then the slug comes from the permalink', async () => {
     const { result } = await buildFrom('woocommerce-no-slug.json', 'woocommerce');
-    expect(result.plan.catalog.products.map((product) => product.slug)).toEqual([
+    expect([...recordsOf(result.plan.products)].map((product) => product.slug)).toEqual([
       'cordless-drill-18v',
       'work-gloves',
     ]);

@@ -143,3 +143,41 @@ describe('readOnce', () => {
     expect(readOnce(files, 'a.json', reader)).toBe('[1]');
   });
 });
+
+describe('a value made again on every read (the records of a catalog kept on disk)', () => {
+  /** A JSON artifact whose serialised value counts how often it is made. */
+  function countedArtifact(path: string, unkept: boolean): { artifact: Artifact; made: () => number } {
+    let made = 0;
+    const body = '{"products":[]}';
+    const artifact: Artifact = {
+      path,
+      mediaType: 'application/json',
+      body,
+      serialisedFrom: {
+        body,
+        get value() {
+          made += 1;
+          return { products: [] };
+        },
+        ...(unkept ? { unkept: true as const } : {}),
+      },
+    };
+    return { artifact, made: () => made };
+  }
+
+  test('when it is unkept then every reader gets it made again, and the text is never parsed', () => {
+    const { artifact, made } = countedArtifact('agent-catalog.json', true);
+    const files = bundleFilesOf([spillArtifact(artifact, () => Buffer.from('not json'))]);
+    expect(readJson(files, 'agent-catalog.json')).toEqual({ products: [] });
+    expect(readJson(files, 'agent-catalog.json')).toEqual({ products: [] });
+    expect(made()).toBe(2);
+  });
+
+  test('when it is kept then it is made once for the bundle', () => {
+    const { artifact, made } = countedArtifact('agent-catalog.json', false);
+    const files = bundleFilesOf([spillArtifact(artifact, () => Buffer.from('not json'))]);
+    readJson(files, 'agent-catalog.json');
+    readJson(files, 'agent-catalog.json');
+    expect(made()).toBe(1);
+  });
+});

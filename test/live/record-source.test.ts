@@ -1,0 +1,165 @@
+/**
+ * The live data built from a catalog read one product at a time (live/record-source.ts):
+ * a source that parses a fresh record on every read (as a list on disk does) gives the
+ * same files as an array, the catalog is iterated once, each shard reads back only its own
+ * members and only while it is packed, and a source whose length and iteration disagree
+ * is refused. The emitter does the same with a plan whose products are such a list.
+ */
+import { describe, expect, it } from 'vitest';
+import { artifactBytes } from '../../generator/compact-artifact.js';
+import { emitLiveIndex } from '../../generator/emit/live-index.js';
+import type { BuildPlan } from '../../generator/plan.js';
+import { buildLiveFiles, type LiveManifestSettings } from '../../live/live-files.js';
+import type { ShardPacker } from '../../live/product-shards.js';
+import type { RecordSource } from '../../live/record-source.js';
+import type { ProductRecord } from '../../record/product-record.js';
+import {
+  makeManyProducts,
+  makeSampleConfig,
+  makeSamplePlan,
+  SAMPLE_CONFIG_INPUT,
+} from '../helpers/sample-plan.js';
+import { SMALL_PARTITIONS } from './partitioned-index.js';
+import { makeVariedRecords } from './varied-catalog.js';
+
+const SETTINGS: LiveManifestSettings = {
+  generated: '2026-11-27T12:00:00.000Z',
+  base_path: '',
+  site_url: 'https://juice.example',
+  allowed_origins: [],
+  requests_per_minute: 60,
+  policy_headers: [],
+  server: { name: 'juice-catalog', title: 'Juice catalog', version: '1' },
+  instructions: 'Test catalog.',
+};
+
+/** Few shards, so each holds many products and a variant shard holds some product twice over. */
+const OPTIONS = { indexSizes: SMALL_PARTITIONS, shards: { products: 8, variants: 4 } };
+
+/** What a source did, in order: each `at(i)`, each start of an iteration. */
+type Read = { at: number } | { iteration: true };
+
+/** A source like a list on disk: every read is a deep copy, never the same object twice. */
+function freshSource(records: readonly ProductRecord[], reads: Read[] = []): RecordSource {
+  return {
+    length: records.length,
+    at(index) {
+      reads.push({ at: index });
+      const record = records[index];
+      return record === undefined ? undefined : structuredClone(record);
+    },
+    *[Symbol.iterator]() {
+      reads.push({ iteration: true });
+      for (const record of records) yield structuredClone(record);
+    },
+  };
+}
+
+function bodiesOf(files: readonly { path: string; body: string | Uint8Array }[]): [string, string][] {
+  return files.map(({ path, body }) => [path, Buffer.from(body).toString('base64')]);
+}
+
+describe('the live files of a record source', () => {
+  const records = makeVariedRecords(300);
+  const fromArray = bodiesOf(buildLiveFiles(records, SETTINGS, OPTIONS));
+
+  it('when every read gives a fresh copy then the files are the array’s, byte for byte', () => {
+    expect(bodiesOf(buildLiveFiles(freshSource(records), SETTINGS, OPTIONS))).toEqual(fromArray);
+    // And with the shard counts chosen from the catalog's size.
+    expect(bodiesOf(buildLiveFiles(freshSource(records), SETTINGS))).toEqual(
+      bodiesOf(buildLiveFiles(records, SETTINGS)),
+    );
+  });
+
+  it('reads the catalog in one pass, then each shard’s members only while that shard is packed', () => {
+    const reads: Read[] = [];
+    const events: (Read | { shard: string; members: readonly number[] })[] = [];
+    const source = freshSource(records, reads);
+    const packShard: ShardPacker = ({ kind, index, members }, pack) => {
+      events.push(...reads.splice(0), { shard: `${kind}/${index}`, members });
+      const body = pack();
+      events.push(...reads.splice(0));
+      return body;
+    };
+    const files = buildLiveFiles(source, SETTINGS, { ...OPTIONS, packShard });
+    events.push(...reads.splice(0));
+    expect(bodiesOf(files)).toEqual(fromArray);
+
+    const [first, ...rest] = events;
+    expect(first).toEqual({ iteration: true });
+    const shards = rest.filter((event) => 'shard' in event);
+    expect(shards).toHaveLength(OPTIONS.shards.products + OPTIONS.shards.variants);
+    // After each shard's mark, up to the next one, the reads are exactly its members, once each.
+    let members: readonly number[] | undefined;
+    let read: number[] = [];
+    for (const event of [...rest, { shard: 'end', members: [] }]) {
+      if ('iteration' in event) throw new Error('the catalog was iterated more than once');
+      if ('at' in event) read.push(event.at);
+      else {
+        if (members !== undefined) expect(read).toEqual(members);
+        members = event.members;
+        read = [];
+      }
+    }
+    // Every product is a member of one product shard, and of the variant shards its variants are in.
+    const productMembers = shards.slice(0, OPTIONS.shards.products).flatMap((event) => event.members);
+    expect([...productMembers].sort((a, b) => a - b)).toEqual(records.map((_, index) => index));
+  });
+
+  it('when the packer gives the members’ records then none is read again', () => {
+    const reads: Read[] = [];
+    const packShard: ShardPacker = ({ members }, pack) =>
+      pack(members.map((index) => structuredClone(records[index] as ProductRecord)));
+    const files = buildLiveFiles(freshSource(records, reads), SETTINGS, { ...OPTIONS, packShard });
+    expect(bodiesOf(files)).toEqual(fromArray);
+    expect(reads).toEqual([{ iteration: true }]);
+  });
+
+  it('refuses a packer that gives another count of records than the shard has members', () => {
+    const packShard: ShardPacker = (_shard, pack) => pack([]);
+    expect(() => buildLiveFiles(records, SETTINGS, { ...OPTIONS, packShard })).toThrow(TypeError);
+  });
+
+  it('refuses a source whose iteration gives more or fewer records than its length', () => {
+    const short: RecordSource = {
+      length: 5,
+      at: (index) => records[index],
+      [Symbol.iterator]: () => records.slice(0, 4).values(),
+    };
+    const long: RecordSource = {
+      length: 3,
+      at: (index) => records[index],
+      [Symbol.iterator]: () => records.slice(0, 4).values(),
+    };
+    expect(() => buildLiveFiles(short, SETTINGS)).toThrow(TypeError);
+    expect(() => buildLiveFiles(long, SETTINGS)).toThrow(TypeError);
+  });
+});
+
+describe('the live emitter over products read one at a time', () => {
+  it('when the plan’s products are fresh copies on every read then the artifacts are the array’s', () => {
+    const config = makeSampleConfig({ ...SAMPLE_CONFIG_INPUT, live: { enabled: true } });
+    const plan = makeSamplePlan({ config, products: makeManyProducts(config, 200) });
+    const products = plan.products;
+    // Only what a list on disk offers (`length`, `at`, iteration): an emitter that used
+    // `map`, an index or a record's identity would fail here. The cast stands in for the
+    // plan's `PlannedProducts` type until it lands.
+    const list = {
+      length: products.length,
+      at: (index: number) => structuredClone(products.at(index)),
+      *[Symbol.iterator]() {
+        for (const product of products) yield structuredClone(product);
+      },
+    };
+    const fresh: BuildPlan = { ...plan, products: list as unknown as BuildPlan['products'] };
+    const artifactsOf = (of: BuildPlan) =>
+      emitLiveIndex(of).map((artifact) => [
+        artifact.path,
+        artifact.mediaType,
+        artifactBytes(artifact).toString('base64'),
+      ]);
+    const expected = artifactsOf(plan);
+    expect(expected.some(([path]) => path?.startsWith('_live/products/'))).toBe(true);
+    expect(artifactsOf(fresh)).toEqual(expected);
+  });
+});
