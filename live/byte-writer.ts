@@ -17,12 +17,7 @@ export class ByteWriter {
 
   /** An unsigned integer as LEB128: seven bits a byte, low bits first. */
   varint(value: number): void {
-    let rest = value;
-    while (rest >= 0x80) {
-      this.byte((rest & 0x7f) | 0x80);
-      rest = Math.floor(rest / 0x80);
-    }
-    this.byte(rest);
+    writeVarint(value, (byte) => this.byte(byte));
   }
 
   /** The bytes written so far (a view: writing more may replace them). */
@@ -33,4 +28,14 @@ export class ByteWriter {
   base64(): string {
     return bytesToBase64(this.bytes.subarray(0, this.length));
   }
+}
+
+/** An unsigned integer below 2^53 as LEB128, each byte given to `put` in turn (low bits first). */
+export function writeVarint(value: number, put: (byte: number) => void): void {
+  let rest = value;
+  while (rest >= 0x80) {
+    put((rest & 0x7f) | 0x80);
+    rest = Math.floor(rest / 0x80);
+  }
+  put(rest);
 }

@@ -7,6 +7,7 @@
  * columns of 1,000,000 synthetic products without building them.
  */
 import { bytesToBase64 } from './base64-bytes.js';
+import { GrowableArray } from './growable-array.js';
 
 /** One product as the filters see it. */
 export interface ColumnsRow {
@@ -36,38 +37,69 @@ export interface ColumnsFile {
 
 /** The columns of these products, in catalog order. */
 export function buildColumnsFile(rows: Iterable<ColumnsRow>): ColumnsFile {
-  const categories: string[] = [];
-  const categoryOf = new Map<string, number>();
-  const category: number[] = [];
-  const variants: number[] = [];
-  const prices: number[] = [];
-  const available: string[] = [];
-  for (const row of rows) {
+  const builder = new ColumnsBuilder();
+  for (const row of rows) builder.add(row);
+  return builder.finish();
+}
+
+/**
+ * The columns gathered a product at a time, as typed arrays until the end (the search
+ * index's builder keeps nothing else of a product's offers): a few bytes a variant, no
+ * object per product or variant.
+ */
+export class ColumnsBuilder {
+  private readonly categories: string[] = [];
+  private readonly categoryOf = new Map<string, number>();
+  private readonly category = new GrowableArray((length) => new Uint32Array(length));
+  private readonly variants = new GrowableArray((length) => new Uint32Array(length));
+  private readonly prices = new GrowableArray((length) => new Float64Array(length));
+  private readonly available = new GrowableArray((length) => new Uint8Array(length));
+
+  add(row: ColumnsRow): void {
     const name = (row.category ?? '').trim().toLowerCase();
-    let position = categoryOf.get(name);
+    let position = this.categoryOf.get(name);
     if (position === undefined) {
-      position = categories.length;
-      categoryOf.set(name, position);
-      categories.push(name);
+      position = this.categories.length;
+      this.categoryOf.set(name, position);
+      this.categories.push(name);
     }
-    category.push(position);
-    variants.push(row.offers.length);
+    this.category.push(position);
+    this.variants.push(row.offers.length);
     for (const offer of row.offers) {
-      prices.push(offer.amount);
-      available.push(offer.available ? '1' : '0');
+      this.prices.push(offer.amount);
+      this.available.push(offer.available ? ONE : ZERO);
     }
   }
-  const order = new Uint32Array(prices.length);
-  for (let variant = 0; variant < order.length; variant += 1) order[variant] = variant;
-  order.sort((a, b) => (prices[a] as number) - (prices[b] as number) || a - b);
-  return {
-    categories,
-    category,
-    variants,
-    prices,
-    available: available.join(''),
-    price_order: bytesToBase64(littleEndianBytes(order)),
-  };
+
+  finish(): ColumnsFile {
+    const prices = this.prices.trimmed();
+    const order = new Uint32Array(prices.length);
+    for (let variant = 0; variant < order.length; variant += 1) order[variant] = variant;
+    order.sort((a, b) => (prices[a] as number) - (prices[b] as number) || a - b);
+    return {
+      categories: this.categories,
+      category: Array.from(this.category.trimmed()),
+      variants: Array.from(this.variants.trimmed()),
+      prices: Array.from(prices),
+      available: latin1Text(this.available.trimmed()),
+      price_order: bytesToBase64(littleEndianBytes(order)),
+    };
+  }
+}
+
+/** The character codes of "0" and "1", as the `available` column spells them. */
+const ZERO = 0x30;
+const ONE = 0x31;
+/** Characters per String.fromCharCode call: well below every engine's argument limit. */
+const TEXT_CHUNK = 0x8000;
+
+/** Bytes below 0x80 as the text of those character codes, one call per chunk. */
+function latin1Text(bytes: Uint8Array): string {
+  const parts: string[] = [];
+  for (let start = 0; start < bytes.length; start += TEXT_CHUNK) {
+    parts.push(String.fromCharCode(...bytes.subarray(start, start + TEXT_CHUNK)));
+  }
+  return parts.join('');
 }
 
 /** The bytes of 32-bit unsigned integers, little-endian whatever the platform's order. */

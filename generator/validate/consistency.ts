@@ -80,13 +80,23 @@ function originOf(url: string): string | undefined {
   }
 }
 
+/**
+ * The reference of the catalog's products, the catalog itself let go once it is built: for
+ * a catalog kept on disk the records are made again for each reader, and holding them for
+ * every check below kept a whole copy of the catalog in memory for the gate's longest check.
+ */
+function referenceOf(files: BundleFiles, catalogFile: string, list: ProblemList): Reference | undefined {
+  const catalog = readJson(files, catalogFile);
+  if (!isRecord(catalog) || !Array.isArray(catalog.products)) return undefined;
+  return buildReference(files, catalogFile, catalog.products, list);
+}
+
 export function checkConsistency(files: BundleFiles): Problem[] {
   const { catalogFile } = locateDocuments(files);
   if (catalogFile === undefined) return [];
-  const catalog = readJson(files, catalogFile);
-  if (!isRecord(catalog) || !Array.isArray(catalog.products)) return [];
   const list = new ProblemList();
-  const reference = buildReference(files, catalogFile, catalog.products, list);
+  const reference = referenceOf(files, catalogFile, list);
+  if (reference === undefined) return [];
   checkKbRecords(files, reference, list);
   checkFeedItems(files, reference, (path, message) => list.add(path, message));
   for (const path of files.keys()) {

@@ -22,13 +22,35 @@ const TWINS: readonly [page: string, twin: string][] = [
 ];
 const FIELDS = ['id', 'url', 'price', 'currency', 'availability'] as const;
 
+/** What a catalog product's page is checked against: its slug and the fields its front matter states. */
+type PageFacts = { slug: string } & Partial<Record<(typeof FIELDS)[number], string>>;
+
+/**
+ * The facts of each catalog product, in the catalog's order, the catalog let go once they
+ * are read: the pages are checked for most of a big catalog's gate, and keeping the records
+ * for it held a whole copy of the catalog (the build makes the records again for each reader).
+ */
+function catalogPageFacts(files: BundleFiles): PageFacts[] {
+  const { catalogFile } = locateDocuments(files);
+  const catalog = catalogFile === undefined ? undefined : readJson(files, catalogFile);
+  const products = isRecord(catalog) && Array.isArray(catalog.products) ? catalog.products : [];
+  return products.map((product: unknown) => {
+    const facts: PageFacts = { slug: stringField(product, 'slug') ?? '' };
+    for (const field of FIELDS) {
+      const value = stringField(product, field);
+      if (value !== undefined) facts[field] = value;
+    }
+    return facts;
+  });
+}
+
 /** What is wrong with one page of a catalog product, against that product. */
-function pageFaults(product: unknown, body: string): string[] {
+function pageFaults(product: PageFacts, body: string): string[] {
   const reading = readProductMarkdown(body);
   if ('error' in reading) return [`front matter is not valid YAML: ${reading.error}`];
   const faults: string[] = [];
   for (const field of FIELDS) {
-    const value = stringField(product, field);
+    const value = product[field];
     if (value !== undefined && reading.data[field] !== value) {
       faults.push(`${field} is ${String(reading.data[field])}, the catalog says ${value}`);
     }
@@ -42,13 +64,11 @@ function pageFaults(product: unknown, body: string): string[] {
  * text at 100,000 products); the problems are still listed in the catalog's order.
  */
 function checkProductPages(files: BundleFiles, problems: Problem[]): void {
-  const { catalogFile } = locateDocuments(files);
-  const catalog = catalogFile === undefined ? undefined : readJson(files, catalogFile);
-  const products = isRecord(catalog) && Array.isArray(catalog.products) ? catalog.products : [];
+  const products = catalogPageFacts(files);
   // The catalog's products by their page file; two products of one slug share a page.
   const expected = new Map<string, number[]>();
   for (const [index, product] of products.entries()) {
-    const file = productMarkdownFile(stringField(product, 'slug') ?? '');
+    const file = productMarkdownFile(product.slug);
     const indexes = expected.get(file);
     if (indexes === undefined) expected.set(file, [index]);
     else indexes.push(index);
@@ -62,13 +82,15 @@ function checkProductPages(files: BundleFiles, problems: Problem[]): void {
   for (const [page, body] of productPages(files, (problem) => shardProblems.push(problem))) {
     if (!seen.has(page) && !expected.has(page)) strays.push(page);
     seen.add(page);
-    for (const index of expected.get(page) ?? []) faultsOf.set(index, pageFaults(products[index], body));
+    for (const index of expected.get(page) ?? []) {
+      const product = products[index];
+      if (product !== undefined) faultsOf.set(index, pageFaults(product, body));
+    }
   }
   problems.push(...shardProblems);
   // A bundle from before product pages existed is not refused for lacking all of them.
   if (seen.size === 0) return;
-  for (const [index, product] of products.entries()) {
-    const slug = stringField(product, 'slug') ?? '';
+  for (const [index, { slug }] of products.entries()) {
     const path = productMarkdownFile(slug);
     const faults = faultsOf.get(index) ?? [`${slug} has no Markdown page`];
     for (const message of faults) problems.push({ path, rule: 'markdown', message });

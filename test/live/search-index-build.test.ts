@@ -2,11 +2,14 @@
  * The index's writer reads each product once (search-index-file.ts) and must write the
  * file the two-pass writer wrote (test/live/search-oracle/old-search-index-file.ts), to
  * the byte: the same terms, postings and quantised impacts, for varied catalogs, text
- * beyond ASCII, and words repeated past what a packed count holds.
+ * beyond ASCII, words repeated past what a packed count holds, words every product or one
+ * product carries, and products of 40 variants (since the builder keeps postings in a byte
+ * stream and columns in typed arrays, not a list per term and an object per row).
  */
 import { describe, expect, it } from 'vitest';
 import { buildSearchIndex, searchRowOf } from '../../live/search-index-file.js';
 import type { ProductRecord } from '../../record/product-record.js';
+import { makeAwkwardRecords } from './awkward-catalog.js';
 import { buildOldSearchIndexOfRows } from './search-oracle/old-search-index-file.js';
 import { makeVariedRecords } from './varied-catalog.js';
 
@@ -57,6 +60,7 @@ describe('the index written in one pass', () => {
     ['a varied catalog', makeVariedRecords(3_000)],
     ['text beyond ASCII', oddRecords()],
     ['words repeated hundreds of times in a field', repeatingRecords()],
+    ['scripts beyond Latin, emoji, common and one-off words, 40 variants', makeAwkwardRecords(600)],
     ['one product', makeVariedRecords(1)],
     ['no products', []],
   ])('is the two-pass writer’s file for %s', (_, records) => {

@@ -1,0 +1,42 @@
+/**
+ * A typed array that grows as it is appended to (doubling), for the search index's builder:
+ * a column of a million numbers costs its element size each, not a JS array's 8 bytes plus
+ * its spare room, and no object per item.
+ */
+
+type NumberArray = Uint8Array | Uint16Array | Uint32Array | Float64Array;
+
+export class GrowableArray<T extends NumberArray> {
+  private values: T;
+  length = 0;
+
+  constructor(private readonly make: (length: number) => T) {
+    this.values = make(16);
+  }
+
+  push(value: number): void {
+    if (this.length === this.values.length) this.grow(this.length + 1);
+    this.values[this.length] = value;
+    this.length += 1;
+  }
+
+  at(index: number): number {
+    return this.values[index] as number;
+  }
+
+  /** Adds `amount` to the value at `index` (an existing one). */
+  add(index: number, amount: number): void {
+    this.values[index] = (this.values[index] as number) + amount;
+  }
+
+  /** The values, in an array of exactly their length (a copy: the spare room is let go). */
+  trimmed(): T {
+    return this.values.slice(0, this.length) as T;
+  }
+
+  private grow(least: number): void {
+    const grown = this.make(Math.max(least, this.values.length * 2));
+    grown.set(this.values);
+    this.values = grown;
+  }
+}
