@@ -150,6 +150,16 @@ export function collectMarkdownLinks(body: string): string[] {
   return Array.from(body.matchAll(URL_PATTERN), (match) => match[0].replace(/[.,;:!?*_]+$/, ''));
 }
 
+/**
+ * The links `collectMarkdownLinks` finds in the text these lines make, in order, a line at
+ * a time: a URL ends at white space, so none runs across a line break.
+ */
+export function* markdownLinksOfLines(
+  lines: Iterable<readonly [line: string, number: number]>,
+): Generator<string> {
+  for (const [line] of lines) yield* collectMarkdownLinks(line);
+}
+
 interface SitemapLocs {
   urls: string[];
   children: string[];

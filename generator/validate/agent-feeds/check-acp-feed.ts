@@ -17,10 +17,10 @@ import {
 } from '../../emit/agent-feeds/acp-feed.js';
 import { isRecord, readJson } from '../bundle-layout.js';
 import type { BundleFiles } from '../problem.js';
+import { documentLines } from '../text-lines.js';
 import { acpValidators, describeSchemaErrors } from './acp-schema.js';
 import type { CatalogOffers } from './catalog-offers.js';
 import { checkOfferAgrees, type FeedOfferRow, type Report } from './offer-agreement.js';
-import { documentLines } from './text-lines.js';
 
 const MAX_LINE_FAULTS = 20;
 

@@ -12,11 +12,11 @@ import { OPENAI_FEED_DIR, OPENAI_MANIFEST_FILE } from '../../emit/agent-feeds/op
 import { OPENAI_AVAILABILITY } from '../../emit/agent-feeds/openai-row.js';
 import { isRecord, readJson } from '../bundle-layout.js';
 import type { BundleFiles } from '../problem.js';
+import { documentTexts, linesOf } from '../text-lines.js';
 import type { CatalogOffers } from './catalog-offers.js';
 import { type CsvReading, cellText, readCsvRows, WrittenTwin } from './csv-twin.js';
 import { checkOfferAgrees, type FeedOfferRow, type Report } from './offer-agreement.js';
 import { checkOpenAiRow, type RowRecord } from './openai-rules.js';
-import { documentTexts, linesOf } from './text-lines.js';
 
 /** More faults than this per shard add nothing a reader can act on. */
 const MAX_ROW_FAULTS = 20;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { spillArtifactInChunks } from '../../../generator/compact-artifact.js';
 import {
   checkLlms,
   emitLlms,
@@ -124,5 +125,36 @@ describe('checkLlms', () => {
     const bundle = files();
     bundle.delete(LLMS_FULL_FILE);
     expect(checkLlms(bundle).map((p) => p.path)).toEqual([LLMS_FULL_FILE]);
+  });
+
+  /** The bundle with llms-full.txt read from these chunks, and how many of them were read. */
+  function chunkedFull(chunks: readonly string[]) {
+    let read = 0;
+    const full = spillArtifactInChunks(
+      { path: LLMS_FULL_FILE, mediaType: 'text/plain; charset=utf-8', body: '' },
+      function* () {
+        for (const chunk of chunks) {
+          read += 1;
+          yield Buffer.from(chunk, 'utf8');
+        }
+      },
+    );
+    const llms = bodies().artifacts.filter((artifact) => artifact.path === LLMS_FILE);
+    return { bundle: bundleFilesOf([...llms, full]), read: () => read };
+  }
+
+  it('reads a chunked llms-full.txt only as far as its first line', () => {
+    const { bundle, read } = chunkedFull(['\n# Pomona\n', '## Products\n', '- [A](https://a.example)\n']);
+    expect(checkLlms(bundle)).toEqual([]);
+    expect(read()).toBe(1);
+  });
+
+  it('finds the H1 of a chunked llms-full.txt across chunks, and refuses a start that is not one', () => {
+    expect(checkLlms(chunkedFull(['  \n', '#', ' Pomona\n', 'rest']).bundle)).toEqual([]);
+    const refused = checkLlms(chunkedFull(['\n', '#', 'Pomona\n', 'rest']).bundle);
+    expect(refused.map((problem) => [problem.path, problem.message])).toEqual([
+      [LLMS_FULL_FILE, 'the first line is not an H1 title'],
+    ]);
+    expect(checkLlms(chunkedFull(['\n\n', '']).bundle)).toHaveLength(1);
   });
 });

@@ -9,12 +9,8 @@ import { ACP_PRODUCTS_FILE } from '../../../generator/emit/agent-feeds/acp-feed.
 import { wholeDocuments } from '../../../generator/emit/document-storage.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { partSizesAround } from '../../../generator/parts/cut-parts.js';
-import {
-  documentLines,
-  documentTexts,
-  textLines,
-} from '../../../generator/validate/agent-feeds/text-lines.js';
 import { bundleFilesOf, validateBundle } from '../../../generator/validate/index.js';
+import { documentLines, documentTexts, textLines } from '../../../generator/validate/text-lines.js';
 import {
   makeManyProducts,
   makeSampleConfig,

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Artifact } from '../../../generator/artifact.js';
+import { spillArtifactInChunks } from '../../../generator/compact-artifact.js';
 import { validateArtifacts } from '../../../generator/validate/index.js';
 import {
   editJson,
@@ -217,6 +218,27 @@ describe('the gate checks the documents agree with the catalog', () => {
     const present = listing.filter((path) => artifacts.some((artifact) => artifact.path === path));
     expect(present).toEqual(expect.arrayContaining(listing.slice(0, 4)));
     expect(new Set(named)).toEqual(new Set(present));
+  });
+
+  /** The artifacts with llms-full.txt (its body edited) read in chunks of a few bytes, as a parted document is. */
+  function chunkedLlmsFull(edit: (body: string) => string): Artifact[] {
+    return artifacts.map((artifact) => {
+      if (artifact.path !== 'llms-full.txt') return artifact;
+      const bytes = Buffer.from(edit(artifact.body), 'utf8');
+      return spillArtifactInChunks(artifact, function* () {
+        for (let at = 0; at < bytes.length; at += 7) yield bytes.subarray(at, at + 7);
+      });
+    });
+  }
+
+  test('when llms-full.txt is read in chunks then its links are checked as in its whole text', () => {
+    expect(validateArtifacts(chunkedLlmsFull((body) => body))).toEqual([]);
+    const broken = chunkedLlmsFull(
+      (body) => `${body}\n- [Gone](https://shop.pomona.example/products/gone-juice): left the store\n`,
+    );
+    const problems = validateArtifacts(broken).filter((problem) => problem.path === 'llms-full.txt');
+    expect(problems.map((problem) => problem.rule)).toEqual(['consistency']);
+    expect(problems[0]?.message).toContain('https://shop.pomona.example/products/gone-juice');
   });
 
   test('when two products share a slug then the catalog is refused', () => {

@@ -3,8 +3,8 @@
  * makes an array of every line beside the text, where the checkers need one line at once.
  */
 import { StringDecoder } from 'node:string_decoder';
-import { documentChunks } from '../parse-once.js';
-import type { BundleFiles } from '../problem.js';
+import { documentChunks } from './parse-once.js';
+import type { BundleFiles } from './problem.js';
 /** Each line of a text with its 1-based number, without splitting the whole text at once. */
 export function* textLines(text: string): Generator<[line: string, number: number]> {
   let from = 0;
