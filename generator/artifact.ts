@@ -21,11 +21,9 @@ export interface Artifact {
    * The value a library serialised `body` from (JSON.stringify, fast-xml-parser's
    * XMLBuilder), with the body it became. The gate reads the value instead of parsing the
    * body back; a copy of the artifact whose body was changed afterwards no longer matches
-   * `body` here, and is read from its text. `unkept`: the value is made again whenever it
-   * is read (the catalog's records, read back from disk for a big catalog), so a reading of
-   * it is not kept for the whole gate.
+   * `body` here, and is read from its text.
    */
-  serialisedFrom?: { body: string; value: unknown; unkept?: true };
+  serialisedFrom?: { body: string; value: unknown };
 }
 
 export function artifactUrlPath(artifact: Pick<Artifact, 'path' | 'publicPath'>): string {

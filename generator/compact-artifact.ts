@@ -52,7 +52,6 @@ export function compactArtifact(artifact: Artifact): Artifact {
       get body() {
         return compact.body;
       },
-      ...(serialisedFrom.unkept ? { unkept: true as const } : {}),
     };
   }
   return compact;
@@ -206,7 +205,6 @@ export function spillArtifact(artifact: Artifact, readBody: () => Buffer): Artif
       get body() {
         return spilled.body;
       },
-      ...(serialisedFrom.unkept ? { unkept: true as const } : {}),
     };
   }
   return spilled;

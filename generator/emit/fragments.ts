@@ -15,6 +15,7 @@ import type { Artifact } from '../artifact.js';
 import { chunkedArtifact, type DocumentPiece } from '../compact-artifact.js';
 import type { BuildPlan, FragmentElement, PlannedProduct, ProductFragments } from '../plan.js';
 import { mapProducts, productAt } from '../product-store/planned-products.js';
+import { recordsView } from '../product-store/records-view.js';
 import { stableJson } from './json.js';
 
 export const renderEveryFragment: ProductFragments = {
@@ -108,12 +109,9 @@ export function recordsJsonArtifact(
   const serialisedFrom = {
     body: '',
     get value() {
-      // Made for each reader and let go with it (`unkept`). Not shared through a WeakRef:
-      // V8 keeps a WeakRef's target alive until the synchronous run that read it ends, and
-      // the gate is one such run, so it held a copy of every record to its end.
-      return { ...head, products: mapProducts(plan.products, (product) => product.record) };
+      // A view, not a copy: a big catalog's records are read back from disk as the gate reads them.
+      return { ...head, products: recordsView(plan.products) };
     },
-    unkept: true as const,
   };
   return chunkedArtifact({ ...fields, body: '', serialisedFrom }, chunks);
 }

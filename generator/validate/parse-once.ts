@@ -29,15 +29,12 @@ const readingsByBundle = new WeakMap<BundleFiles, Map<string, unknown>>();
 /** Per bundle made from artifacts, the artifact of each path: its bytes can be read in chunks. */
 const artifactsByBundle = new WeakMap<BundleFiles, ReadonlyMap<string, Artifact>>();
 /** Per bundle, the `serialisedFrom` of each seeded path: its value is read only when a reader asks. */
-const seedsByBundle = new WeakMap<
-  BundleFiles,
-  ReadonlyMap<string, { readonly value: unknown; readonly unkept?: true }>
->();
+const seedsByBundle = new WeakMap<BundleFiles, ReadonlyMap<string, { readonly value: unknown }>>();
 
 /** The bundle of these artifacts as files, with each serialised value ready for the readers. */
 export function bundleFilesOf(artifacts: readonly Artifact[]): BundleFiles {
   const files = filesOfArtifacts(artifacts);
-  const seeds = new Map<string, { readonly value: unknown; readonly unkept?: true }>();
+  const seeds = new Map<string, { readonly value: unknown }>();
   for (const artifact of artifacts) {
     // A copy whose body was edited after emitting keeps the old value: it must be read as text.
     const source = artifact.serialisedFrom;
@@ -88,9 +85,6 @@ export function readOnce<T>(files: BundleFiles, path: string, reader: DocumentRe
   const seed = seeds?.get(path);
   if (reader.fromSerialised !== undefined && seed !== undefined) {
     reading = reader.fromSerialised(seed.value);
-    // Made again on every read (the records of a catalog kept on disk): keeping it would
-    // hold every record until the gate ends, when each reader needs it only for a while.
-    if (seed.unkept) return reading;
   } else {
     const body = files.get(path);
     if (body === undefined) return undefined;
