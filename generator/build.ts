@@ -150,6 +150,10 @@ export interface BuildWarning {
 }
 
 export interface BuildResult {
+  /**
+   * The plan the bundle was made from. Its products can no longer be read when they were
+   * kept on disk (from `PRODUCTS_ON_DISK_FROM` products): the build deleted their file.
+   */
   plan: BuildPlan;
   artifacts: Artifact[];
   /** false when the bundle in `out` already holds exactly this output. */
@@ -274,9 +278,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const out = resolve(options.cwd, options.out);
   // A killed build may have left the last good bundle in its backup folder: put it back first.
   if (options.write) await recoverBundle(out, options.logger);
+  // Read before the cache is opened: a bad value stops the build with nothing to let go of.
+  const onDiskFrom = productsOnDiskFrom(options);
   // Opened before the store is read: it remembers what each unchanged item mapped to.
   const cache = await openBuildCache(out, config, options.logger, options.write);
-  const onDiskFrom = productsOnDiskFrom(options);
   let products: (PlannedProducts & { close?: () => void }) | undefined;
   try {
     const { upstream, content, merged } = await gatherProducts(config, options, onStage, cache.normaliseMemo);

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { artifactBytes } from '../../generator/compact-artifact.js';
 import { emitLiveIndex } from '../../generator/emit/live-index.js';
-import type { BuildPlan } from '../../generator/plan.js';
+import type { BuildPlan, PlannedProducts } from '../../generator/plan.js';
 import { buildLiveFiles, type LiveManifestSettings } from '../../live/live-files.js';
 import type { ShardPacker } from '../../live/product-shards.js';
 import type { RecordSource } from '../../live/record-source.js';
@@ -142,16 +142,15 @@ describe('the live emitter over products read one at a time', () => {
     const plan = makeSamplePlan({ config, products: makeManyProducts(config, 200) });
     const products = plan.products;
     // Only what a list on disk offers (`length`, `at`, iteration): an emitter that used
-    // `map`, an index or a record's identity would fail here. The cast stands in for the
-    // plan's `PlannedProducts` type until it lands.
-    const list = {
+    // `map`, an index or a record's identity would fail here.
+    const list: PlannedProducts = {
       length: products.length,
       at: (index: number) => structuredClone(products.at(index)),
       *[Symbol.iterator]() {
         for (const product of products) yield structuredClone(product);
       },
     };
-    const fresh: BuildPlan = { ...plan, products: list as unknown as BuildPlan['products'] };
+    const fresh: BuildPlan = { ...plan, products: list };
     const artifactsOf = (of: BuildPlan) =>
       emitLiveIndex(of).map((artifact) => [
         artifact.path,

@@ -94,3 +94,11 @@ describe('a build with its products on disk', () => {
     expect(await readdir(temporary)).toEqual([]);
   });
 });
+
+describe('the plan a build on disk returns', () => {
+  it('when its products are read after the build then the read is refused, naming why', async () => {
+    const result = await build(onDisk(FIXED_NOW, 'disk'));
+    expect(result.plan.catalog.count).toBeGreaterThan(0);
+    expect(() => result.plan.products.at(0)).toThrow(/after their build closed them/);
+  });
+});
