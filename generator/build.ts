@@ -92,19 +92,32 @@ export const PRODUCTS_ON_DISK_FROM = 200_000;
 
 const PRODUCTS_ON_DISK_VARIABLE = 'AGENT_CATALOG_PRODUCTS_ON_DISK';
 
-function productsOnDiskFrom(options: BuildOptions): number {
-  if (options.productsOnDiskFrom !== undefined) return options.productsOnDiskFrom;
-  const text = options.env?.[PRODUCTS_ON_DISK_VARIABLE];
-  if (text === undefined || text === '') return PRODUCTS_ON_DISK_FROM;
-  const from = Number(text);
-  if (!Number.isSafeInteger(from) || from < 0) {
+/**
+ * A whole number the environment sets for a build (`variable`), at least `least`;
+ * undefined when unset. A bad value stops the build naming the variable and the unit.
+ */
+function wholeNumberFromEnv(
+  options: BuildOptions,
+  variable: string,
+  least: number,
+  unit: string,
+): number | undefined {
+  const text = options.env?.[variable];
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < least) {
     throw new CatalogError(
       'CONFIG_INVALID',
-      `${PRODUCTS_ON_DISK_VARIABLE} must be a whole number of products, 0 or more: ${JSON.stringify(text)}`,
-      { field: PRODUCTS_ON_DISK_VARIABLE },
+      `${variable} must be a whole number of ${unit}, ${least} or more: ${JSON.stringify(text)}`,
+      { field: variable },
     );
   }
-  return from;
+  return value;
+}
+
+function productsOnDiskFrom(options: BuildOptions): number {
+  if (options.productsOnDiskFrom !== undefined) return options.productsOnDiskFrom;
+  return wholeNumberFromEnv(options, PRODUCTS_ON_DISK_VARIABLE, 0, 'products') ?? PRODUCTS_ON_DISK_FROM;
 }
 
 /**
@@ -126,19 +139,8 @@ const PART_BYTES_VARIABLE = 'AGENT_CATALOG_PART_BYTES';
 
 function partSizesOf(options: BuildOptions): PartSizes | undefined {
   if (options.partSizes) return options.partSizes;
-  const text = options.env?.[PART_BYTES_VARIABLE];
-  if (text === undefined || text === '') return undefined;
-  const avg = Number(text);
-  if (!Number.isSafeInteger(avg) || avg < 64) {
-    throw new CatalogError(
-      'CONFIG_INVALID',
-      `${PART_BYTES_VARIABLE} must be a whole number of bytes, 64 or more: ${JSON.stringify(text)}`,
-      {
-        field: PART_BYTES_VARIABLE,
-      },
-    );
-  }
-  return partSizesAround(avg);
+  const avg = wholeNumberFromEnv(options, PART_BYTES_VARIABLE, 64, 'bytes');
+  return avg === undefined ? undefined : partSizesAround(avg);
 }
 
 export interface BuildWarning {

@@ -24,12 +24,11 @@ export function cachedFragments(store: FragmentStore): CachedFragments {
   const counts = { copied: 0, rendered: 0 };
   // Products with a fragment rendered here, or copied from a row no gate has passed yet.
   const unchecked = new Set<string>();
-  const digestOf = digestOfProduct;
   store.keepTouchedOnly(RUN_PARTS);
   const fragments: CachedFragments = {
     counts,
     bytes(kind, product, render) {
-      const digest = digestOf(product);
+      const digest = digestOfProduct(product);
       const { slug } = product.record;
       const known = store.get(kind, slug, digest);
       if (known !== undefined) {
@@ -48,7 +47,7 @@ export function cachedFragments(store: FragmentStore): CachedFragments {
       // made from. One string hashed at once: the SHA-256 of its lines as one update per line
       // would give, without crossing into the hash a few hundred thousand times at 100,000.
       let lines = context === undefined ? '' : `${context}\u0000\n`;
-      for (const member of members) lines += `${member.record.slug}\u0000${digestOf(member)}\n`;
+      for (const member of members) lines += `${member.record.slug}\u0000${digestOfProduct(member)}\n`;
       const digest = createHash('sha256').update(lines).digest('hex');
       const known = store.get(kind, key, digest);
       if (known !== undefined) {
@@ -66,7 +65,7 @@ export function cachedFragments(store: FragmentStore): CachedFragments {
       const { slug } = product.record;
       return {
         slug,
-        key: `${kind}\u0000${slug}\u0000${digestOf(product)}`,
+        key: `${kind}\u0000${slug}\u0000${digestOfProduct(product)}`,
         read: () => {
           const read = again();
           return fragments.bytes(kind, read, () => render(read));

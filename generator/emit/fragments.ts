@@ -96,7 +96,7 @@ export const RECORD_JSON = 'record-json';
  * A JSON document (`stableJson` of `head` with `products`) whose `products` are the plan's
  * records in plan order, each record's text taken from the plan's fragments. `products`
  * goes right after the head's keys, as the object literal `{ ...head, products }` puts it.
- * The gate's value is made only when the gate asks for it: it holds every record.
+ * The gate reads the records through a view (`recordsView`), never a copy of them.
  */
 export function recordsJsonArtifact(
   plan: BuildPlan,

@@ -71,7 +71,18 @@ describe('a build with its products on disk', () => {
 
   it('when the environment sets the threshold badly then the build stops naming the variable', async () => {
     const options = { ...inHeap(FIXED_NOW, 'disk'), env: { AGENT_CATALOG_PRODUCTS_ON_DISK: 'many' } };
-    await expect(build(options)).rejects.toThrow(/AGENT_CATALOG_PRODUCTS_ON_DISK must be a whole number/);
+    await expect(build(options)).rejects.toThrow(
+      /AGENT_CATALOG_PRODUCTS_ON_DISK must be a whole number of products, 0 or more: "many"/,
+    );
+    const negative = { ...inHeap(FIXED_NOW, 'disk'), env: { AGENT_CATALOG_PRODUCTS_ON_DISK: '-1' } };
+    await expect(build(negative)).rejects.toThrow(/AGENT_CATALOG_PRODUCTS_ON_DISK must be/);
+  });
+
+  it('when the environment sets the part size below its least then the build stops naming the variable', async () => {
+    const options = { ...onDisk(FIXED_NOW, 'disk'), env: { AGENT_CATALOG_PART_BYTES: '63' } };
+    await expect(build(options)).rejects.toThrow(
+      /AGENT_CATALOG_PART_BYTES must be a whole number of bytes, 64 or more: "63"/,
+    );
   });
 
   it('when the build is done then the products file it kept in the temporary folder is gone', async () => {
