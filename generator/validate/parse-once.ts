@@ -68,6 +68,14 @@ export function readUnkept<T>(files: BundleFiles, path: string, reader: Document
   return body === undefined ? undefined : reader.parse(body);
 }
 
+/**
+ * The value the build serialised a document from, when the bundle has one and its body was
+ * not edited since: a reader that walks the document item by item walks that value instead.
+ */
+export function serialisedValue(files: BundleFiles, path: string): { readonly value: unknown } | undefined {
+  return seedsByBundle.get(files)?.get(path);
+}
+
 /** The reading of one document (undefined when the bundle has no such file), computed once per bundle. */
 export function readOnce<T>(files: BundleFiles, path: string, reader: DocumentReader<T>): T | undefined {
   let cache = readingsByBundle.get(files);
