@@ -7,7 +7,8 @@
  * elements per item and one per URL, and a linear scan of the text finds them about
  * twenty times faster than building the whole tree, which matters at 50,000 products
  * (a 25 MB feed). For the documents this build serialised, the facts come from the tree
- * they were serialised from and nothing is scanned (`parse-once.ts`).
+ * they were serialised from and nothing is scanned (`parse-once.ts`). Either way they are
+ * read an item at a time as the check walks them, and kept by no one.
  */
 import { FEED_FILE, feedTreeItems } from '../emit/feed.js';
 import { readFeedShipping } from '../shipping/feed-shipping.js';

@@ -1,10 +1,12 @@
 /**
  * Each document of a bundle read at most once per validation, and not read back at all
  * when the build still holds the value a library serialised it from. Several checkers
- * read the same document (the catalog, the feed, the sitemap, the knowledge base), and
- * parsing a 50,000-product document back is most of what a validation costs, so every
- * reading goes through `readOnce`: a cache per bundle (a WeakMap keyed by the files map,
- * dropped with the bundle) and per reader. `bundleFilesOf` seeds it from artifacts that
+ * read the same JSON document (the catalog, `kb/products.json`), and parsing a
+ * 50,000-product document back is most of what a validation costs, so such a reading goes
+ * through `readOnce`: a cache per bundle (a WeakMap keyed by the files map, dropped with
+ * the bundle) and per reader. A reading of one checker only (`readUnkept`), or one walked
+ * item by item (`serialisedValue`, `documentChunks`), is kept by no one: held until the
+ * gate ends, the feed's facts and the knowledge base's sections grew with the catalog. `bundleFilesOf` seeds it from artifacts that
  * carry `serialisedFrom`; a file read from a directory or a live site has no seed and is
  * parsed from its text, so `agent-catalog check` reads exactly what is published.
  */
