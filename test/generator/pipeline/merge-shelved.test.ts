@@ -10,10 +10,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ProductContent } from '../../../generator/content/load-content.js';
 import { mergeProducts, type UpstreamProduct } from '../../../generator/merge.js';
 import { mergeShelvedProducts } from '../../../generator/merge-shelved.js';
+import { normaliseProducts } from '../../../generator/normalise/index.js';
 import type { ShelvedProducts } from '../../../generator/normalise/product-shelf.js';
 import type { NormalisedProduct } from '../../../generator/normalise/types.js';
 import { createRecordFile } from '../../../generator/product-store/record-file.js';
-import { recordOfSeedProduct } from '../../../record/build-record.js';
 
 let parent = '';
 beforeEach(async () => {
@@ -23,26 +23,18 @@ afterEach(async () => {
   await rm(parent, { recursive: true, force: true });
 });
 
+/** A product as the Shopify mapper makes it (one slug may come from two upstream ids here). */
 function upstreamProduct(slug: string, sourceId: string): UpstreamProduct {
-  const url = `https://shop.example/products/${slug}`;
-  const record = recordOfSeedProduct(
-    {
-      name: `${slug} ${sourceId}`,
-      slug,
-      url,
-      description: 'Upstream description',
-      ingredients: null,
-      nutrition: null,
-      benefits: null,
-      certifications: null,
-      price: '9.50',
-      currency: 'USD',
-      availability: 'in_stock',
-      purchase_url: url,
-    },
-    sourceId,
-  );
-  return { sourceId, record };
+  const item = {
+    id: Number(sourceId),
+    title: `${slug} ${sourceId}`,
+    handle: slug,
+    variants: [{ id: 900 + Number(sourceId), title: 'Default Title', price: '9.50', available: true }],
+  };
+  const context = { siteUrl: 'https://shop.example', currency: 'USD', comingSoonTag: 'coming-soon' };
+  const [product] = normaliseProducts([item], 'shopify', context).products;
+  if (product === undefined) throw new Error(`the mapper refused ${slug}`);
+  return product;
 }
 
 /** The products in a real records file, every number kept under its product's slug. */
