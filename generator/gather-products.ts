@@ -14,14 +14,15 @@ import type { ResolvedConfig } from './config.js';
 import { assertContentDirExists } from './content/content-use.js';
 import { loadContent, type MerchantContent, type ProductContent } from './content/load-content.js';
 import type { Logger } from './logger.js';
-import { type LeftOutProduct, mergeProducts } from './merge.js';
+import { type LeftOutProduct, type MergeInput, mergeProducts } from './merge.js';
 import { mergeShelvedProducts } from './merge-shelved.js';
+import type { ShelvedProducts } from './normalise/product-shelf.js';
 import type { BuildStage, UpstreamFetcher } from './pipeline.js';
 import type { PlannedProduct, PlannedProducts } from './plan.js';
 import { storeProducts } from './product-store/stored-products.js';
 import { describeShipping } from './shipping/policy.js';
 import { fetchUpstreamWithDeadline } from './sources/deadline.js';
-import type { RejectedProduct, UpstreamResult } from './sources/index.js';
+import type { NormalisedProduct, RejectedProduct, UpstreamResult } from './sources/index.js';
 
 export type KeptProducts = PlannedProducts & { close?: () => void };
 
@@ -57,6 +58,48 @@ function* dateEach(products: Iterable<PlannedProduct>, date: (product: PlannedPr
   for (const product of products) yield date(product);
 }
 
+type MergeSettings = Omit<MergeInput, 'upstream'>;
+type Read = Pick<GatheredProducts, 'upstream' | 'content'>;
+
+/** The catalog in the heap: merged as an array, dated whole, kept as today. */
+function mergeInHeap(read: Read, products: NormalisedProduct[], input: MergeSettings, from: number) {
+  const merged = mergeProducts({ upstream: products, ...input });
+  return {
+    ...read,
+    count: merged.products.length,
+    leftOut: merged.leftOut,
+    async keep(cache: BuildCache, now: Date) {
+      // Taken out of `merged`: nothing else holds the array once the plan's list is made.
+      const dated = await cache.dateProducts(merged.products, now);
+      merged.products = [];
+      return keepDated(dated, from);
+    },
+    unmatched: () => merged.unmatched,
+    close: () => {},
+  };
+}
+
+/** The catalog on disk: each product read back in slug order, merged, dated and written to the plan's file. */
+function mergeOnDisk(read: Read, shelved: ShelvedProducts, input: MergeSettings): GatheredProducts {
+  const merge = mergeShelvedProducts(shelved, input);
+  return {
+    ...read,
+    count: merge.count,
+    leftOut: merge.leftOut,
+    async keep(cache, now) {
+      const date = await cache.startDating(now);
+      try {
+        // An empty catalog keeps no file, as in the heap.
+        return merge.count === 0 ? [] : storeProducts(dateEach(merge.products(), date));
+      } finally {
+        shelved.close();
+      }
+    },
+    unmatched: () => merge.unmatched(),
+    close: () => shelved.close(),
+  };
+}
+
 export async function gatherProducts(
   config: ResolvedConfig,
   options: GatherOptions,
@@ -79,49 +122,21 @@ export async function gatherProducts(
     const content = await loadContent(contentPath, config.config_dir);
     onStage('merge');
     const shipping = describeShipping(config);
-    const mergeInput = {
+    const input: MergeSettings = {
       content: content.products,
       ...(shipping !== undefined ? { shipping } : {}),
       brand: { source: config.upstream.brand_source, merchant: config.merchant.brand },
     };
     // Only these facts of the upstream read outlive the merge.
-    const upstream = { format: read.format, requests: read.requests, rejected: read.rejected };
-    if (shelved === undefined) {
-      const merged = mergeProducts({ upstream: read.products, ...mergeInput });
-      // The upstream's array is let go of: the merged copies are what the plan reads.
-      read.products = [];
-      return {
-        upstream,
-        content,
-        count: merged.products.length,
-        leftOut: merged.leftOut,
-        async keep(cache, now) {
-          const { products } = merged;
-          merged.products = [];
-          return keepDated(await cache.dateProducts(products, now), options.productsOnDiskFrom);
-        },
-        unmatched: () => merged.unmatched,
-        close: () => {},
-      };
-    }
-    const merge = mergeShelvedProducts(shelved, mergeInput);
-    return {
-      upstream,
+    const facts = {
+      upstream: { format: read.format, requests: read.requests, rejected: read.rejected },
       content,
-      count: merge.count,
-      leftOut: merge.leftOut,
-      async keep(cache, now) {
-        const date = await cache.startDating(now);
-        try {
-          // An empty catalog keeps no file, as in the heap.
-          return merge.count === 0 ? [] : storeProducts(dateEach(merge.products(), date));
-        } finally {
-          shelved.close();
-        }
-      },
-      unmatched: () => merge.unmatched(),
-      close: () => shelved.close(),
     };
+    if (shelved !== undefined) return mergeOnDisk(facts, shelved, input);
+    const { products } = read;
+    // The upstream's array is let go of once merged: the merged copies are what the plan reads.
+    read.products = [];
+    return mergeInHeap(facts, products, input, options.productsOnDiskFrom);
   } catch (error) {
     shelved?.close();
     throw error;
