@@ -11,7 +11,7 @@
 import { FEED_AVAILABILITY } from '../emit/feed-item.js';
 import type { CatalogOffers, CatalogVariant } from './agent-feeds/catalog-offers.js';
 import { checkOfferAgrees, type FeedOfferRow } from './agent-feeds/offer-agreement.js';
-import type { ReferenceProduct } from './consistency-reference.js';
+import type { CatalogProducts, LegacyProduct } from './catalog-products.js';
 import { type FeedFacts, streamFeedItems } from './consistency-sources.js';
 import type { BundleFiles } from './problem.js';
 
@@ -37,37 +37,47 @@ function rowOf(item: FeedItemFacts): FeedOfferRow {
 }
 
 /** A product without variants as the one offer the feed's item stands for. */
-function legacyOffers(item: FeedItemFacts, product: ReferenceProduct): CatalogOffers {
+function legacyOffers(
+  item: FeedItemFacts,
+  products: CatalogProducts,
+  product: number,
+  legacy: LegacyProduct,
+): CatalogOffers {
   const offer = {
     productId: item.id,
     variantId: item.id,
     url: item.link,
-    price: product.price,
-    currency: product.currency,
-    availability: product.availability,
+    price: legacy.price,
+    currency: products.currency(product),
+    availability: products.availability(product),
   };
+  const shipping = products.shipping(product);
   const variant: CatalogVariant = {
-    slug: product.slug,
+    slug: legacy.slug,
     offer,
     hasImage: true,
     requiresShipping: true,
-    ...(product.shipping === undefined ? {} : { shipping: product.shipping }),
+    ...(shipping === undefined ? {} : { shipping }),
   };
   return { byVariant: new Map([[item.id, variant]]), productIds: new Set() };
 }
 
 export function checkFeedItems(
   files: BundleFiles,
-  reference: { offers: CatalogOffers | undefined; byUrl: ReadonlyMap<string, ReferenceProduct> },
+  reference: { offers: CatalogOffers | undefined; products: CatalogProducts },
   add: Add,
 ): void {
   const feed = streamFeedItems(files);
   if (feed === undefined) return;
+  const { products } = reference;
   for (const item of feed.items) {
-    const legacy = reference.byUrl.get(item.link);
     const known = reference.offers?.byVariant.has(item.id) === true;
+    const product = known ? undefined : products.find(item.link);
+    const legacy = product === undefined ? undefined : products.legacy(product);
     const offers =
-      known || legacy === undefined || legacy.hasVariants ? reference.offers : legacyOffers(item, legacy);
+      product === undefined || legacy === undefined
+        ? reference.offers
+        : legacyOffers(item, products, product, legacy);
     if (offers === undefined) {
       add(feed.path, `variant ${item.id} (${item.link}) is not in the catalog`);
       continue;

@@ -5,17 +5,17 @@
  * sections' variant tables) must agree with the catalog's (`variant-agreement.ts`).
  */
 
-import { canonicalPrice } from '../../record/decimal-price.js';
 import { offersOf } from '../../record/variant-offers.js';
 import { streamKnowledgeBase } from '../emit/kb-reading.js';
 import type { Availability } from '../model.js';
 import { isRecordLike } from './agent-feeds/catalog-offers.js';
 import { checkOfferAgrees, type FeedOfferRow } from './agent-feeds/offer-agreement.js';
 import { isRecord, KB_PRODUCTS_FILE, readJson, stringField } from './bundle-layout.js';
+import type { CatalogProducts } from './catalog-products.js';
 import {
   type ProblemList,
+  type ProductText,
   type Reference,
-  type ReferenceProduct,
   reportMissing,
   SeenProducts,
 } from './consistency-reference.js';
@@ -29,53 +29,80 @@ export function checkKbRecords(files: BundleFiles, reference: Reference, list: P
   for (const record of records) {
     const url = stringField(record, 'url');
     if (url === undefined) continue;
-    const expected = reference.byUrl.get(url);
+    const expected = reference.products.find(url);
     if (expected === undefined) {
       list.add(KB_PRODUCTS_FILE, `${url} is not in the catalog`);
       continue;
     }
     seen.add(expected);
-    for (const field of ['slug', 'price', 'currency', 'availability'] as const) {
-      const actual = isRecord(record) ? record[field] : undefined;
-      if (actual !== expected[field]) {
-        list.add(
-          KB_PRODUCTS_FILE,
-          `${expected.slug}: ${field} is ${String(actual)}, the catalog says ${expected[field]}`,
-        );
-      }
-    }
+    checkRecordFields(record, expected, reference.products, list);
     checkRecordVariants(record, expected, reference, list);
   }
   reportMissing(KB_PRODUCTS_FILE, seen, reference, list);
 }
 
+/** A kb/products.json record states the catalog's slug, price, currency and availability. */
+function checkRecordFields(
+  record: unknown,
+  expected: number,
+  products: CatalogProducts,
+  list: ProblemList,
+): void {
+  for (const field of ['slug', 'price', 'currency', 'availability'] as const) {
+    const actual = isRecord(record) ? record[field] : undefined;
+    const same =
+      field === 'slug'
+        ? products.slugIs(expected, actual)
+        : field === 'price'
+          ? products.priceIs(expected, actual)
+          : actual === (field === 'currency' ? products.currency(expected) : products.availability(expected));
+    if (same) continue;
+    const said = String(actual);
+    const catalogs = (text: ProductText) =>
+      field === 'slug' || field === 'price'
+        ? text[field]
+        : field === 'currency'
+          ? products.currency(expected)
+          : products.availability(expected);
+    list.add(KB_PRODUCTS_FILE, {
+      product: expected,
+      say: (text) => `${text.slug}: ${field} is ${said}, the catalog says ${catalogs(text)}`,
+    });
+  }
+}
+
 /** The variants a kb/products.json record lists agree with the catalog's, and it lists them all. */
 function checkRecordVariants(
   record: unknown,
-  expected: ReferenceProduct,
+  expected: number,
   reference: Reference,
   list: ProblemList,
 ): void {
   const { offers } = reference;
   // A malformed record is the schema check's to report; one without variants has none to compare.
-  if (!expected.hasVariants || offers === undefined || !isRecordLike(record)) return;
+  if (!reference.products.hasVariants(expected) || offers === undefined || !isRecordLike(record)) return;
   // The record's own variants, as offers by the rule the catalog's were read with.
   const rows: FeedOfferRow[] = offersOf(record);
   const add = (path: string, message: string) => list.add(path, message);
   for (const row of rows) checkOfferAgrees(row, offers, SAME_WORDS, KB_PRODUCTS_FILE, add);
-  reportMissingVariants(KB_PRODUCTS_FILE, rows, expected, list);
+  reportMissingVariants(KB_PRODUCTS_FILE, rows, expected, reference.products, list);
 }
 
 /** Every variant of the catalog's product must be among the rows a document lists for it. */
 function reportMissingVariants(
   path: string,
   rows: readonly FeedOfferRow[],
-  expected: ReferenceProduct,
+  expected: number,
+  products: CatalogProducts,
   list: ProblemList,
 ): void {
   const listed = new Set(rows.map((row) => row.variantId));
-  for (const id of expected.variantIds) {
-    if (!listed.has(id)) list.add(path, `${expected.slug} variant ${id} is in the catalog but missing here`);
+  for (const id of products.variantIds(expected)) {
+    if (!listed.has(id))
+      list.add(path, {
+        product: expected,
+        say: ({ slug }) => `${slug} variant ${id} is in the catalog but missing here`,
+      });
   }
 }
 
@@ -111,31 +138,35 @@ export function checkKnowledgeBaseMarkdown(
   const seen = new SeenProducts(reference);
   // Section by section as the lines are read: the sections are never gathered.
   for (const entry of streamKnowledgeBase(files, path)?.sections ?? []) {
-    const expected = reference.byUrl.get(entry.link);
+    const { products } = reference;
+    const expected = products.find(entry.link);
     if (expected === undefined) {
       list.add(path, `product ${entry.name} (${entry.link}) is not in the catalog`);
       continue;
     }
     seen.add(expected);
     const [amount = '', currency = ''] = entry.price.split(' ');
-    if (canonicalPrice(amount) !== canonicalPrice(expected.price) || currency !== expected.currency) {
-      list.add(
-        path,
-        `${expected.slug}: price is ${entry.price}, the catalog says ${expected.price} ${expected.currency}`,
-      );
+    const catalogCurrency = products.currency(expected);
+    if (!products.samePrice(expected, amount) || currency !== catalogCurrency) {
+      list.add(path, {
+        product: expected,
+        say: ({ slug, price }) =>
+          `${slug}: price is ${entry.price}, the catalog says ${price} ${catalogCurrency}`,
+      });
     }
-    if (entry.availability !== expected.availability) {
-      list.add(
-        path,
-        `${expected.slug}: availability is ${entry.availability}, the catalog says ${expected.availability}`,
-      );
+    const availability = products.availability(expected);
+    if (entry.availability !== availability) {
+      list.add(path, {
+        product: expected,
+        say: ({ slug }) => `${slug}: availability is ${entry.availability}, the catalog says ${availability}`,
+      });
     }
     // A section with a variant table must list every variant in it.
     const rows = entry.variants.map(kbVariantRow);
     const { offers } = reference;
     const add = (where: string, message: string) => list.add(where, message);
     if (offers !== undefined) for (const row of rows) checkOfferAgrees(row, offers, SAME_WORDS, path, add);
-    if (rows.length > 0) reportMissingVariants(path, rows, expected, list);
+    if (rows.length > 0) reportMissingVariants(path, rows, expected, products, list);
   }
   reportMissing(path, seen, reference, list);
 }

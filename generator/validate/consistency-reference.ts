@@ -1,65 +1,89 @@
 /**
  * The reference every consistency check compares documents with: the catalog's products
- * by URL and its variants by id, read once from the published catalog (one pass over its
- * products for both), and the list that collects the differences (capped per document, so
- * a broken 50,000-product bundle gives a readable report). The reference is the gate's
- * largest state: the fields that repeat across products are interned, a product's variant
- * ids are the offers' own strings, and which products a document listed is a bit each.
+ * by URL (`CatalogProducts`, digests in typed arrays) and its variants by id, read once
+ * from the published catalog (one pass over its products for both), and the list that
+ * collects the differences (capped per document, so a broken 50,000-product bundle gives a
+ * readable report). A message that quotes the catalog's text waits until the end, when the
+ * few products it names are read again: the reference keeps no product's text.
  */
-import type { Availability } from '../model.js';
 import { type CatalogOffers, CatalogOffersBuilder } from './agent-feeds/catalog-offers.js';
-import { isRecord, stringField } from './bundle-layout.js';
+import { stringField } from './bundle-layout.js';
+import { type CatalogProducts, CatalogProductsBuilder, readVariantIds } from './catalog-products.js';
+import { digestOf } from './digests.js';
 import { InternedStrings } from './interned-strings.js';
 import type { Problem } from './problem.js';
 
 /** Past this many differences in one document the rest add nothing a reader can act on. */
 const MAX_PROBLEMS_PER_DOCUMENT = 20;
 
-/** What the documents are compared against: one catalog product. */
-export interface ReferenceProduct {
-  /** Its place in the catalog, which `SeenProducts` marks. */
-  index: number;
-  slug: string;
-  price: string;
-  currency: string;
-  availability: Availability;
-  shipping?: string;
-  /** False for a record without `variants` (a catalog from before variants). */
-  hasVariants: boolean;
-  /** The ids of the record's variants, in its order. */
-  variantIds: readonly string[];
-}
-
 export interface Reference {
-  byUrl: ReadonlyMap<string, ReferenceProduct>;
+  /** The catalog's products by URL, as digests. */
+  products: CatalogProducts;
   /** Every catalog variant's offer by its id (`CatalogOffersBuilder`, as the agent feeds read them); undefined for a catalog without variants. */
   offers: CatalogOffers | undefined;
   /** Directories product pages live in (e.g. `https://shop.example/products/`). */
   productDirs: Set<string>;
 }
 
+/** The catalog's own words for one product, read again for the few messages that quote them. */
+export interface ProductText {
+  url: string;
+  slug: string;
+  price: string;
+}
+
+/** A message that quotes the catalog's text of one product (its place in the catalog). */
+export interface PendingMessage {
+  product: number;
+  say: (product: ProductText) => string;
+}
+
+interface Kept {
+  path: string;
+  message: string | PendingMessage;
+}
+
+/**
+ * The differences found, in order, capped per document. A message that quotes the catalog
+ * (its slug, price or URL) is worded in `finish`, from the few products read again.
+ */
 export class ProblemList {
-  readonly problems: Problem[] = [];
+  readonly #kept: Kept[] = [];
   private readonly counts = new Map<string, number>();
 
-  add(path: string, message: string): void {
+  add(path: string, message: string | PendingMessage): void {
     const count = (this.counts.get(path) ?? 0) + 1;
     this.counts.set(path, count);
-    if (count <= MAX_PROBLEMS_PER_DOCUMENT) this.problems.push({ path, rule: 'consistency', message });
+    if (count <= MAX_PROBLEMS_PER_DOCUMENT) this.#kept.push({ path, message });
   }
 
-  finish(): Problem[] {
+  /** The problems, the pending ones worded from `texts` (the catalog's text of the products they name). */
+  finish(texts: (products: ReadonlySet<number>) => ReadonlyMap<number, ProductText>): Problem[] {
+    const wanted = new Set<number>();
+    for (const { message } of this.#kept) if (typeof message !== 'string') wanted.add(message.product);
+    const known = wanted.size === 0 ? new Map<number, ProductText>() : texts(wanted);
+    const problems: Problem[] = this.#kept.map(({ path, message }) => ({
+      path,
+      rule: 'consistency',
+      message: typeof message === 'string' ? message : message.say(textOf(known, message.product)),
+    }));
     for (const [path, count] of this.counts) {
       if (count > MAX_PROBLEMS_PER_DOCUMENT) {
-        this.problems.push({
+        problems.push({
           path,
           rule: 'consistency',
           message: `${count - MAX_PROBLEMS_PER_DOCUMENT} more differences not listed`,
         });
       }
     }
-    return this.problems;
+    return problems;
   }
+}
+
+function textOf(known: ReadonlyMap<number, ProductText>, product: number): ProductText {
+  const text = known.get(product);
+  if (text === undefined) throw new Error(`the catalog's product ${product} was not found when read again`);
+  return text;
 }
 
 /**
@@ -71,21 +95,21 @@ export class SeenProducts {
   #count = 0;
 
   constructor(reference: Reference) {
-    this.#bits = new Uint8Array(reference.byUrl.size);
+    this.#bits = new Uint8Array(reference.products.places);
   }
 
   get size(): number {
     return this.#count;
   }
 
-  add(product: ReferenceProduct): void {
-    if (this.#bits[product.index] === 1) return;
-    this.#bits[product.index] = 1;
+  add(product: number): void {
+    if (this.#bits[product] === 1) return;
+    this.#bits[product] = 1;
     this.#count += 1;
   }
 
-  has(product: ReferenceProduct): boolean {
-    return this.#bits[product.index] === 1;
+  has(product: number): boolean {
+    return this.#bits[product] === 1;
   }
 }
 
@@ -93,79 +117,102 @@ export function directoryOf(url: string): string {
   return url.slice(0, url.lastIndexOf('/') + 1);
 }
 
-/** The catalog's duplicate urls, slugs and variant ids, reported as the reference is read. */
-class Duplicates {
-  readonly #slugs = new Set<string>();
-  readonly #variantIds = new Set<string>();
-
-  constructor(
-    private readonly catalogFile: string,
-    private readonly list: ProblemList,
-  ) {}
-
-  check(slug: string, variantIds: readonly string[]): void {
-    if (this.#slugs.has(slug)) this.list.add(this.catalogFile, `two products have the slug ${slug}`);
-    this.#slugs.add(slug);
-    for (const id of variantIds) {
-      if (this.#variantIds.has(id)) this.list.add(this.catalogFile, `two variants have the id ${id}`);
-      this.#variantIds.add(id);
-    }
-  }
-}
-
 export function buildReference(
   catalogFile: string,
   products: Iterable<unknown>,
   list: ProblemList,
 ): Reference {
-  const byUrl = new Map<string, ReferenceProduct>();
   const productDirs = new Set<string>();
   const strings = new InternedStrings();
   const offers = new CatalogOffersBuilder(strings);
-  const duplicates = new Duplicates(catalogFile, list);
+  const builder = new CatalogProductsBuilder();
   for (const record of products) {
     offers.add(record);
     const url = stringField(record, 'url');
-    const slug = stringField(record, 'slug') ?? '';
-    if (url === undefined) continue; // the schema check reports malformed records
-    if (byUrl.has(url)) list.add(catalogFile, `two products have the url ${url}`);
-    const variantIds = readVariantIds(record);
-    duplicates.check(slug, variantIds);
-    const shipping = stringField(record, 'shipping');
-    byUrl.set(url, {
-      index: byUrl.size,
-      slug,
-      price: stringField(record, 'price') ?? '',
-      currency: strings.of(stringField(record, 'currency') ?? ''),
-      availability: strings.of(stringField(record, 'availability') ?? 'in_stock') as Availability,
-      ...(shipping !== undefined ? { shipping: strings.of(shipping) } : {}),
-      hasVariants: isRecord(record) && Array.isArray(record.variants),
-      variantIds,
-    });
-    productDirs.add(directoryOf(url));
+    builder.add(record, url);
+    if (url !== undefined) productDirs.add(directoryOf(url));
   }
-  return { byUrl, offers: offers.finish(), productDirs };
+  const reference = { products: builder.finish(), offers: offers.finish(), productDirs };
+  const repeats = builder.repeats();
+  if (repeats !== undefined) reportDuplicates(catalogFile, products, repeats, list);
+  return reference;
 }
 
-const NO_IDS: readonly string[] = [];
-
-function readVariantIds(record: unknown): readonly string[] {
-  if (!isRecord(record) || !Array.isArray(record.variants)) return NO_IDS;
-  const ids = record.variants.flatMap((variant) => stringField(variant, 'id') ?? []);
-  return ids.length === 0 ? NO_IDS : ids;
+/**
+ * The catalog's duplicate urls, slugs and variant ids, in the order the catalog gives them:
+ * only the strings whose digest repeats are kept, and only while the catalog is read again.
+ */
+function reportDuplicates(
+  catalogFile: string,
+  products: Iterable<unknown>,
+  repeats: NonNullable<ReturnType<CatalogProductsBuilder['repeats']>>,
+  list: ProblemList,
+): void {
+  const urls = new Set<string>();
+  const slugs = new Set<string>();
+  const variantIds = new Set<string>();
+  for (const record of products) {
+    const url = stringField(record, 'url');
+    if (url === undefined) continue; // the schema check reports malformed records
+    const slug = stringField(record, 'slug') ?? '';
+    if (repeats.urls.has(digestOf(url))) {
+      if (urls.has(url)) list.add(catalogFile, `two products have the url ${url}`);
+      urls.add(url);
+    }
+    if (repeats.slugs.has(digestOf(slug))) {
+      if (slugs.has(slug)) list.add(catalogFile, `two products have the slug ${slug}`);
+      slugs.add(slug);
+    }
+    for (const id of readVariantIds(record)) {
+      if (!repeats.variantIds.has(digestOf(id))) continue;
+      if (variantIds.has(id)) list.add(catalogFile, `two variants have the id ${id}`);
+      variantIds.add(id);
+    }
+  }
 }
 
-/** Reports every catalog product the document did not list (of those `among` keeps, when given). */
+/** The catalog's text of the products asked for, read again from its records. */
+export function productTexts(
+  products: Iterable<unknown>,
+  reference: Reference,
+  wanted: ReadonlySet<number>,
+): Map<number, ProductText> {
+  // A product whose URL a later one repeats is worded from that later one, as the map by URL had it.
+  const asked = new Map<number, number[]>();
+  for (const product of wanted) {
+    const source = reference.products.sourceOf(product);
+    asked.set(source, [...(asked.get(source) ?? []), product]);
+  }
+  const texts = new Map<number, ProductText>();
+  let place = 0;
+  for (const record of products) {
+    for (const product of asked.get(place) ?? []) {
+      texts.set(product, {
+        url: stringField(record, 'url') ?? '',
+        slug: stringField(record, 'slug') ?? '',
+        price: stringField(record, 'price') ?? '',
+      });
+    }
+    place += 1;
+  }
+  return texts;
+}
+
+/** Reports every catalog product the document did not list (of those whose directory `among` keeps, when given). */
 export function reportMissing(
   path: string,
   seen: SeenProducts,
   reference: Reference,
   list: ProblemList,
-  among?: (url: string) => boolean,
+  among?: (directory: string) => boolean,
 ): void {
-  if (among === undefined && seen.size === reference.byUrl.size) return;
-  for (const [url, product] of reference.byUrl) {
-    if (!seen.has(product) && (among === undefined || among(url)))
-      list.add(path, `${product.slug} (${url}) is in the catalog but missing here`);
+  const { products } = reference;
+  if (among === undefined && seen.size === products.size) return;
+  for (const product of products.listed()) {
+    if (!seen.has(product) && (among === undefined || among(products.directory(product))))
+      list.add(path, {
+        product,
+        say: ({ slug, url }) => `${slug} (${url}) is in the catalog but missing here`,
+      });
   }
 }

@@ -15,6 +15,7 @@ import {
   buildReference,
   directoryOf,
   ProblemList,
+  productTexts,
   type Reference,
   reportMissing,
   SeenProducts,
@@ -39,7 +40,7 @@ function checkLinks(
 ): void {
   const seen = new SeenProducts(reference);
   for (const url of urls) {
-    const product = reference.byUrl.get(url);
+    const product = reference.products.find(url);
     if (product !== undefined) seen.add(product);
     else if (looksLikeProductPage(url, reference))
       list.add(path, `links ${url}, which is not in the catalog`);
@@ -73,12 +74,13 @@ function checkSitemapHost(
   // on the site count as listed; a product page elsewhere is not the sitemap's to list.
   const seen = new SeenProducts(reference);
   for (const url of sitemap.urls) {
-    const product = originOf(url) === origin ? reference.byUrl.get(url) : undefined;
+    const product = originOf(url) === origin ? reference.products.find(url) : undefined;
     if (product !== undefined) seen.add(product);
     else if (looksLikeProductPage(url, reference))
       list.add(sitemap.path, `links ${url}, which is not in the catalog`);
   }
-  reportMissing(sitemap.path, seen, reference, list, (url) => originOf(url) === origin);
+  // A product's directory is on its page's host.
+  reportMissing(sitemap.path, seen, reference, list, (directory) => originOf(directory) === origin);
 }
 
 function originOf(url: string): string | undefined {
@@ -95,9 +97,13 @@ function originOf(url: string): string | undefined {
  * every check below kept a whole copy of the catalog in memory for the gate's longest check.
  */
 function referenceOf(files: BundleFiles, catalogFile: string, list: ProblemList): Reference | undefined {
+  const products = catalogProducts(files, catalogFile);
+  return products === undefined ? undefined : buildReference(catalogFile, products, list);
+}
+
+function catalogProducts(files: BundleFiles, catalogFile: string): unknown[] | undefined {
   const catalog = readJson(files, catalogFile);
-  if (!isRecord(catalog) || !Array.isArray(catalog.products)) return undefined;
-  return buildReference(catalogFile, catalog.products, list);
+  return isRecord(catalog) && Array.isArray(catalog.products) ? catalog.products : undefined;
 }
 
 export function checkConsistency(files: BundleFiles): Problem[] {
@@ -116,11 +122,12 @@ export function checkConsistency(files: BundleFiles): Problem[] {
       checkLinks(path, markdownLinksOfLines(documentLines(files, path)), reference, list, true);
     } else if (path === 'llms.txt') {
       // Past LLMS_PRODUCT_LIMIT products, llms.txt lists only the first ones.
-      const mustListAll = reference.byUrl.size <= LLMS_PRODUCT_LIMIT ? 'if-any' : false;
+      const mustListAll = reference.products.size <= LLMS_PRODUCT_LIMIT ? 'if-any' : false;
       checkLinks(path, collectMarkdownLinks(files.get(path) ?? ''), reference, list, mustListAll);
     }
   }
   const sitemap = streamSitemapUrls(files);
   if (sitemap !== undefined) checkSitemapHost(sitemap, locateDocuments(files).siteUrl, reference, list);
-  return list.finish();
+  // The few products the messages quote, read from the catalog once more.
+  return list.finish((wanted) => productTexts(catalogProducts(files, catalogFile) ?? [], reference, wanted));
 }
