@@ -64,10 +64,11 @@ export class CatalogProductsBuilder {
   readonly #shippings = new NumberColumn();
   readonly #directories = new NumberColumn();
   readonly #flags = new NumberColumn();
-  readonly #variantIds: (readonly string[])[] = [];
-  /** Slugs and variant ids of products with a URL, for the duplicate check only. */
+  /** Every variant id of the products with a URL, in catalog order, and where each product's begin. */
+  readonly #variantIds = new DigestColumn();
+  readonly #variantStarts = new NumberColumn();
+  /** Slugs of products with a URL, for the duplicate check only. */
   readonly #listedSlugs = new DigestColumn();
-  readonly #allVariantIds = new DigestColumn();
   readonly #legacy = new Map<number, LegacyProduct>();
   readonly #values = new ValueTable();
   #repeats: Repeats | undefined;
@@ -87,13 +88,12 @@ export class CatalogProductsBuilder {
     this.#shippings.push(this.#values.numberOf(stringField(record, 'shipping')));
     this.#directories.push(this.#values.numberOf(url === undefined ? undefined : directoryOf(url)));
     this.#flags.push((url === undefined ? 0 : HAS_URL | LISTED) | (hasVariants ? HAS_VARIANTS : 0));
-    // The same strings as the offers' keys: both are read from this record.
-    this.#variantIds.push(variantIds);
+    this.#variantStarts.push(this.#variantIds.length);
     if (url === undefined) return;
     this.#urls.push(digestOf(url));
     this.#urlOwners.push(place);
     this.#listedSlugs.push(digestOf(slug));
-    for (const id of variantIds) this.#allVariantIds.push(digestOf(id));
+    for (const id of variantIds) this.#variantIds.push(digestOf(id));
     if (!hasVariants) this.#legacy.set(place, { slug, price });
   }
 
@@ -105,6 +105,8 @@ export class CatalogProductsBuilder {
   finish(): CatalogProducts {
     const byUrl = new SortedDigests(this.#urls.finish(), this.#urlOwners.finish());
     const flags = this.#flags.finish();
+    this.#variantStarts.push(this.#variantIds.length);
+    const variantIds = this.#variantIds.finish();
     const sources = new Map<number, number>();
     const columns = {
       slugs: this.#slugs.finish(),
@@ -115,15 +117,16 @@ export class CatalogProductsBuilder {
       shippings: this.#shippings.finish(),
       directories: this.#directories.finish(),
       flags,
-      variantIds: this.#variantIds,
+      variantIds,
+      variantStarts: this.#variantStarts.finish(),
     };
     const repeatedUrls = repeatedDigests(byUrl.digests);
     let size = byUrl.digests.length;
     for (const digest of repeatedUrls) size -= adoptLast(byUrl, digest, columns, sources, this.#legacy);
     const slugs = repeatedDigests(this.#listedSlugs.finish());
-    const variantIds = repeatedDigests(this.#allVariantIds.finish());
-    if (repeatedUrls.size + slugs.size + variantIds.size > 0)
-      this.#repeats = { urls: repeatedUrls, slugs, variantIds };
+    const repeatedIds = repeatedDigests(variantIds);
+    if (repeatedUrls.size + slugs.size + repeatedIds.size > 0)
+      this.#repeats = { urls: repeatedUrls, slugs, variantIds: repeatedIds };
     return new CatalogProducts(size, byUrl, columns, this.#values.values, sources, this.#legacy);
   }
 }
@@ -137,7 +140,9 @@ interface Columns {
   shippings: Uint32Array;
   directories: Uint32Array;
   flags: Uint32Array;
-  variantIds: (readonly string[])[];
+  variantIds: BigUint64Array;
+  /** Where each place's variant ids begin in `variantIds` (one more entry than places). */
+  variantStarts: Uint32Array;
 }
 
 /**
@@ -165,7 +170,6 @@ function adoptLast(
   for (const key of ['currencies', 'availabilities', 'shippings'] as const)
     columns[key][first] = columns[key][last] ?? 0;
   columns.flags[first] = ((columns.flags[last] ?? 0) & HAS_VARIANTS) | HAS_URL | LISTED;
-  columns.variantIds[first] = columns.variantIds[last] ?? NO_IDS;
   const lastLegacy = legacy.get(last);
   if (lastLegacy === undefined) legacy.delete(first);
   else legacy.set(first, lastLegacy);
@@ -246,9 +250,11 @@ export class CatalogProducts {
     return ((this.columns.flags[product] ?? 0) & HAS_VARIANTS) !== 0;
   }
 
-  /** The ids of the record's variants, in its order. */
-  variantIds(product: number): readonly string[] {
-    return this.columns.variantIds[product] ?? NO_IDS;
+  /** The digests of the ids of the record's variants, in its order (those of the last product sharing its URL). */
+  variantIds(product: number): BigUint64Array {
+    const source = this.sourceOf(product);
+    const { variantIds, variantStarts } = this.columns;
+    return variantIds.subarray(variantStarts[source] ?? 0, variantStarts[source + 1] ?? 0);
   }
 
   /** A product without variants, with the slug and price the feed compares it by. */

@@ -19,6 +19,7 @@ import {
   reportMissing,
   SeenProducts,
 } from './consistency-reference.js';
+import { digestOf } from './digests.js';
 import type { BundleFiles } from './problem.js';
 import { kbProductRecords } from './schemas.js';
 
@@ -96,12 +97,12 @@ function reportMissingVariants(
   products: CatalogProducts,
   list: ProblemList,
 ): void {
-  const listed = new Set(rows.map((row) => row.variantId));
-  for (const id of products.variantIds(expected)) {
+  const listed = new Set(rows.map((row) => digestOf(row.variantId)));
+  for (const [at, id] of products.variantIds(expected).entries()) {
     if (!listed.has(id))
       list.add(path, {
         product: expected,
-        say: ({ slug }) => `${slug} variant ${id} is in the catalog but missing here`,
+        say: ({ slug, variantIds }) => `${slug} variant ${variantIds[at]} is in the catalog but missing here`,
       });
   }
 }

@@ -30,6 +30,7 @@ export interface ProductText {
   url: string;
   slug: string;
   price: string;
+  variantIds: readonly string[];
 }
 
 /** A message that quotes the catalog's text of one product (its place in the catalog). */
@@ -191,6 +192,7 @@ export function productTexts(
         url: stringField(record, 'url') ?? '',
         slug: stringField(record, 'slug') ?? '',
         price: stringField(record, 'price') ?? '',
+        variantIds: readVariantIds(record),
       });
     }
     place += 1;

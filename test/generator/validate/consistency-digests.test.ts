@@ -41,6 +41,18 @@ describe('the consistency reference as digests', () => {
     ]);
   });
 
+  it('when a kb/products.json record leaves out its product\'s last variant then that variant is named', () => {
+    const variants = productAt(catalog, 120).variants as Json[];
+    const last = variants.at(-1);
+    if (last === undefined) throw new Error('the product has a variant');
+    const broken = editJson(artifacts, 'kb/products.json', (kb) => {
+      (productAt(kb, 120).variants as Json[]).pop();
+    });
+    expect(consistencyOf(broken, 'kb/products.json')).toEqual([
+      `${field(120, 'slug')} variant ${String(last.id)} is in the catalog but missing here`,
+    ]);
+  });
+
   it('when the sitemap leaves out 25 products then the first 20 are named in catalog order and 5 counted', () => {
     const left = Array.from({ length: 25 }, (_, at) => 10 + at * 7);
     const broken = editText(artifacts, 'sitemap.xml', (text) => {
