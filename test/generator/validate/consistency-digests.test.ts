@@ -41,7 +41,7 @@ describe('the consistency reference as digests', () => {
     ]);
   });
 
-  it('when a kb/products.json record leaves out its product\'s last variant then that variant is named', () => {
+  it("when a kb/products.json record leaves out its product's last variant then that variant is named", () => {
     const variants = productAt(catalog, 120).variants as Json[];
     const last = variants.at(-1);
     if (last === undefined) throw new Error('the product has a variant');
