@@ -80,7 +80,8 @@ export class CatalogProductsBuilder {
     const price = stringField(record, 'price') ?? '';
     const hasVariants = isRecord(record) && Array.isArray(record.variants);
     const variantIds = url === undefined ? NO_IDS : readVariantIds(record);
-    this.#slugs.push(digestOf(slug));
+    const slugDigest = digestOf(slug);
+    this.#slugs.push(slugDigest);
     this.#prices.push(digestOf(price));
     this.#priceValues.push(digestOf(canonicalPrice(price)));
     this.#currencies.push(this.#values.numberOf(stringField(record, 'currency') ?? ''));
@@ -92,7 +93,7 @@ export class CatalogProductsBuilder {
     if (url === undefined) return;
     this.#urls.push(digestOf(url));
     this.#urlOwners.push(place);
-    this.#listedSlugs.push(digestOf(slug));
+    this.#listedSlugs.push(slugDigest);
     for (const id of variantIds) this.#variantIds.push(digestOf(id));
     if (!hasVariants) this.#legacy.set(place, { slug, price });
   }

@@ -4,10 +4,11 @@
  * different strings of one catalog share a digest with a chance of about n²/2⁶⁵, which is
  * negligible; where a digest repeats, the gate confirms with the real strings before it says so.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
+/** The one-shot `hash` (Node 20.12 on): a `createHash` object per digest cost the gate a third more CPU. */
 export function digestOf(text: string): bigint {
-  return createHash('sha256').update(text, 'utf8').digest().readBigUInt64BE(0);
+  return hash('sha256', text, 'buffer').readBigUInt64BE(0);
 }
 
 type Values = Uint32Array | BigUint64Array;
