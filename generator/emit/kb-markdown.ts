@@ -18,7 +18,7 @@
  *
  * then the description. The section itself is written by `kb-product-section.ts`.
  */
-import type { DocumentPiece } from '../compact-artifact.js';
+import type { DocumentPiece } from '../document-pieces.js';
 import type { BuildPlan } from '../plan.js';
 import { catalogUrls } from './catalog.js';
 import { describeCatalogFields, facetedFragmentKind } from './catalog-fields.js';
@@ -102,8 +102,9 @@ function renderSections(plan: BuildPlan, policy: UsagePolicy): DocumentPiece[] {
   const kind = facetedFragmentKind('kb-section', fields);
   const separator = Buffer.from('\n\n', 'utf8');
   const parts: DocumentPiece[] = [Buffer.from([about, usage, PRODUCTS_HEADING].join('\n\n'), 'utf8')];
-  for (const element of productElements(plan, kind, (product) => renderProductSection(product, fields)))
-    parts.push(separator, element);
+  const elements = productElements(plan, kind, (product) => renderProductSection(product, fields));
+  // Each section after a blank line: the first one's before the sections, the others' between them.
+  if (elements.length > 0) parts.push(separator, { elements, between: separator });
   const articles = renderArticles(plan);
   if (articles.length > 0) parts.push(separator, Buffer.from(articles.join('\n\n'), 'utf8'));
   return parts;
