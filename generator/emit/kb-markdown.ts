@@ -58,9 +58,10 @@ const sectionsByPlan = new WeakMap<BuildPlan, readonly DocumentPiece[]>();
 /**
  * The knowledge base without its H1 title: `## About`, `## Usage rules`, `## Products`,
  * `## Articles`. The knowledge base and llms-full.txt both carry it, so while a bundle is
- * emitted it is rendered once per plan (a plan is never changed after `planBuild`) and
- * the text reused; `emitBundle` forgets it afterwards (`forgetKnowledgeBaseSections`).
- * The text is byte chunks in order (one a product section), never joined into one buffer.
+ * emitted its pieces are made once per plan (a plan is never changed after `planBuild`) and
+ * reused; `emitBundle` forgets them afterwards (`forgetKnowledgeBaseSections`). The product
+ * sections are the plan's elements, each read (copied from the cache, or rendered) when a
+ * document is written, never joined into one buffer.
  */
 export function renderKnowledgeBaseSections(plan: BuildPlan): readonly DocumentPiece[] {
   let sections = sectionsByPlan.get(plan);
@@ -71,7 +72,7 @@ export function renderKnowledgeBaseSections(plan: BuildPlan): readonly DocumentP
   return sections;
 }
 
-/** Drops the rendered sections: the plan outlives emitting, and they are megabytes. */
+/** Drops the sections' pieces: the plan outlives emitting, and they hold its elements. */
 export function forgetKnowledgeBaseSections(plan: BuildPlan): void {
   sectionsByPlan.delete(plan);
 }
