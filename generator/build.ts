@@ -16,29 +16,25 @@ import type { Artifact } from './artifact.js';
 import { type CacheReport, openBuildCache } from './cache/build-cache.js';
 import type { ConfigOverrides, ResolvedConfig } from './config.js';
 import { resolveConfigSources } from './config-file.js';
-import { assertContentDirExists, checkContentUse, type UnusedContent } from './content/content-use.js';
-import { loadContent } from './content/load-content.js';
-import { type FeedExclusion, screenFeedProducts } from './emit/feed-rules.js';
+import { checkContentUse, type UnusedContent } from './content/content-use.js';
+import { type FeedExclusion, screenFeedExclusions } from './emit/feed-rules.js';
 import { emitAgainst } from './emit-against.js';
 import { CatalogError } from './errors.js';
+import { type GatheredProducts, gatherProducts, type KeptProducts } from './gather-products.js';
 import { readBundleDirShape, shapeOfArtifacts } from './hosting/bundle-shape.js';
 import { checkEveryHost, type HostFit } from './hosting/host-fit.js';
 import { judgeHostFit } from './hosting/judge-host-fit.js';
 import type { Logger } from './logger.js';
-import { type LeftOutProduct, type MergeResult, mergeProducts } from './merge.js';
-import type { NormaliseMemo } from './normalise/item-key.js';
+import type { LeftOutProduct } from './merge.js';
 import { type PartSizes, partSizesAround } from './parts/cut-parts.js';
 import type { BuildStage, UpstreamFetcher } from './pipeline.js';
-import type { BuildPlan, PlannedProduct, PlannedProducts } from './plan.js';
+import type { BuildPlan } from './plan.js';
 import { recordsOf } from './product-store/planned-products.js';
-import { storeProducts } from './product-store/stored-products.js';
 import { factsOfPlan } from './publish/catalog-facts.js';
 import { compareWithDigests, knownFilesOf } from './publish/file-digest.js';
 import { keepCatalogFacts, type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
 import { type PublishReport, recoverBundle } from './publish/publish-bundle.js';
 import { stampBundle } from './publish/read-bundle.js';
-import { describeShipping } from './shipping/policy.js';
-import { fetchUpstreamWithDeadline } from './sources/deadline.js';
 import type { UpstreamResult } from './sources/index.js';
 import { type CatalogChanges, diffCatalogs } from './summary/diff.js';
 import { type BuildNotice, describeBuildNotices } from './summary/notices.js';
@@ -118,21 +114,6 @@ function wholeNumberFromEnv(
 function productsOnDiskFrom(options: BuildOptions): number {
   if (options.productsOnDiskFrom !== undefined) return options.productsOnDiskFrom;
   return wholeNumberFromEnv(options, PRODUCTS_ON_DISK_VARIABLE, 0, 'products') ?? PRODUCTS_ON_DISK_FROM;
-}
-
-/**
- * The merged products, taken out of `merged` so that nothing else holds the array once the
- * plan's list is made from it (the heap then lets the merged copies go).
- */
-function takeProducts(merged: MergeResult): PlannedProduct[] {
-  const { products } = merged;
-  merged.products = [];
-  return products;
-}
-
-/** The dated products as the plan reads them: on disk from `from` products on, else the array. */
-function keepProducts(dated: PlannedProduct[], from: number): PlannedProducts & { close?: () => void } {
-  return dated.length >= from && dated.length > 0 ? storeProducts(dated) : dated;
 }
 
 const PART_BYTES_VARIABLE = 'AGENT_CATALOG_PART_BYTES';
@@ -237,37 +218,6 @@ function guardEmpty(count: number, rejected: readonly LeftOutProduct[], allow: b
   );
 }
 
-/** The fetchUpstream, loadContent and merge stages. */
-async function gatherProducts(
-  config: ResolvedConfig,
-  options: BuildOptions,
-  onStage: (stage: BuildStage) => void,
-  memo: NormaliseMemo | undefined,
-) {
-  onStage('upstream');
-  const upstream = await fetchUpstreamWithDeadline(config, {
-    logger: options.logger,
-    ...(options.env ? { env: options.env } : {}),
-    ...(memo ? { memo } : {}),
-    ...(options.fetchUpstream ? { fetcher: options.fetchUpstream } : {}),
-  });
-  onStage('content');
-  const contentPath = resolve(config.config_dir, config.content_dir ?? 'content');
-  if (config.content_dir !== undefined) await assertContentDirExists(contentPath, config.content_dir);
-  const content = await loadContent(contentPath, config.config_dir);
-  onStage('merge');
-  const shipping = describeShipping(config);
-  const merged = mergeProducts({
-    upstream: upstream.products,
-    content: content.products,
-    ...(shipping !== undefined ? { shipping } : {}),
-    brand: { source: config.upstream.brand_source, merchant: config.merchant.brand },
-  });
-  // Only these facts of the upstream read outlive the merge: its products are merged copies now.
-  const { format, requests, rejected } = upstream;
-  return { upstream: { format, requests, rejected }, content, merged };
-}
-
 export async function build(options: BuildOptions): Promise<BuildResult> {
   const onStage = options.onStage ?? (() => {});
   onStage('config');
@@ -284,14 +234,26 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const onDiskFrom = productsOnDiskFrom(options);
   // Opened before the store is read: it remembers what each unchanged item mapped to.
   const cache = await openBuildCache(out, config, options.logger, options.write);
-  let products: (PlannedProducts & { close?: () => void }) | undefined;
+  let products: KeptProducts | undefined;
+  let gathered: GatheredProducts | undefined;
   try {
-    const { upstream, content, merged } = await gatherProducts(config, options, onStage, cache.normaliseMemo);
+    gathered = await gatherProducts(
+      config,
+      {
+        logger: options.logger,
+        ...(options.env ? { env: options.env } : {}),
+        ...(options.fetchUpstream ? { fetchUpstream: options.fetchUpstream } : {}),
+        productsOnDiskFrom: onDiskFrom,
+      },
+      onStage,
+      cache.normaliseMemo,
+    );
+    const { upstream, content, count, leftOut } = gathered;
     // Progress a person can follow (the CLI prints `info` on a terminal only).
     options.logger.info(
-      `  read ${merged.products.length} products (${upstream.format}, ${upstream.requests} requests, ${upstream.rejected.length} refused)`,
+      `  read ${count} products (${upstream.format}, ${upstream.requests} requests, ${upstream.rejected.length} refused)`,
     );
-    const warnings = leftOutWarnings([...upstream.rejected, ...merged.leftOut], options.strict === true);
+    const warnings = leftOutWarnings([...upstream.rejected, ...leftOut], options.strict === true);
     // Files whose inode, size and time are those the cache knows are not read again.
     const previous = await readPreviousBundle(
       out,
@@ -302,29 +264,26 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       cache.catalogFacts,
     );
     for (const warning of warnings) options.logger.warn(warning.message);
-    guardEmpty(
-      merged.products.length,
-      [...upstream.rejected, ...merged.leftOut],
-      options.allowEmpty === true,
-    );
-    guardShrink(previous, merged.products.length, config, options.allowShrink === true);
+    guardEmpty(count, [...upstream.rejected, ...leftOut], options.allowEmpty === true);
+    guardShrink(previous, count, config, options.allowShrink === true);
+    const now = (options.now ?? (() => new Date()))();
+    // Each product dated by the cache (the sitemap's lastmod when the store gives none),
+    // then kept for the plan; the content files used are known once every product is merged.
+    products = await gathered.keep(cache, now);
     const unusedContent = checkContentUse({
       content: content.products,
-      unmatched: merged.unmatched,
+      unmatched: gathered.unmatched(),
       rejected: upstream.rejected,
-      upstreamCount: merged.products.length + upstream.rejected.length + merged.leftOut.length,
+      upstreamCount: count + upstream.rejected.length + leftOut.length,
       contentDir: config.content_dir ?? 'content',
       strict: options.strict === true,
       previousSlugs: previous?.products.map((product) => product.slug),
     });
-    const feedExcluded = screenFeedProducts(merged.products).excluded;
+    const feedExcluded = screenFeedExclusions(products);
     for (const notice of describeBuildNotices(unusedContent, feedExcluded, config)) {
       warnings.push(notice);
       options.logger.warn(notice.message);
     }
-    const now = (options.now ?? (() => new Date()))();
-    // Each product dated by the cache: the sitemap's lastmod when the store gives none.
-    products = keepProducts(await cache.dateProducts(takeProducts(merged), now), onDiskFrom);
     const productsChanged = cache.productsChanged();
     const partSizes = partSizesOf(options);
     const emitted = await emitAgainst(
@@ -401,5 +360,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     cache.close();
     // The plan's products on disk go with the build (the result keeps the plan's facts).
     products?.close?.();
+    gathered?.close();
   }
 }

@@ -83,8 +83,42 @@ function applyContent(
   });
 }
 
-function compareText(a: string, b: string): number {
+export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Why `product` is left out: `first`, earlier upstream, has its slug. */
+export function describeSlugClash(product: UpstreamProduct, first: UpstreamProduct): LeftOutProduct {
+  return {
+    id: product.sourceId,
+    name: product.record.name,
+    reason: `product ${product.sourceId} (${JSON.stringify(product.record.name)}) has the slug "${product.record.slug}" of upstream product ${first.sourceId} already`,
+  };
+}
+
+/** The merge's work on one product at a time, in slug order, and the content files none used. */
+export interface ContentMerger {
+  planProduct(product: UpstreamProduct): PlannedProduct;
+  /** The content files no product planned so far matched; ask once every product is planned. */
+  unmatched(): ProductContent[];
+}
+
+export function createContentMerger(input: Omit<MergeInput, 'upstream'>): ContentMerger {
+  // A content file's slug is in its compared form already (load-content.ts); a store's
+  // handle is kept as written, so it is compared in that form too, and so is its page's
+  // name, which names the file of a slug too long for one (content-keys.ts).
+  const contentBySlug = new Map(input.content.map((item) => [item.slug, item]));
+  const used = new Set<ProductContent>();
+  return {
+    planProduct(product) {
+      const content = contentKeysOf(product.record.slug)
+        .map((key) => contentBySlug.get(key))
+        .find((item) => item !== undefined);
+      if (content !== undefined) used.add(content);
+      return planProduct(product, content, input);
+    },
+    unmatched: () => input.content.filter((item) => !used.has(item)),
+  };
 }
 
 /** Keeps the first upstream product per slug (upstream order) and leaves out later ones with a reason naming both. */
@@ -94,37 +128,22 @@ export function mergeProducts(input: MergeInput): MergeResult {
   for (const product of input.upstream) {
     const first = bySlug.get(product.record.slug);
     if (first) {
-      leftOut.push({
-        id: product.sourceId,
-        name: product.record.name,
-        reason: `product ${product.sourceId} (${JSON.stringify(product.record.name)}) has the slug "${product.record.slug}" of upstream product ${first.sourceId} already`,
-      });
+      leftOut.push(describeSlugClash(product, first));
       continue;
     }
     bySlug.set(product.record.slug, product);
   }
-  // A content file's slug is in its compared form already (load-content.ts); a store's
-  // handle is kept as written, so it is compared in that form too, and so is its page's
-  // name, which names the file of a slug too long for one (content-keys.ts).
-  const contentBySlug = new Map(input.content.map((item) => [item.slug, item]));
-  const used = new Set<ProductContent>();
+  const merger = createContentMerger(input);
   const products = [...bySlug.values()]
     .sort((a, b) => compareText(a.record.slug, b.record.slug))
-    .map((product) => {
-      const content = contentKeysOf(product.record.slug)
-        .map((key) => contentBySlug.get(key))
-        .find((item) => item !== undefined);
-      if (content !== undefined) used.add(content);
-      return planProduct(product, content, input);
-    });
-  const unmatched = input.content.filter((item) => !used.has(item));
-  return { products, leftOut, unmatched };
+    .map((product) => merger.planProduct(product));
+  return { products, leftOut, unmatched: merger.unmatched() };
 }
 
 function planProduct(
   product: UpstreamProduct,
   content: ProductContent | undefined,
-  input: MergeInput,
+  input: Pick<MergeInput, 'shipping' | 'brand'>,
 ): PlannedProduct {
   return {
     record: applyContent(product.record, content, input),

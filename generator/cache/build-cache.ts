@@ -29,7 +29,7 @@ import { cachedFragments } from './cached-fragments.js';
 import { type FragmentStore, openFragmentStore } from './fragment-store.js';
 import { normaliseMemo } from './normalise-memo.js';
 import { digestProduct, digestSettings, rememberDigest } from './product-digest.js';
-import { seedLastmods } from './seed-lastmods.js';
+import { lastmodSeeder } from './seed-lastmods.js';
 
 /** The `cache` field of the `--json` summary. */
 export interface CacheReport {
@@ -44,6 +44,11 @@ export interface BuildCache {
   normaliseMemo?: NormaliseMemo;
   /** The products with `changedAt` set, in the same order. */
   dateProducts(products: readonly PlannedProduct[], now: Date): Promise<PlannedProduct[]>;
+  /**
+   * What `dateProducts` does, one product at a time: the returned function dates each
+   * product of the catalog once (products read back from disk one at a time). Call once.
+   */
+  startDating(now: Date): Promise<(product: PlannedProduct) => PlannedProduct>;
   /**
    * Each product's fragments of the big documents, copied from the last build when the
    * product did not change (a written build), or rendered (`build({ write: false })`).
@@ -124,6 +129,22 @@ export async function openBuildCache(
   const cached = reading.state === 'used' ? reading.products : undefined;
   let rows = new Map<string, CachedProduct>();
   let created = new Date();
+  const startDating = async (now: Date) => {
+    created = now;
+    const seed = cached === undefined ? await lastmodSeeder(out, config) : () => undefined;
+    rows = new Map();
+    return (product: PlannedProduct): PlannedProduct => {
+      const { slug } = product.record;
+      const digest = digestProduct(product);
+      const before = cached?.get(slug);
+      const lastmod =
+        before?.digest === digest ? before.lastmod : (seed(slug, product.record) ?? now.toISOString());
+      rows.set(slug, { digest, lastmod });
+      const dated = { ...product, changedAt: lastmod };
+      rememberDigest(dated, digest);
+      return dated;
+    };
+  };
 
   return {
     report,
@@ -157,27 +178,10 @@ export async function openBuildCache(
         );
       }
     },
+    startDating,
     async dateProducts(products, now) {
-      created = now;
-      const seeds =
-        cached === undefined
-          ? await seedLastmods(
-              out,
-              config,
-              products.map((product) => ({ slug: product.record.slug, record: product.record })),
-            )
-          : new Map<string, string>();
-      rows = new Map();
-      return products.map((product) => {
-        const { slug } = product.record;
-        const digest = digestProduct(product);
-        const before = cached?.get(slug);
-        const lastmod = before?.digest === digest ? before.lastmod : (seeds.get(slug) ?? now.toISOString());
-        rows.set(slug, { digest, lastmod });
-        const dated = { ...product, changedAt: lastmod };
-        rememberDigest(dated, digest);
-        return dated;
-      });
+      const date = await startDating(now);
+      return products.map((product) => date(product));
     },
     async save(published, files) {
       try {

@@ -67,26 +67,23 @@ async function readCatalogDigests(out: string, config: ResolvedConfig): Promise<
   return digests;
 }
 
+/** The lastmod a product is seeded with (its slug and record), or undefined for none. */
+export type LastmodSeeder = (slug: string, record: unknown) => string | undefined;
+
 /**
- * The lastmod to seed for each product (by slug) whose record is unchanged since the last
- * bundle and whose page the last sitemap dated. A record is digested only when the last
+ * The lastmod to seed a product with (by slug) when its record is unchanged since the last
+ * bundle and the last sitemap dated its page, asked one product at a time (the products
+ * may be read back from disk one at a time). A record is digested only when the last
  * catalog has its slug: a cold build with no last bundle digests none (canonical JSON
  * sorts every object's keys, a quarter of a second at 10,000 products, for nothing).
  */
-export async function seedLastmods(
-  out: string,
-  config: ResolvedConfig,
-  records: readonly { slug: string; record: unknown }[],
-): Promise<Map<string, string>> {
-  const seeds = new Map<string, string>();
+export async function lastmodSeeder(out: string, config: ResolvedConfig): Promise<LastmodSeeder> {
   const previous = await readCatalogDigests(out, config);
-  if (previous.size === 0) return seeds;
+  if (previous.size === 0) return () => undefined;
   const lastmods = await readSitemapLastmods(out);
-  for (const { slug, record } of records) {
+  return (slug, record) => {
     const before = previous.get(slug);
-    if (before === undefined || before !== digestRecord(record)) continue;
-    const lastmod = lastmods.get(new URL(productMarkdownPath(slug), config.site_url).pathname);
-    if (lastmod !== undefined) seeds.set(slug, lastmod);
-  }
-  return seeds;
+    if (before === undefined || before !== digestRecord(record)) return undefined;
+    return lastmods.get(new URL(productMarkdownPath(slug), config.site_url).pathname);
+  };
 }

@@ -57,28 +57,45 @@ function exclusion(slug: string, rule: FeedRule, variant?: string): FeedExclusio
  * their rule. When every variant of a product breaks the same rule (a product without
  * any image), the product is named once; otherwise each variant left out is named.
  */
-export function screenFeedProducts(products: readonly PlannedProduct[]): {
+export function screenFeedProducts(products: Iterable<PlannedProduct>): {
   items: FeedOffer[];
   excluded: FeedExclusion[];
 } {
   const items: FeedOffer[] = [];
   const excluded: FeedExclusion[] = [];
-  for (const product of products) {
-    const broken: { variant: string; rule: FeedRule }[] = [];
-    for (const offer of feedOffersOf(product)) {
-      const rule = findBrokenFeedRule(offer);
-      if (rule === undefined) items.push(offer);
-      else broken.push({ variant: offer.variant.id, rule });
-    }
-    const slug = product.record.slug;
-    const [first] = broken;
-    if (first === undefined) continue;
-    const whole =
-      broken.length === product.record.variants.length && broken.every((b) => b.rule === first.rule);
-    if (whole) excluded.push(exclusion(slug, first.rule));
-    else excluded.push(...broken.map(({ variant, rule }) => exclusion(slug, rule, variant)));
-  }
+  for (const product of products) screenProduct(product, items, excluded);
   return { items, excluded };
+}
+
+/**
+ * Only what `screenFeedProducts` leaves out, in one walk that keeps no item: the build's
+ * warnings over a catalog that may be read back from disk one product at a time.
+ */
+export function screenFeedExclusions(products: Iterable<PlannedProduct>): FeedExclusion[] {
+  const excluded: FeedExclusion[] = [];
+  const items = { push: () => 0 };
+  for (const product of products) screenProduct(product, items, excluded);
+  return excluded;
+}
+
+function screenProduct(
+  product: PlannedProduct,
+  items: Pick<FeedOffer[], 'push'>,
+  excluded: FeedExclusion[],
+): void {
+  const broken: { variant: string; rule: FeedRule }[] = [];
+  for (const offer of feedOffersOf(product)) {
+    const rule = findBrokenFeedRule(offer);
+    if (rule === undefined) items.push(offer);
+    else broken.push({ variant: offer.variant.id, rule });
+  }
+  const slug = product.record.slug;
+  const [first] = broken;
+  if (first === undefined) return;
+  const whole =
+    broken.length === product.record.variants.length && broken.every((b) => b.rule === first.rule);
+  if (whole) excluded.push(exclusion(slug, first.rule));
+  else excluded.push(...broken.map(({ variant, rule }) => exclusion(slug, rule, variant)));
 }
 
 function text(item: Record<string, unknown>, name: string): string | undefined {

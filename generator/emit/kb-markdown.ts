@@ -201,34 +201,40 @@ function scanSectionLine(current: SectionScan, line: string): void {
 
 /** Reads the product sections back from a knowledge-base Markdown document. */
 export function readKnowledgeBaseProducts(markdown: string): KnowledgeBaseProduct[] {
-  const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
-  const start = lines.indexOf(PRODUCTS_HEADING);
-  if (start < 0) return [];
-  const products: KnowledgeBaseProduct[] = [];
-  let current: SectionScan | undefined;
-  const finish = () => {
-    if (current === undefined) return;
-    const { name, facts, variants } = current;
-    products.push({
-      name,
-      id: facts.ID ?? '',
-      link: (facts.Link ?? '').replace(/^<|>$/g, ''),
-      price: facts.Price ?? '',
-      availability: (facts.Availability ?? '').split(' ')[0] ?? '',
-      facts,
-      variants,
-    });
+  return [...knowledgeBaseSectionsOfLines(markdown.replace(/\r\n?/g, '\n').split('\n'))];
+}
+
+function sectionOf({ name, facts, variants }: SectionScan): KnowledgeBaseProduct {
+  return {
+    name,
+    id: facts.ID ?? '',
+    link: (facts.Link ?? '').replace(/^<|>$/g, ''),
+    price: facts.Price ?? '',
+    availability: (facts.Availability ?? '').split(' ')[0] ?? '',
+    facts,
+    variants,
   };
-  for (let index = start + 1; index < lines.length; index++) {
-    const line = lines[index] ?? '';
+}
+
+/**
+ * The product sections of a knowledge base's lines (line breaks already taken out), one at
+ * a time as the lines are read: a 100,000-product knowledge base is never one array.
+ */
+export function* knowledgeBaseSectionsOfLines(lines: Iterable<string>): Generator<KnowledgeBaseProduct> {
+  let inProducts = false;
+  let current: SectionScan | undefined;
+  for (const line of lines) {
+    if (!inProducts) {
+      inProducts = line === PRODUCTS_HEADING;
+      continue;
+    }
     if (line.startsWith('## ')) break;
     if (line.startsWith('### ')) {
-      finish();
+      if (current !== undefined) yield sectionOf(current);
       current = { name: unescapeMarkdown(line.slice(4)), facts: {}, variants: [], table: 'none' };
       continue;
     }
     if (current !== undefined && line !== '') scanSectionLine(current, line);
   }
-  finish();
-  return products;
+  if (current !== undefined) yield sectionOf(current);
 }

@@ -12,15 +12,15 @@ import { chunkedArtifact } from '../compact-artifact.js';
 import type { Product } from '../model.js';
 import type { BuildPlan } from '../plan.js';
 import { isRecord, parseJson } from '../validate/bundle-layout.js';
-import { type DocumentReader, readOnce } from '../validate/parse-once.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import { catalogUrls } from './catalog.js';
 import { recordsJsonArtifact } from './fragments.js';
+import { type KnowledgeBaseProduct, renderKnowledgeBaseSections } from './kb-markdown.js';
 import {
-  type KnowledgeBaseProduct,
-  readKnowledgeBaseProducts,
-  renderKnowledgeBaseSections,
-} from './kb-markdown.js';
+  type KnowledgeBaseFrontMatter,
+  type KnowledgeBaseStream,
+  streamKnowledgeBase,
+} from './kb-reading.js';
 import { escapeMarkdownInline } from './markdown-text.js';
 import { filePathOf, KB_PRODUCTS_PATH, knowledgeBasePath } from './sitemap-pages.js';
 import { resolveUsagePolicy } from './usage-policy.js';
@@ -100,50 +100,39 @@ function readProductsJson(files: BundleFiles): { products: Iterable<Product>; pr
 }
 
 export interface KnowledgeBaseReading {
-  /**
-   * The front matter's values, and whether the body has an H1 title: not the body itself,
-   * which the reading would keep for the rest of the gate (a slice of a 100,000-product
-   * document keeps all of it, twice its bytes in memory when it is not Latin-1).
-   */
-  frontMatter: { ok: true; data: Record<string, unknown>; hasTitle: boolean } | { ok: false; error: string };
-  /**
-   * The product sections, read after the front matter (from the whole text when it does not
-   * parse), without their other facts: the reading is kept for the bundle, and no checker
-   * reads them.
-   */
+  /** The front matter's values, and whether the body has an H1 title: not the body itself. */
+  frontMatter: KnowledgeBaseFrontMatter;
+  /** The product sections, without their other facts. */
   products: Omit<KnowledgeBaseProduct, 'facts'>[];
 }
 
-function readKnowledgeBaseText(body: string): KnowledgeBaseReading {
-  try {
-    // A fresh options object keeps gray-matter from answering out of its cache.
-    const { data, content } = matter(body, {});
-    const frontMatter = { ok: true as const, data, hasTitle: /^# \S/m.test(content) };
-    // Copied: what is read from the text is slices of it, and one slice kept for the rest of
-    // the gate keeps the whole document (structuredClone makes each string a string of its own).
-    return structuredClone({ frontMatter, products: sectionsOf(content) });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return structuredClone({ frontMatter: { ok: false, error: message }, products: sectionsOf(body) });
-  }
-}
-
-function sectionsOf(markdown: string): KnowledgeBaseReading['products'] {
-  return readKnowledgeBaseProducts(markdown).map(({ facts, ...section }) => section);
-}
-
-/** Markdown written by hand-made escaping is always read back from its text, once per bundle. */
-const KB_MARKDOWN_READER: DocumentReader<KnowledgeBaseReading> = {
-  name: 'kb-markdown',
-  parse: readKnowledgeBaseText,
-};
-
-/** The knowledge-base Markdown at `path`, read once per bundle (the consistency check reads it too). */
+/**
+ * The knowledge-base Markdown at `path` with its sections gathered, for a caller that needs
+ * them all at once; the gate's checkers walk `streamKnowledgeBase` instead, and nothing
+ * here is kept for the bundle.
+ */
 export function readKnowledgeBase(files: BundleFiles, path: string): KnowledgeBaseReading | undefined {
-  return readOnce(files, path, KB_MARKDOWN_READER);
+  const reading = streamKnowledgeBase(files, path);
+  if (reading === undefined) return undefined;
+  const products = Array.from(reading.sections, ({ facts, ...section }) => section);
+  return { frontMatter: reading.frontMatter, products };
 }
 
-function checkMarkdown(path: string, reading: KnowledgeBaseReading, products: Iterable<Product>): Problem[] {
+/** What a section is compared with products.json on, copied out of the text it was read from. */
+type SectionFacts = Pick<KnowledgeBaseProduct, 'link' | 'price' | 'availability'>;
+
+/**
+ * The sections by id, with only what is compared: a section's strings are slices of the
+ * piece of text it was read from, and one kept would keep the whole piece.
+ */
+function sectionsById(sections: Iterable<KnowledgeBaseProduct>): Map<string, SectionFacts> {
+  const byId = new Map<string, SectionFacts>();
+  for (const { id, link, price, availability } of sections)
+    byId.set(...structuredClone([id, { link, price, availability }] as const));
+  return byId;
+}
+
+function checkMarkdown(path: string, reading: KnowledgeBaseStream, products: Iterable<Product>): Problem[] {
   const problems: Problem[] = [];
   const problem = (rule: string, message: string) => problems.push({ path, rule, message });
   const { frontMatter } = reading;
@@ -157,7 +146,7 @@ function checkMarkdown(path: string, reading: KnowledgeBaseReading, products: It
       problem('front-matter', `front matter has no ${key}`);
   }
   if (!hasTitle) problem('markdown', 'no H1 title');
-  const sections = new Map(reading.products.map((entry) => [entry.id, entry]));
+  const sections = sectionsById(reading.sections);
   let count = 0;
   for (const product of products) {
     count += 1;
@@ -197,7 +186,7 @@ export function checkKnowledgeBase(files: BundleFiles): Problem[] {
   const { products, problems: jsonProblems } = readProductsJson(files);
   problems.push(...jsonProblems.map((message) => ({ path: KB_PRODUCTS_FILE, rule: 'kb', message })));
   for (const path of markdownPaths) {
-    const reading = readKnowledgeBase(files, path);
+    const reading = streamKnowledgeBase(files, path);
     if (reading !== undefined) problems.push(...checkMarkdown(path, reading, products));
   }
   return problems;

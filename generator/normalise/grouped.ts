@@ -12,6 +12,7 @@ import { buildProductRecord, singleVariantOf } from '../../record/build-record.j
 import type { ProductRecord } from '../../record/product-record.js';
 import { summariseVariants } from '../../record/summarise-variants.js';
 import { describeRejection } from './fields.js';
+import type { ProductShelf } from './product-shelf.js';
 import type { NormalisedProduct, RejectedProduct } from './types.js';
 
 function summariseChildren(record: ProductRecord, children: readonly NormalisedProduct[]): ProductRecord {
@@ -33,6 +34,20 @@ function summariseChildren(record: ProductRecord, children: readonly NormalisedP
   });
 }
 
+/** What becomes of one grouped product, given its children in the crawl: itself summarised, or a refusal. */
+function resolveGroup(
+  product: NormalisedProduct,
+  grouped: NonNullable<NormalisedProduct['grouped']>,
+  children: readonly NormalisedProduct[],
+): { product: NormalisedProduct } | { rejected: RejectedProduct } {
+  const { grouped: _grouped, ...rest } = product;
+  if (children.length > 0)
+    return { product: { ...rest, record: summariseChildren(product.record, children) } };
+  if (grouped.ownPrice) return { product: rest };
+  const reason = `is a grouped product with no price of its own and none of its children (${grouped.childIds.join(', ')}) in the catalog`;
+  return { rejected: describeRejection(product.sourceId, reason, product.record.name) };
+}
+
 export function resolveGroupedProducts(products: readonly NormalisedProduct[]): {
   products: NormalisedProduct[];
   rejected: RejectedProduct[];
@@ -43,7 +58,7 @@ export function resolveGroupedProducts(products: readonly NormalisedProduct[]): 
   const resolved: NormalisedProduct[] = [];
   const rejected: RejectedProduct[] = [];
   for (const product of products) {
-    const { grouped, ...rest } = product;
+    const { grouped } = product;
     if (grouped === undefined) {
       resolved.push(product);
       continue;
@@ -51,14 +66,42 @@ export function resolveGroupedProducts(products: readonly NormalisedProduct[]): 
     const children = grouped.childIds
       .map((id) => byId.get(id))
       .filter((child): child is NormalisedProduct => child !== undefined && child.grouped === undefined);
-    if (children.length > 0) {
-      resolved.push({ ...rest, record: summariseChildren(product.record, children) });
-    } else if (grouped.ownPrice) {
-      resolved.push(rest);
-    } else {
-      const reason = `is a grouped product with no price of its own and none of its children (${grouped.childIds.join(', ')}) in the catalog`;
-      rejected.push(describeRejection(product.sourceId, reason, product.record.name));
-    }
+    const outcome = resolveGroup(product, grouped, children);
+    if ('product' in outcome) resolved.push(outcome.product);
+    else rejected.push(outcome.rejected);
   }
   return { products: resolved, rejected };
+}
+
+/**
+ * The same over a shelf (the products on disk), in place: each group (`groups`, the numbers
+ * of the grouped products, ascending) is read with its children by number (`positions`, by
+ * id) and replaced by its summary; a refused one's number goes into the returned `dropped`.
+ * A child that is a group itself is skipped, as above, whether or not it was resolved yet.
+ */
+export function resolveGroupsOnShelf(
+  shelf: ProductShelf,
+  groups: readonly number[],
+  positions: ReadonlyMap<string, number>,
+): { dropped: Set<number>; rejected: RejectedProduct[] } {
+  const isGroup = new Set(groups);
+  const dropped = new Set<number>();
+  const rejected: RejectedProduct[] = [];
+  for (const index of groups) {
+    const product = shelf.at(index);
+    if (product?.grouped === undefined) continue;
+    const children: NormalisedProduct[] = [];
+    for (const id of product.grouped.childIds) {
+      const at = positions.get(id);
+      const child = at === undefined || isGroup.has(at) ? undefined : shelf.at(at);
+      if (child !== undefined) children.push(child);
+    }
+    const outcome = resolveGroup(product, product.grouped, children);
+    if ('product' in outcome) shelf.set(index, outcome.product);
+    else {
+      dropped.add(index);
+      rejected.push(outcome.rejected);
+    }
+  }
+  return { dropped, rejected };
 }

@@ -12,9 +12,10 @@
  */
 import { cleanDeep } from './clean-text.js';
 import { decodeSlug, describeRejection } from './fields.js';
-import { resolveGroupedProducts } from './grouped.js';
+import { resolveGroupedProducts, resolveGroupsOnShelf } from './grouped.js';
 import { type ItemKey, itemDigests, type NormaliseMemo } from './item-key.js';
 import { mapNativeProduct } from './native.js';
+import { arrayShelf, type ProductShelf, type ShelvedProducts } from './product-shelf.js';
 import { mapShopifyProduct } from './shopify.js';
 import type { MapContext, MapOutcome, NormalisedProduct, RejectedProduct, UpstreamFormat } from './types.js';
 import { mapWooProduct } from './woocommerce.js';
@@ -23,6 +24,7 @@ export { formatDecimalPrice, formatMinorUnits, minorDigitsFor } from '../../reco
 export { convertHtmlToText } from './html-text.js';
 export type { ItemKey, NormaliseMemo } from './item-key.js';
 export { mapNativeProduct } from './native.js';
+export type { ProductShelf, ShelvedProducts } from './product-shelf.js';
 export { mapShopifyProduct } from './shopify.js';
 export type { MapContext, MapOutcome, NormalisedProduct, RejectedProduct, UpstreamFormat } from './types.js';
 export { mapWooProduct } from './woocommerce.js';
@@ -34,7 +36,10 @@ const MAPPERS: Readonly<Record<UpstreamFormat, (raw: unknown, context: MapContex
 };
 
 export interface NormaliseResult {
+  /** In upstream order; empty when the products are on disk (`shelved`). */
   products: NormalisedProduct[];
+  /** The products, when the shelf the normaliser was given had moved them into a file. */
+  shelved?: ShelvedProducts;
   rejected: RejectedProduct[];
   /** Upstream items dropped because their id had been seen already. */
   duplicates: number;
@@ -60,29 +65,36 @@ export function normaliseProducts(
   return normaliser.finish();
 }
 
+/**
+ * `shelf`: where the mapped products are kept (an array unless told); a shelf that moved
+ * them into a file makes `finish` hand them over as `shelved`, and the caller closes it.
+ */
 export function createNormaliser(
   format: UpstreamFormat,
   context: MapContext,
   memo?: NormaliseMemo,
+  shelf: ProductShelf = arrayShelf(),
 ): Normaliser {
-  return new CatalogNormaliser(format, context, memo);
+  return new CatalogNormaliser(format, context, memo, shelf);
 }
 
 class CatalogNormaliser implements Normaliser {
-  private readonly products: NormalisedProduct[] = [];
   private readonly rejected: RejectedProduct[] = [];
   private readonly seenIds = new Set<string>();
   private readonly rejectedIds = new Set<string>();
   private readonly slugOwners = new Map<string, string>();
-  /** Where each kept product sits in `products`, by id. */
+  /** Where each kept product sits on the shelf, by id. */
   private readonly positions = new Map<string, number>();
+  /** The numbers of the kept products that are grouped (resolved once every item is mapped). */
+  private readonly groups = new Set<number>();
   private duplicates = 0;
   private readonly digestOf: ((raw: unknown) => string) | undefined;
 
   constructor(
     private readonly format: UpstreamFormat,
     private readonly context: MapContext,
-    private readonly memo?: NormaliseMemo,
+    private readonly memo: NormaliseMemo | undefined,
+    private readonly products: ProductShelf,
   ) {
     this.digestOf = memo === undefined ? undefined : itemDigests(format, context);
   }
@@ -111,9 +123,26 @@ class CatalogNormaliser implements Normaliser {
   }
 
   finish(): NormaliseResult {
-    const grouped = resolveGroupedProducts(this.products);
+    const inHeap = this.products.inHeap();
+    if (inHeap === undefined) return this.finishShelved();
+    const grouped = resolveGroupedProducts(inHeap);
     const rejected = [...this.rejected, ...grouped.rejected];
     return { products: grouped.products, rejected, duplicates: this.duplicates };
+  }
+
+  /** The products on disk: groups resolved in place, and the slug of each number kept. */
+  private finishShelved(): NormaliseResult {
+    const shelf = this.products;
+    const groups = [...this.groups].sort((a, b) => a - b);
+    const grouped = resolveGroupsOnShelf(shelf, groups, this.positions);
+    const slugs = new Array<string | undefined>(shelf.length);
+    for (const [slug, id] of this.slugOwners) {
+      const index = this.positions.get(id);
+      if (index !== undefined && !grouped.dropped.has(index)) slugs[index] = slug;
+    }
+    const shelved: ShelvedProducts = { slugs, at: (index) => shelf.at(index), close: () => shelf.close() };
+    const rejected = [...this.rejected, ...grouped.rejected];
+    return { products: [], shelved, rejected, duplicates: this.duplicates };
   }
 
   private reject(item: unknown, rejection: RejectedProduct): void {
@@ -131,7 +160,8 @@ class CatalogNormaliser implements Normaliser {
   private keep(product: NormalisedProduct): void {
     if (this.seenIds.has(product.sourceId)) {
       this.duplicates += 1;
-      keepNewerCopy(this.products, this.positions, this.slugOwners, product);
+      const index = keepNewerCopy(this.products, this.positions, this.slugOwners, product);
+      if (index !== undefined) this.noteGroup(index, product);
       return;
     }
     this.seenIds.add(product.sourceId);
@@ -142,30 +172,37 @@ class CatalogNormaliser implements Normaliser {
       return;
     }
     this.slugOwners.set(product.record.slug, product.sourceId);
+    this.noteGroup(this.products.length, product);
     this.positions.set(product.sourceId, this.products.length);
     this.products.push(product);
+  }
+
+  private noteGroup(index: number, product: NormalisedProduct): void {
+    if (product.grouped === undefined) this.groups.delete(index);
+    else this.groups.add(index);
   }
 }
 
 /**
  * Puts `copy` in the place of the kept product with its id when the store updated it
- * later. A copy whose slug changed to one another product holds stays out: the kept
- * copy is still a consistent product.
+ * later, and returns that place. A copy whose slug changed to one another product holds
+ * stays out: the kept copy is still a consistent product.
  */
 function keepNewerCopy(
-  products: NormalisedProduct[],
+  products: ProductShelf,
   positions: ReadonlyMap<string, number>,
   slugOwners: Map<string, string>,
   copy: NormalisedProduct,
-): void {
+): number | undefined {
   const index = positions.get(copy.sourceId);
-  const kept = index === undefined ? undefined : products[index];
-  if (index === undefined || kept === undefined || !isUpdatedLater(copy, kept)) return;
+  const kept = index === undefined ? undefined : products.at(index);
+  if (index === undefined || kept === undefined || !isUpdatedLater(copy, kept)) return undefined;
   const owner = slugOwners.get(copy.record.slug);
-  if (owner !== undefined && owner !== copy.sourceId) return;
+  if (owner !== undefined && owner !== copy.sourceId) return undefined;
   slugOwners.delete(kept.record.slug);
   slugOwners.set(copy.record.slug, copy.sourceId);
-  products[index] = copy;
+  products.set(index, copy);
+  return index;
 }
 
 function isUpdatedLater(copy: NormalisedProduct, kept: NormalisedProduct): boolean {

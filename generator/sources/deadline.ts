@@ -47,6 +47,8 @@ export async function fetchUpstreamWithDeadline(
     fetcher?: typeof fetchUpstream;
     env?: Readonly<Record<string, string | undefined>>;
     memo?: NormaliseMemo;
+    /** See `UpstreamContext.productsOnDiskFrom`. */
+    productsOnDiskFrom?: number;
   },
 ): Promise<UpstreamResult> {
   const fetcher = options.fetcher ?? fetchUpstream;
@@ -80,9 +82,13 @@ export async function fetchUpstreamWithDeadline(
     userAgent,
     ...(options.env ? { env: options.env } : {}),
     ...(options.memo ? { memo: options.memo } : {}),
+    ...(options.productsOnDiskFrom !== undefined ? { productsOnDiskFrom: options.productsOnDiskFrom } : {}),
   });
+  let settled = false;
   try {
-    return await Promise.race([fetching, deadline]);
+    const result = await Promise.race([fetching, deadline]);
+    settled = true;
+    return result;
   } catch (error) {
     if (error instanceof CatalogError) throw error;
     throw new CatalogError(
@@ -94,6 +100,10 @@ export async function fetchUpstreamWithDeadline(
   } finally {
     clearTimeout(timer);
     // The loser of the race may still reject later; that rejection is already accounted for.
-    fetching.catch(() => {});
+    // An adapter that still finishes after the deadline lets go of its products file.
+    fetching.then(
+      (late) => (settled ? undefined : late.shelved?.close()),
+      () => {},
+    );
   }
 }

@@ -19,8 +19,10 @@ import {
   type NormaliseMemo,
   type NormaliseResult,
   type Normaliser,
+  type ShelvedProducts,
 } from '../normalise/index.js';
 import type { MapContext, NormalisedProduct, RejectedProduct, UpstreamFormat } from '../normalise/types.js';
+import { spillingShelf } from '../product-store/product-shelf.js';
 import {
   buildListingUrl,
   detectFormatFromDocument,
@@ -57,12 +59,22 @@ export interface UpstreamContext {
   env?: Readonly<Record<string, string | undefined>>;
   /** What unchanged items mapped to in earlier builds (the build cache's), if any. */
   memo?: NormaliseMemo;
+  /**
+   * From how many products the mapped products go into a file as they arrive instead of
+   * the heap (product-store/product-shelf.ts); never when unset.
+   */
+  productsOnDiskFrom?: number;
 }
 
 export interface UpstreamResult {
   format: SourceFormat;
-  /** In upstream order, de-duplicated by upstream id. */
+  /** In upstream order, de-duplicated by upstream id; empty when they are on disk (`shelved`). */
   products: NormalisedProduct[];
+  /**
+   * The products in a file, when there were `productsOnDiskFrom` of them or more: the
+   * caller owns the file and closes it.
+   */
+  shelved?: ShelvedProducts;
   rejected: RejectedProduct[];
   /** HTTP requests made, retries included (0 for a file). */
   requests: number;
@@ -189,12 +201,14 @@ export async function fetchUpstream(
   const read = await normaliseBatches(batches, mapContext, context);
   const { normalised, format } = read;
   const source = location.kind === 'file' ? location.path : redactUrl(location.url.href);
+  const kept = normalised.shelved?.slugs.filter((slug) => slug !== undefined).length;
   context.logger.debug(
-    `upstream ${format} ${source}: ${read.items} items, ${normalised.products.length} products, ${normalised.rejected.length} rejected, ${normalised.duplicates} duplicates, ${read.hidden} hidden from shoppers, ${counter.requests} requests`,
+    `upstream ${format} ${source}: ${read.items} items, ${kept ?? normalised.products.length} products, ${normalised.rejected.length} rejected, ${normalised.duplicates} duplicates, ${read.hidden} hidden from shoppers, ${counter.requests} requests`,
   );
   return {
     format,
     products: normalised.products,
+    ...(normalised.shelved !== undefined ? { shelved: normalised.shelved } : {}),
     rejected: normalised.rejected,
     requests: counter.requests,
     source,
@@ -210,18 +224,25 @@ export async function fetchUpstream(
 async function normaliseBatches(
   batches: AsyncIterable<SourceBatch>,
   context: MapContext,
-  { signal, memo }: Pick<UpstreamContext, 'signal' | 'memo'>,
+  { signal, memo, productsOnDiskFrom }: Pick<UpstreamContext, 'signal' | 'memo' | 'productsOnDiskFrom'>,
 ): Promise<{ format: SourceFormat; normalised: NormaliseResult; items: number; hidden: number }> {
+  const shelf = productsOnDiskFrom === undefined ? undefined : spillingShelf(productsOnDiskFrom);
   let current: { format: SourceFormat; normaliser: Normaliser } | undefined;
   let items = 0;
   let hidden = 0;
-  for await (const batch of batches) {
-    signal?.throwIfAborted();
-    current ??= { format: batch.format, normaliser: createNormaliser(batch.shape, context, memo) };
-    for (const item of batch.items) current.normaliser.add(item);
-    items += batch.items.length;
-    hidden += batch.hidden ?? 0;
+  try {
+    for await (const batch of batches) {
+      signal?.throwIfAborted();
+      current ??= { format: batch.format, normaliser: createNormaliser(batch.shape, context, memo, shelf) };
+      for (const item of batch.items) current.normaliser.add(item);
+      items += batch.items.length;
+      hidden += batch.hidden ?? 0;
+    }
+    if (current === undefined) throw new TypeError('an upstream source ended without a batch');
+    return { format: current.format, normalised: current.normaliser.finish(), items, hidden };
+  } catch (error) {
+    // An upstream that fails after some products leaves no products file behind.
+    shelf?.close();
+    throw error;
   }
-  if (current === undefined) throw new TypeError('an upstream source ended without a batch');
-  return { format: current.format, normalised: current.normaliser.finish(), items, hidden };
 }

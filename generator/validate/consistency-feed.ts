@@ -9,24 +9,11 @@
  * product, by link.
  */
 import { FEED_AVAILABILITY } from '../emit/feed-item.js';
-import type { Availability } from '../model.js';
 import type { CatalogOffers, CatalogVariant } from './agent-feeds/catalog-offers.js';
 import { checkOfferAgrees, type FeedOfferRow } from './agent-feeds/offer-agreement.js';
-import { type FeedFacts, readFeedItems } from './consistency-sources.js';
+import type { ReferenceProduct } from './consistency-reference.js';
+import { type FeedFacts, streamFeedItems } from './consistency-sources.js';
 import type { BundleFiles } from './problem.js';
-
-/** What the documents are compared against: one catalog product. */
-export interface ReferenceProduct {
-  slug: string;
-  price: string;
-  currency: string;
-  availability: Availability;
-  shipping?: string;
-  /** False for a record without `variants` (a catalog from before variants). */
-  hasVariants: boolean;
-  /** The ids of the record's variants, in its order. */
-  variantIds: string[];
-}
 
 type FeedItemFacts = FeedFacts['items'][number];
 type Add = (path: string, message: string) => void;
@@ -59,7 +46,13 @@ function legacyOffers(item: FeedItemFacts, product: ReferenceProduct): CatalogOf
     currency: product.currency,
     availability: product.availability,
   };
-  const variant: CatalogVariant = { slug: product.slug, offer, hasImage: true, requiresShipping: true };
+  const variant: CatalogVariant = {
+    slug: product.slug,
+    offer,
+    hasImage: true,
+    requiresShipping: true,
+    ...(product.shipping === undefined ? {} : { shipping: product.shipping }),
+  };
   return { byVariant: new Map([[item.id, variant]]), productIds: new Set() };
 }
 
@@ -68,9 +61,8 @@ export function checkFeedItems(
   reference: { offers: CatalogOffers | undefined; byUrl: ReadonlyMap<string, ReferenceProduct> },
   add: Add,
 ): void {
-  const feed = readFeedItems(files);
+  const feed = streamFeedItems(files);
   if (feed === undefined) return;
-  const bySlug = new Map([...reference.byUrl.values()].map((product) => [product.slug, product]));
   for (const item of feed.items) {
     const legacy = reference.byUrl.get(item.link);
     const known = reference.offers?.byVariant.has(item.id) === true;
@@ -82,8 +74,7 @@ export function checkFeedItems(
     }
     checkOfferAgrees(rowOf(item), offers, FEED_AVAILABILITY, feed.path, add);
     const expected = offers.byVariant.get(item.id);
-    if (expected !== undefined)
-      checkShippingAgrees(feed.path, item.shipping, expected, bySlug.get(expected.slug), add);
+    if (expected !== undefined) checkShippingAgrees(feed.path, item.shipping, expected, add);
   }
 }
 
@@ -92,7 +83,6 @@ function checkShippingAgrees(
   path: string,
   shipping: FeedItemFacts['shipping'],
   expected: CatalogVariant,
-  product: ReferenceProduct | undefined,
   add: Add,
 ): void {
   if (shipping === undefined) return;
@@ -105,7 +95,7 @@ function checkShippingAgrees(
     add(path, `${subject}: ${shipping.problem}`);
     return;
   }
-  const sentence = product?.shipping;
+  const sentence = expected.shipping;
   if (!(sentence ?? '').startsWith(shipping.terms)) {
     add(
       path,

@@ -7,29 +7,34 @@
 
 import { canonicalPrice } from '../../record/decimal-price.js';
 import { offersOf } from '../../record/variant-offers.js';
-import { readKnowledgeBase } from '../emit/kb.js';
+import { streamKnowledgeBase } from '../emit/kb-reading.js';
 import type { Availability } from '../model.js';
 import { isRecordLike } from './agent-feeds/catalog-offers.js';
 import { checkOfferAgrees, type FeedOfferRow } from './agent-feeds/offer-agreement.js';
 import { isRecord, KB_PRODUCTS_FILE, readJson, stringField } from './bundle-layout.js';
-import type { ReferenceProduct } from './consistency-feed.js';
-import { type ProblemList, type Reference, reportMissing } from './consistency-reference.js';
+import {
+  type ProblemList,
+  type Reference,
+  type ReferenceProduct,
+  reportMissing,
+  SeenProducts,
+} from './consistency-reference.js';
 import type { BundleFiles } from './problem.js';
 import { kbProductRecords } from './schemas.js';
 
 export function checkKbRecords(files: BundleFiles, reference: Reference, list: ProblemList): void {
   const records = kbProductRecords(readJson(files, KB_PRODUCTS_FILE));
   if (records === undefined) return;
-  const seen = new Set<string>();
+  const seen = new SeenProducts(reference);
   for (const record of records) {
     const url = stringField(record, 'url');
     if (url === undefined) continue;
-    seen.add(url);
     const expected = reference.byUrl.get(url);
     if (expected === undefined) {
       list.add(KB_PRODUCTS_FILE, `${url} is not in the catalog`);
       continue;
     }
+    seen.add(expected);
     for (const field of ['slug', 'price', 'currency', 'availability'] as const) {
       const actual = isRecord(record) ? record[field] : undefined;
       if (actual !== expected[field]) {
@@ -103,14 +108,15 @@ export function checkKnowledgeBaseMarkdown(
   reference: Reference,
   list: ProblemList,
 ): void {
-  const seen = new Set<string>();
-  for (const entry of readKnowledgeBase(files, path)?.products ?? []) {
+  const seen = new SeenProducts(reference);
+  // Section by section as the lines are read: the sections are never gathered.
+  for (const entry of streamKnowledgeBase(files, path)?.sections ?? []) {
     const expected = reference.byUrl.get(entry.link);
-    seen.add(entry.link);
     if (expected === undefined) {
       list.add(path, `product ${entry.name} (${entry.link}) is not in the catalog`);
       continue;
     }
+    seen.add(expected);
     const [amount = '', currency = ''] = entry.price.split(' ');
     if (canonicalPrice(amount) !== canonicalPrice(expected.price) || currency !== expected.currency) {
       list.add(

@@ -17,8 +17,9 @@ import {
   ProblemList,
   type Reference,
   reportMissing,
+  SeenProducts,
 } from './consistency-reference.js';
-import { collectMarkdownLinks, collectSitemapUrls, markdownLinksOfLines } from './consistency-sources.js';
+import { collectMarkdownLinks, markdownLinksOfLines, streamSitemapUrls } from './consistency-sources.js';
 import type { BundleFiles, Problem } from './problem.js';
 import { documentLines } from './text-lines.js';
 
@@ -36,9 +37,10 @@ function checkLinks(
   list: ProblemList,
   mustListAll: boolean | 'if-any',
 ): void {
-  const seen = new Set<string>();
+  const seen = new SeenProducts(reference);
   for (const url of urls) {
-    if (reference.byUrl.has(url)) seen.add(url);
+    const product = reference.byUrl.get(url);
+    if (product !== undefined) seen.add(product);
     else if (looksLikeProductPage(url, reference))
       list.add(path, `links ${url}, which is not in the catalog`);
   }
@@ -59,17 +61,24 @@ function checkSitemapHost(
   list: ProblemList,
 ): void {
   const origin = siteUrl === undefined ? undefined : originOf(siteUrl);
-  const urls = [...sitemap.urls];
   if (origin === undefined) {
-    checkLinks(sitemap.path, urls, reference, list, true);
+    checkLinks(sitemap.path, sitemap.urls, reference, list, true);
     return;
   }
-  for (const url of urls) {
+  for (const url of sitemap.urls) {
     if (originOf(url) !== origin)
       list.add(sitemap.path, `lists ${url}, which is not on its own host ${origin}`);
   }
-  const onSite = [...reference.byUrl].filter(([url]) => originOf(url) === origin);
-  checkLinks(sitemap.path, urls, { ...reference, byUrl: new Map(onSite) }, list, true);
+  // Walked again (the sitemap is read as it is walked, never kept): only the catalog's pages
+  // on the site count as listed; a product page elsewhere is not the sitemap's to list.
+  const seen = new SeenProducts(reference);
+  for (const url of sitemap.urls) {
+    const product = originOf(url) === origin ? reference.byUrl.get(url) : undefined;
+    if (product !== undefined) seen.add(product);
+    else if (looksLikeProductPage(url, reference))
+      list.add(sitemap.path, `links ${url}, which is not in the catalog`);
+  }
+  reportMissing(sitemap.path, seen, reference, list, (url) => originOf(url) === origin);
 }
 
 function originOf(url: string): string | undefined {
@@ -88,7 +97,7 @@ function originOf(url: string): string | undefined {
 function referenceOf(files: BundleFiles, catalogFile: string, list: ProblemList): Reference | undefined {
   const catalog = readJson(files, catalogFile);
   if (!isRecord(catalog) || !Array.isArray(catalog.products)) return undefined;
-  return buildReference(files, catalogFile, catalog.products, list);
+  return buildReference(catalogFile, catalog.products, list);
 }
 
 export function checkConsistency(files: BundleFiles): Problem[] {
@@ -111,7 +120,7 @@ export function checkConsistency(files: BundleFiles): Problem[] {
       checkLinks(path, collectMarkdownLinks(files.get(path) ?? ''), reference, list, mustListAll);
     }
   }
-  const sitemap = collectSitemapUrls(files);
+  const sitemap = streamSitemapUrls(files);
   if (sitemap !== undefined) checkSitemapHost(sitemap, locateDocuments(files).siteUrl, reference, list);
   return list.finish();
 }

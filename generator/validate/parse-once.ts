@@ -1,10 +1,12 @@
 /**
  * Each document of a bundle read at most once per validation, and not read back at all
  * when the build still holds the value a library serialised it from. Several checkers
- * read the same document (the catalog, the feed, the sitemap, the knowledge base), and
- * parsing a 50,000-product document back is most of what a validation costs, so every
- * reading goes through `readOnce`: a cache per bundle (a WeakMap keyed by the files map,
- * dropped with the bundle) and per reader. `bundleFilesOf` seeds it from artifacts that
+ * read the same JSON document (the catalog, `kb/products.json`), and parsing a
+ * 50,000-product document back is most of what a validation costs, so such a reading goes
+ * through `readOnce`: a cache per bundle (a WeakMap keyed by the files map, dropped with
+ * the bundle) and per reader. A reading of one checker only (`readUnkept`), or one walked
+ * item by item (`serialisedValue`, `documentChunks`), is kept by no one: held until the
+ * gate ends, the feed's facts and the knowledge base's sections grew with the catalog. `bundleFilesOf` seeds it from artifacts that
  * carry `serialisedFrom`; a file read from a directory or a live site has no seed and is
  * parsed from its text, so `agent-catalog check` reads exactly what is published.
  */
@@ -66,6 +68,14 @@ export function readUnkept<T>(files: BundleFiles, path: string, reader: Document
   if (reader.fromSerialised !== undefined && seed !== undefined) return reader.fromSerialised(seed.value);
   const body = files.get(path);
   return body === undefined ? undefined : reader.parse(body);
+}
+
+/**
+ * The value the build serialised a document from, when the bundle has one and its body was
+ * not edited since: a reader that walks the document item by item walks that value instead.
+ */
+export function serialisedValue(files: BundleFiles, path: string): { readonly value: unknown } | undefined {
+  return seedsByBundle.get(files)?.get(path);
 }
 
 /** The reading of one document (undefined when the bundle has no such file), computed once per bundle. */

@@ -5,9 +5,11 @@
  * check, so `check` on a directory or a live site compares what is actually published.
  * A catalog without variant records (an older bundle) yields nothing to compare.
  */
-import type { ProductRecord } from '../../../record/product-record.js';
+
+import type { Availability, ProductRecord } from '../../../record/product-record.js';
 import { imageOf, offerOf, type VariantOffer } from '../../../record/variant-offers.js';
-import { isRecord, locateDocuments, readJson } from '../bundle-layout.js';
+import { isRecord, locateDocuments, readJson, stringField } from '../bundle-layout.js';
+import { InternedStrings } from '../interned-strings.js';
 import type { BundleFiles } from '../problem.js';
 
 export interface CatalogVariant {
@@ -16,6 +18,8 @@ export interface CatalogVariant {
   hasImage: boolean;
   /** False for a download: a feed must state no shipping for it. */
   requiresShipping: boolean;
+  /** The product's shipping sentence, when the catalog states one (the feed's g:shipping must agree). */
+  shipping?: string;
 }
 
 export interface CatalogOffers {
@@ -37,25 +41,53 @@ export function isRecordLike(value: unknown): value is ProductRecord {
   );
 }
 
+/**
+ * The offers of a catalog's products, gathered product by product (the consistency check
+ * adds them as it reads each product for its own reference, so a catalog kept on disk is
+ * read once for both). The fields every variant repeats are interned.
+ */
+export class CatalogOffersBuilder {
+  readonly #byVariant = new Map<string, CatalogVariant>();
+  readonly #productIds = new Set<string>();
+  readonly #strings: InternedStrings;
+
+  constructor(strings = new InternedStrings()) {
+    this.#strings = strings;
+  }
+
+  add(product: unknown): void {
+    if (!isRecordLike(product)) return;
+    this.#productIds.add(product.id);
+    const shipping = stringField(product, 'shipping');
+    for (const variant of product.variants) {
+      const offer = offerOf(product, variant);
+      offer.currency = this.#strings.of(offer.currency);
+      offer.availability = this.#strings.of(offer.availability) as Availability;
+      this.#byVariant.set(variant.id, {
+        slug: product.slug,
+        offer,
+        hasImage: imageOf(product, variant) !== undefined,
+        requiresShipping: variant.requires_shipping !== false,
+        ...(shipping === undefined ? {} : { shipping: this.#strings.of(shipping) }),
+      });
+    }
+  }
+
+  /** Undefined for a catalog without variants: nothing to compare a feed's rows with. */
+  finish(): CatalogOffers | undefined {
+    return this.#byVariant.size === 0
+      ? undefined
+      : { byVariant: this.#byVariant, productIds: this.#productIds };
+  }
+}
+
 /** The catalog's variants by id, or undefined when the bundle has no readable catalog with variants. */
 export function readCatalogOffers(files: BundleFiles): CatalogOffers | undefined {
   const { catalogFile } = locateDocuments(files);
   const catalog = catalogFile === undefined ? undefined : readJson(files, catalogFile);
   const products = isRecord(catalog) && Array.isArray(catalog.products) ? catalog.products : undefined;
   if (products === undefined) return undefined;
-  const byVariant = new Map<string, CatalogVariant>();
-  const productIds = new Set<string>();
-  for (const product of products) {
-    if (!isRecordLike(product)) continue;
-    productIds.add(product.id);
-    for (const variant of product.variants) {
-      byVariant.set(variant.id, {
-        slug: product.slug,
-        offer: offerOf(product, variant),
-        hasImage: imageOf(product, variant) !== undefined,
-        requiresShipping: variant.requires_shipping !== false,
-      });
-    }
-  }
-  return byVariant.size === 0 ? undefined : { byVariant, productIds };
+  const offers = new CatalogOffersBuilder();
+  for (const product of products) offers.add(product);
+  return offers.finish();
 }
