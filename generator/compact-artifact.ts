@@ -13,7 +13,7 @@
  * build's staging folder), read back on each use, so the bundle is never in memory at once.
  */
 import type { Artifact } from './artifact.js';
-import type { FragmentElement } from './plan.js';
+import { type DocumentPiece, PieceSequence } from './document-pieces.js';
 
 /** The bytes of a compact artifact, or how to read them from the file that holds them. */
 const bytesOfCompact = new WeakMap<object, Buffer | (() => Buffer)>();
@@ -74,16 +74,6 @@ export function artifactBytes(artifact: Pick<Artifact, 'body'>): Buffer {
   return bytesOf(artifact) ?? Buffer.from(artifact.body, 'utf8');
 }
 
-/**
- * A piece of a document of per-product fragments: bytes of its own (a head, a separator, a
- * tail) or one product's fragment, read when needed.
- */
-export type DocumentPiece = Buffer | FragmentElement;
-
-export function pieceBytes(piece: DocumentPiece): Buffer {
-  return Buffer.isBuffer(piece) ? piece : piece.read();
-}
-
 /** Artifacts whose bytes were assembled as pieces (a document of per-product fragments). */
 const piecesOfCompact = new WeakMap<Artifact, readonly DocumentPiece[]>();
 
@@ -96,7 +86,7 @@ const piecesOfCompact = new WeakMap<Artifact, readonly DocumentPiece[]>();
 export function chunkedArtifact(artifact: Artifact, pieces: readonly DocumentPiece[]): Artifact {
   let whole: Buffer | undefined;
   const spilled = spillArtifact(artifact, () => {
-    whole ??= Buffer.concat(pieces.map(pieceBytes));
+    whole ??= Buffer.concat([...new PieceSequence(pieces).chunks()]);
     return whole;
   });
   piecesOfCompact.set(spilled, pieces);
@@ -128,7 +118,7 @@ export function* artifactChunks(artifact: Artifact): Generator<Buffer> {
     yield* chunks();
     return;
   }
-  for (const piece of artifactPieces(artifact)) yield pieceBytes(piece);
+  yield* new PieceSequence(artifactPieces(artifact)).chunks();
 }
 
 /** The SHA-256 (hex) of artifacts whose bytes are known to be a file of the last bundle. */

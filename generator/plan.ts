@@ -39,19 +39,34 @@ export interface PlannedProducts extends Iterable<PlannedProduct> {
   readonly length: number;
   /** The product at `index` (0 ≤ index < length), undefined past the end. */
   at(index: number): PlannedProduct | undefined;
+  /**
+   * Each product's slug and digest by index, kept beside a list on disk so that a reader
+   * that needs only those (a cached fragment, a packed shard) reads no product. A list
+   * without it (an array) gives them from its products (product-store/product-keys.ts).
+   */
+  readonly keyColumn?: ProductKeyColumn;
+}
+
+/** The plan's products' slugs and digests, by index, without the products. */
+export interface ProductKeyColumn {
+  slug(index: number): string;
+  /** The product's digest (`digestProduct`), hex. */
+  digest(index: number): string;
 }
 
 /**
- * One product's fragment as a piece of a big document, its bytes read only when something
- * needs them: a part of the document made of products that did not change is kept from the
- * last bundle without reading them at all (parts/run-parts.ts).
+ * A document's fragments of one kind, one per product of the plan in plan order, read by
+ * index when something needs them: a part of the document made of products that did not
+ * change is kept from the last bundle without reading them at all (parts/run-parts.ts).
+ * Nothing is held per product: a slug, a key or bytes is computed when asked.
  */
-export interface FragmentElement {
+export interface ProductElements {
+  readonly length: number;
   /** The product's slug: where a document's runs of products are cut. */
-  readonly slug: string;
+  slug(index: number): string;
   /** Names the bytes (fragment kind, slug and product digest); undefined when nothing caches them. */
-  readonly key: string | undefined;
-  read(): Buffer;
+  key(index: number): string | undefined;
+  read(index: number): Buffer;
 }
 
 /** One part of a run of products, as an earlier build cut it (its file is named by its SHA-256). */
@@ -67,22 +82,20 @@ export interface RunPart {
 export interface ProductFragments {
   bytes(kind: string, product: PlannedProduct, render: () => string): Buffer;
   /**
-   * The same fragment as a piece of a document, read when its bytes are needed. The element
-   * holds no product: `again` reads it back (from disk, for a big catalog) if it must be
-   * rendered, so a document's elements do not keep every product in the heap.
+   * The fragments of `kind` of every product of `products`, as a document's elements. They
+   * hold no product: one is read back (from disk, for a big catalog) only to be rendered.
    */
-  element(
+  elements(
     kind: string,
-    product: PlannedProduct,
+    products: PlannedProducts,
     render: (product: PlannedProduct) => string,
-    again: () => PlannedProduct,
-  ): FragmentElement;
+  ): ProductElements;
   /**
    * The parts a run of a parted document was cut into by an earlier build, when the build
    * cache knows the run's `key` (its pieces and their digests); `members` are the run's
    * products, unchecked by this build's gate when the run was never validated.
    */
-  runParts(key: string, members: readonly string[]): readonly RunPart[] | undefined;
+  runParts(key: string, members: Iterable<string>): readonly RunPart[] | undefined;
   /** Remembers how a run was cut, for the next build. */
   keepRunParts(key: string, parts: readonly RunPart[]): void;
   /** How many products a document's runs hold, as the last build chose it. */
@@ -91,14 +104,17 @@ export interface ProductFragments {
   /**
    * A file made of several products (a packed shard of pages or of UCP products), known
    * whole under `key`: copied when the same products at the same digests went into it
-   * last time, so an unchanged shard costs one lookup instead of one per product.
-   * `context` names whatever else the file was made from besides its members (where in
-   * its first member a feed shard begins), so another context never copies it.
+   * last time, so an unchanged shard costs one lookup and reads none of its products.
+   * `members` are the indexes in `products` of the file's products, in its order; `render`
+   * reads them only when the file must be made again. `context` names whatever else the
+   * file was made from besides its members (where in its first member a feed shard
+   * begins), so another context never copies it.
    */
   whole(
     kind: string,
     key: string,
-    members: readonly PlannedProduct[],
+    products: PlannedProducts,
+    members: readonly number[],
     render: () => string,
     context?: string,
   ): Buffer;

@@ -7,6 +7,8 @@
 import { createHash } from 'node:crypto';
 import { parseJsonBytes } from '../json-bytes.js';
 import type { PlannedProducts, ProductFragments, RunPart } from '../plan.js';
+import { productAt } from '../product-store/planned-products.js';
+import { keyColumnOf } from '../product-store/product-keys.js';
 import type { FragmentStore } from './fragment-store.js';
 import { digestOfProduct } from './product-digest.js';
 
@@ -25,35 +27,37 @@ export function cachedFragments(store: FragmentStore): CachedFragments {
   // Products with a fragment rendered here, or copied from a row no gate has passed yet.
   const unchecked = new Set<string>();
   store.keepTouchedOnly(RUN_PARTS);
+  /** The fragment of `kind` of the product `slug` at `digest`: copied when known, else rendered and kept. */
+  const fragment = (kind: string, slug: string, digest: string, render: () => string): Buffer => {
+    const known = store.get(kind, slug, digest);
+    if (known !== undefined) {
+      counts.copied += 1;
+      if (!known.validated) unchecked.add(slug);
+      return known.bytes;
+    }
+    const bytes = Buffer.from(render(), 'utf8');
+    store.put(kind, slug, digest, bytes);
+    counts.rendered += 1;
+    unchecked.add(slug);
+    return bytes;
+  };
   const fragments: CachedFragments = {
     counts,
-    bytes(kind, product, render) {
-      const digest = digestOfProduct(product);
-      const { slug } = product.record;
-      const known = store.get(kind, slug, digest);
-      if (known !== undefined) {
-        counts.copied += 1;
-        if (!known.validated) unchecked.add(slug);
-        return known.bytes;
-      }
-      const bytes = Buffer.from(render(), 'utf8');
-      store.put(kind, slug, digest, bytes);
-      counts.rendered += 1;
-      unchecked.add(slug);
-      return bytes;
-    },
-    whole(kind, key, members, render, context) {
-      // The members in their order, each at its digest, and the context: what the file was
-      // made from. One string hashed at once: the SHA-256 of its lines as one update per line
-      // would give, without crossing into the hash a few hundred thousand times at 100,000.
+    bytes: (kind, product, render) => fragment(kind, product.record.slug, digestOfProduct(product), render),
+    whole(kind, key, products, members, render, context) {
+      // The members in their order, each at its digest (from the list's key column: no
+      // product is read), and the context: what the file was made from. One string hashed
+      // at once: the SHA-256 of its lines as one update per line would give, without
+      // crossing into the hash a few hundred thousand times at 100,000.
+      const column = keyColumnOf(products);
       let lines = context === undefined ? '' : `${context}\u0000\n`;
-      for (const member of members) lines += `${member.record.slug}\u0000${digestOfProduct(member)}\n`;
+      for (const member of members) lines += `${column.slug(member)}\u0000${column.digest(member)}\n`;
       const digest = createHash('sha256').update(lines).digest('hex');
       const known = store.get(kind, key, digest);
       if (known !== undefined) {
         counts.copied += 1;
         // Copied from a row no gate passed yet: its products were not checked in it.
-        if (!known.validated) for (const member of members) unchecked.add(member.record.slug);
+        if (!known.validated) for (const member of members) unchecked.add(column.slug(member));
         return known.bytes;
       }
       const bytes = Buffer.from(render(), 'utf8');
@@ -61,15 +65,17 @@ export function cachedFragments(store: FragmentStore): CachedFragments {
       counts.rendered += 1;
       return bytes;
     },
-    element(kind, product, render, again) {
-      const { slug } = product.record;
+    elements(kind, products, render) {
+      // Looked up by the key column: a fragment the file has is copied without reading its product.
+      const column = keyColumnOf(products);
       return {
-        slug,
-        key: `${kind}\u0000${slug}\u0000${digestOfProduct(product)}`,
-        read: () => {
-          const read = again();
-          return fragments.bytes(kind, read, () => render(read));
-        },
+        length: products.length,
+        slug: (index) => column.slug(index),
+        key: (index) => `${kind}\u0000${column.slug(index)}\u0000${column.digest(index)}`,
+        read: (index) =>
+          fragment(kind, column.slug(index), column.digest(index), () =>
+            render(productAt(products, index, kind)),
+          ),
       };
     },
     runParts(key, members) {
@@ -99,7 +105,11 @@ export function cachedFragments(store: FragmentStore): CachedFragments {
     },
     validatedProducts(products) {
       const validated = new Set<string>();
-      for (const { record } of products) if (!unchecked.has(record.slug)) validated.add(record.slug);
+      const column = keyColumnOf(products);
+      for (let index = 0; index < products.length; index += 1) {
+        const slug = column.slug(index);
+        if (!unchecked.has(slug)) validated.add(slug);
+      }
       return validated;
     },
   };

@@ -16,6 +16,7 @@ import { isPartsFile, PARTS_INDEX_PATH, type PartsIndex } from '../../live/bundl
 import type { Artifact } from '../artifact.js';
 import { artifactUrlPath } from '../artifact.js';
 import { artifactBytes, artifactPieces, spillArtifact, spillArtifactInChunks } from '../compact-artifact.js';
+import { PieceSequence } from '../document-pieces.js';
 import { DEFAULT_PART_SIZES, type PartSizes } from '../parts/cut-parts.js';
 import { partDocument } from '../parts/part-document.js';
 import type { BuildPlan } from '../plan.js';
@@ -70,10 +71,8 @@ export function storeDocument(
 ): { files: Artifact[]; parted?: PartedSummary } {
   const sizes = partSizesOf(plan);
   if (!partsServed(plan) || !isPartable(document)) return { files: [store(document)] };
-  const pieces = artifactPieces(document);
-  const byteLength = pieces.every((piece) => Buffer.isBuffer(piece))
-    ? pieces.reduce((total, piece) => total + (piece as Buffer).length, 0)
-    : undefined;
+  const pieces = new PieceSequence(artifactPieces(document));
+  const byteLength = pieces.ownByteLength();
   if (byteLength !== undefined && byteLength <= sizes.max) return { files: [store(document)] };
   // Cut first, then stored whole if it fits one part: the length of a document of products
   // is known without reading them only from the parts kept from the last bundle. Each part

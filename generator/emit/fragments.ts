@@ -12,21 +12,25 @@
  * limit, and a parted document is cut straight from its chunks (emit/document-storage.ts).
  */
 import type { Artifact } from '../artifact.js';
-import { chunkedArtifact, type DocumentPiece } from '../compact-artifact.js';
-import type { BuildPlan, FragmentElement, PlannedProduct, ProductFragments } from '../plan.js';
-import { mapProducts, productAt } from '../product-store/planned-products.js';
+import { chunkedArtifact } from '../compact-artifact.js';
+import type { DocumentPiece } from '../document-pieces.js';
+import type { BuildPlan, PlannedProduct, ProductElements, ProductFragments } from '../plan.js';
+import { productAt } from '../product-store/planned-products.js';
 import { recordsView } from '../product-store/records-view.js';
 import { stableJson } from './json.js';
 
 export const renderEveryFragment: ProductFragments = {
   bytes: (_kind, _product, render) => Buffer.from(render(), 'utf8'),
-  element: (_kind, product, render) => {
-    // Rendered now, as before elements were lazy: nothing caches it, and a section read by
-    // two documents (the knowledge base and llms-full.txt) is then rendered once.
-    const bytes = Buffer.from(render(product), 'utf8');
-    return { slug: product.record.slug, key: undefined, read: () => bytes };
-  },
-  whole: (_kind, _key, _members, render) => Buffer.from(render(), 'utf8'),
+  // Rendered each time it is read, and held by nobody: a document's bytes are never all in
+  // memory, at the cost of rendering twice a section two documents carry (the knowledge
+  // base and llms-full.txt). Nothing caches it, so it has no key.
+  elements: (kind, products, render) => ({
+    length: products.length,
+    slug: (index) => productAt(products, index, kind).record.slug,
+    key: () => undefined,
+    read: (index) => Buffer.from(render(productAt(products, index, kind)), 'utf8'),
+  }),
+  whole: (_kind, _key, _products, _members, render) => Buffer.from(render(), 'utf8'),
   runParts: () => undefined,
   keepRunParts: () => {},
   runLength: () => undefined,
@@ -49,13 +53,13 @@ const ELEMENTS_LINE = `    ${JSON.stringify(ELEMENTS)}`;
 
 /**
  * `stableJson(value)` where `value[key]` is an array of as many elements as `elements`, each
- * already laid out by `indentedJson`: the same bytes, as chunks in order, never joined into
+ * already laid out by `indentedJson`: the same bytes, as pieces in order, never joined into
  * the whole text or one buffer.
  */
 export function jsonChunksWithElements(
   value: Record<string, unknown>,
   key: string,
-  elements: readonly DocumentPiece[],
+  elements: ProductElements,
 ): DocumentPiece[] {
   if (elements.length === 0) return [Buffer.from(stableJson({ ...value, [key]: [] }), 'utf8')];
   const text = stableJson({ ...value, [key]: [ELEMENTS] });
@@ -64,29 +68,16 @@ export function jsonChunksWithElements(
   if (at < 0) throw new TypeError(`jsonChunksWithElements: no "${key}" array one level in`);
   const head = Buffer.from(text.slice(0, at + 1), 'utf8');
   const tail = Buffer.from(text.slice(at + 1 + ELEMENTS_LINE.length), 'utf8');
-  const separator = Buffer.from(',\n', 'utf8');
-  const parts: DocumentPiece[] = [head];
-  elements.forEach((element, index) => {
-    if (index > 0) parts.push(separator);
-    parts.push(element);
-  });
-  parts.push(tail);
-  return parts;
+  return [head, { elements, between: Buffer.from(',\n', 'utf8') }, tail];
 }
 
-/**
- * One element of `kind` per product of the plan, in plan order. An element reads its
- * product again by its index when its bytes are needed, so the elements of a document hold
- * no product between the walk that makes them and the writer that reads them.
- */
+/** The plan's fragments of `kind`, one per product in plan order, each read when needed. */
 export function productElements(
   plan: BuildPlan,
   kind: string,
   render: (product: PlannedProduct) => string,
-): FragmentElement[] {
-  return mapProducts(plan.products, (product, index) =>
-    plan.fragments.element(kind, product, render, () => productAt(plan.products, index, kind)),
-  );
+): ProductElements {
+  return plan.fragments.elements(kind, plan.products, render);
 }
 
 /** The fragment kind of a product's record as an element of a top-level `products` array. */

@@ -18,7 +18,7 @@
  *
  * then the description. The section itself is written by `kb-product-section.ts`.
  */
-import type { DocumentPiece } from '../compact-artifact.js';
+import type { DocumentPiece } from '../document-pieces.js';
 import type { BuildPlan } from '../plan.js';
 import { catalogUrls } from './catalog.js';
 import { describeCatalogFields, facetedFragmentKind } from './catalog-fields.js';
@@ -58,9 +58,10 @@ const sectionsByPlan = new WeakMap<BuildPlan, readonly DocumentPiece[]>();
 /**
  * The knowledge base without its H1 title: `## About`, `## Usage rules`, `## Products`,
  * `## Articles`. The knowledge base and llms-full.txt both carry it, so while a bundle is
- * emitted it is rendered once per plan (a plan is never changed after `planBuild`) and
- * the text reused; `emitBundle` forgets it afterwards (`forgetKnowledgeBaseSections`).
- * The text is byte chunks in order (one a product section), never joined into one buffer.
+ * emitted its pieces are made once per plan (a plan is never changed after `planBuild`) and
+ * reused; `emitBundle` forgets them afterwards (`forgetKnowledgeBaseSections`). The product
+ * sections are the plan's elements, each read (copied from the cache, or rendered) when a
+ * document is written, never joined into one buffer.
  */
 export function renderKnowledgeBaseSections(plan: BuildPlan): readonly DocumentPiece[] {
   let sections = sectionsByPlan.get(plan);
@@ -71,7 +72,7 @@ export function renderKnowledgeBaseSections(plan: BuildPlan): readonly DocumentP
   return sections;
 }
 
-/** Drops the rendered sections: the plan outlives emitting, and they are megabytes. */
+/** Drops the sections' pieces: the plan outlives emitting, and they hold its elements. */
 export function forgetKnowledgeBaseSections(plan: BuildPlan): void {
   sectionsByPlan.delete(plan);
 }
@@ -102,8 +103,9 @@ function renderSections(plan: BuildPlan, policy: UsagePolicy): DocumentPiece[] {
   const kind = facetedFragmentKind('kb-section', fields);
   const separator = Buffer.from('\n\n', 'utf8');
   const parts: DocumentPiece[] = [Buffer.from([about, usage, PRODUCTS_HEADING].join('\n\n'), 'utf8')];
-  for (const element of productElements(plan, kind, (product) => renderProductSection(product, fields)))
-    parts.push(separator, element);
+  const elements = productElements(plan, kind, (product) => renderProductSection(product, fields));
+  // Each section after a blank line: the first one's before the sections, the others' between them.
+  if (elements.length > 0) parts.push(separator, { elements, between: separator });
   const articles = renderArticles(plan);
   if (articles.length > 0) parts.push(separator, Buffer.from(articles.join('\n\n'), 'utf8'));
   return parts;

@@ -36,15 +36,15 @@ export function emitLiveIndex(plan: BuildPlan): Artifact[] {
   };
   // A shard whose products all kept their digests is copied from the last build; the count
   // is in the kind, so shards cut another way are never mistaken for these.
-  const packShard: ShardPacker = ({ kind, index, members }, pack) => {
-    const planned = members.map((member) => plannedAt(plan, member));
-    return plan.fragments.whole(
+  // The shard's products are read only when it is packed again.
+  const packShard: ShardPacker = ({ kind, index, members }, pack) =>
+    plan.fragments.whole(
       `live-${kind}/shards-${kind === 'products' ? plan.shards.products : plan.shards.variants}`,
       shardKey(index),
-      planned,
-      () => pack(planned.map((product) => product.record)),
+      products,
+      members,
+      () => pack(members.map((member) => plannedAt(plan, member).record)),
     );
-  };
   return buildLiveFiles(records, liveSettings(plan), { shards: plan.shards, packShard }).map((file) => {
     const meta = { path: file.path, mediaType: mediaTypeOf(file.path) };
     if (typeof file.body === 'string') return { ...meta, body: file.body };

@@ -18,6 +18,7 @@ import { bytesArtifact } from '../compact-artifact.js';
 import type { BuildPlan } from '../plan.js';
 import { computeEtag } from '../preview/conditional.js';
 import { productAt } from '../product-store/planned-products.js';
+import { keyColumnOf } from '../product-store/product-keys.js';
 import { isRecord, readJson } from '../validate/bundle-layout.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import { shardKey } from './fragments.js';
@@ -51,11 +52,10 @@ export function emitProductPages(plan: BuildPlan): Artifact[] {
   // Each shard's products by their index: a shard's products are read when it is packed,
   // so one shard's are held at a time, not the catalog's.
   const buckets = Array.from({ length: count }, (): number[] => []);
-  let index = 0;
-  for (const product of plan.products) {
-    buckets[shardOf(productPageName(product.record.slug), count)]?.push(index);
-    index += 1;
-  }
+  // By slug alone: no product is read to sort them into shards.
+  const column = keyColumnOf(plan.products);
+  for (let index = 0; index < plan.products.length; index += 1)
+    buckets[shardOf(productPageName(column.slug(index)), count)]?.push(index);
   const manifest = buildPagesManifest({
     generated: plan.generated,
     folder: PRODUCT_MARKDOWN_DIR,
@@ -69,13 +69,14 @@ export function emitProductPages(plan: BuildPlan): Artifact[] {
   return [
     { path: PAGES_MANIFEST_PATH, mediaType: 'application/json', body: manifest },
     // One shard's pages rendered at a time, so only that shard's texts are held at once.
-    ...buckets.map((indexes, shard) => {
-      const bucket = indexes.map((at) => productAt(plan.products, at, 'emitProductPages'));
-      return bytesArtifact(
+    ...buckets.map((indexes, shard) =>
+      bytesArtifact(
         { path: pageShardPath(shard), mediaType: 'text/plain; charset=utf-8' },
-        plan.fragments.whole(shardKind, shardKey(shard), bucket, () =>
+        // The shard's products are read only when it is packed again.
+        plan.fragments.whole(shardKind, shardKey(shard), plan.products, indexes, () =>
           packPageShard(
-            bucket.map((product) => {
+            indexes.map((at) => {
+              const product = productAt(plan.products, at, 'emitProductPages');
               const bytes = render(product);
               return {
                 name: productPageName(product.record.slug),
@@ -85,8 +86,8 @@ export function emitProductPages(plan: BuildPlan): Artifact[] {
             }),
           ),
         ),
-      );
-    }),
+      ),
+    ),
   ];
 }
 

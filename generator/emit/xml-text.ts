@@ -6,8 +6,9 @@
  * Escaping itself (`&`, `<`, quotes, `]]>`) stays with fast-xml-parser's XMLBuilder.
  */
 import { XMLBuilder, type XmlBuilderOptions } from 'fast-xml-parser';
-import type { DocumentPiece } from '../compact-artifact.js';
+import type { DocumentPiece } from '../document-pieces.js';
 import { CatalogError } from '../errors.js';
+import type { ProductElements } from '../plan.js';
 
 /**
  * XML 1.0 (Fifth Edition) section 2.2: Char ::= #x9 | #xA | #xD | [#x20-#xD7FF] |
@@ -148,7 +149,7 @@ export function buildXmlElementsAtDepth2(name: string, elements: readonly unknow
 export function buildXmlChunksWithElements(
   frameWith: (elements: unknown[]) => Record<string, unknown>,
   name: string,
-  fragments: readonly DocumentPiece[],
+  fragments: ProductElements,
 ): DocumentPiece[] {
   // A product with no element (an empty fragment) adds no bytes, and with none at all the
   // frame's head and tail are what the frame alone is: its line of elements is a whole line.
@@ -159,7 +160,7 @@ export function buildXmlChunksWithElements(
   if (at < 0) throw new TypeError(`buildXmlChunksWithElements: no <${name}> two levels down`);
   return [
     Buffer.from(frame.slice(0, at), 'utf8'),
-    ...fragments,
+    { elements: fragments },
     Buffer.from(frame.slice(at + line.length), 'utf8'),
   ];
 }

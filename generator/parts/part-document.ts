@@ -15,7 +15,8 @@ import {
   partsManifestPath,
 } from '../../live/bundle-parts.js';
 import type { Artifact } from '../artifact.js';
-import { bytesArtifact, type DocumentPiece, knownBytesArtifact, pieceBytes } from '../compact-artifact.js';
+import { bytesArtifact, knownBytesArtifact } from '../compact-artifact.js';
+import type { PieceSequence } from '../document-pieces.js';
 import { cutParts, type PartSizes } from './cut-parts.js';
 import { cutPartOf, eachRunPart, type RunCache, type RunCutPart } from './run-parts.js';
 
@@ -69,14 +70,8 @@ function inlineText(bytes: Buffer): string | undefined {
 }
 
 /** Parts cut at content-defined points of the bytes: for a document not made of products. */
-function* cutBytes(pieces: readonly DocumentPiece[], sizes: PartSizes): Generator<RunCutPart> {
-  for (const part of cutParts(
-    (function* () {
-      for (const piece of pieces) yield pieceBytes(piece);
-    })(),
-    sizes,
-  ))
-    yield cutPartOf(part, true);
+function* cutBytes(pieces: PieceSequence, sizes: PartSizes): Generator<RunCutPart> {
+  for (const part of cutParts(pieces.chunks(), sizes)) yield cutPartOf(part, true);
 }
 
 /**
@@ -87,15 +82,14 @@ function* cutBytes(pieces: readonly DocumentPiece[], sizes: PartSizes): Generato
  */
 export function partDocument(
   document: Pick<Artifact, 'path' | 'mediaType'>,
-  pieces: readonly DocumentPiece[],
+  pieces: PieceSequence,
   headers: readonly (readonly [string, string])[],
   sizes: PartSizes,
   cache: RunCache,
   storePart: StorePart,
 ): PartedDocument {
   // A document of products is cut along runs of them (run-parts.ts), anything else by its bytes.
-  const ofProducts = pieces.some((piece) => !Buffer.isBuffer(piece));
-  const cut = ofProducts ? eachRunPart(document.path, pieces, sizes, cache) : cutBytes(pieces, sizes);
+  const cut = pieces.ofProducts ? eachRunPart(document.path, pieces, sizes, cache) : cutBytes(pieces, sizes);
   const entries: PartEntry[] = [];
   const storedPaths = new Set<string>();
   let held: { part: RunCutPart; entry: PartEntry }[] | undefined = [];

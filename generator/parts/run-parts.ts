@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { fnv1a } from '../../live/fnv1a.js';
-import { type DocumentPiece, pieceBytes } from '../compact-artifact.js';
+import type { PieceSequence } from '../document-pieces.js';
 import type { ProductFragments, RunPart } from '../plan.js';
 import { PartCutter, type PartSizes } from './cut-parts.js';
 
@@ -28,20 +28,18 @@ export interface RunCutPart extends RunPart {
   readonly ofProducts: boolean;
 }
 
-interface Run {
-  pieces: DocumentPiece[];
-  /** The slugs of the run's products. */
-  members: string[];
+/** A run: the entries `from` (inclusive) to `to` (exclusive) of the document's sequence. */
+export interface Run {
+  readonly from: number;
+  readonly to: number;
+  /** How many of its entries are products. */
+  readonly members: number;
 }
 
 /** Products sampled for the mean fragment size that sets the runs' length. */
 const SAMPLE = 64;
 /** At most 2^20 products a run: past that, a part is forced by size anyway. */
 const MAX_LENGTH = 2 ** 20;
-
-function isElement(piece: DocumentPiece): piece is Exclude<DocumentPiece, Buffer> {
-  return !Buffer.isBuffer(piece);
-}
 
 /**
  * FNV-1a of the slug, mixed by MurmurHash3's finaliser: FNV-1a alone gives slugs that differ
@@ -78,41 +76,56 @@ function startsRun(slug: string, count: number, length: number): boolean {
 /**
  * The document's pieces as runs: the bytes before the first product, then runs of products
  * (each with the bytes that come before its first product, a separator), then the bytes
- * after the last product.
+ * after the last product. Each run is a range of the sequence, so the runs hold nothing of it.
  */
-export function groupRuns(pieces: readonly DocumentPiece[], length: number): Run[] {
+export function groupRuns(pieces: PieceSequence, length: number): Run[] {
   const runs: Run[] = [];
-  let current: Run | undefined;
-  let pending: Buffer[] = [];
-  for (const piece of pieces) {
-    if (!isElement(piece)) {
-      pending.push(piece);
-      continue;
-    }
-    if (current === undefined) {
+  // Where the current run of products starts, and how many products it holds so far.
+  let from: number | undefined;
+  let members = 0;
+  // Where the bytes after the last product seen start.
+  let pending = 0;
+  for (let index = 0; index < pieces.length; index += 1) {
+    if (!pieces.isElement(index)) continue;
+    if (from === undefined) {
       // The head: the bytes before the first product, a run of its own.
-      if (pending.length > 0) runs.push({ pieces: pending, members: [] });
-      current = { pieces: [], members: [] };
-    } else if (startsRun(piece.slug, current.members.length, length)) {
-      runs.push(current);
-      current = { pieces: [...pending], members: [] };
-    } else current.pieces.push(...pending);
-    pending = [];
-    current.pieces.push(piece);
-    current.members.push(piece.slug);
+      if (index > 0) runs.push({ from: 0, to: index, members: 0 });
+      from = index;
+    } else if (startsRun(pieces.slug(index), members, length)) {
+      runs.push({ from, to: pending, members });
+      from = pending;
+      members = 0;
+    }
+    members += 1;
+    pending = index + 1;
   }
-  if (current !== undefined) runs.push(current);
-  if (pending.length > 0) runs.push({ pieces: pending, members: [] });
+  if (from !== undefined) runs.push({ from, to: pending, members });
+  if (pending < pieces.length) runs.push({ from: pending, to: pieces.length, members: 0 });
   return runs;
 }
 
+/** The slugs of the run's products, in order. */
+export function* runSlugs(pieces: PieceSequence, run: Run): Generator<string> {
+  for (let index = run.from; index < run.to; index += 1)
+    if (pieces.isElement(index)) yield pieces.slug(index);
+}
+
 /** What a run is made of; undefined when a product's fragment has no key (nothing caches it). */
-export function runKey(document: string, sizes: PartSizes, run: Run): string | undefined {
+export function runKey(
+  document: string,
+  sizes: PartSizes,
+  pieces: PieceSequence,
+  run: Run,
+): string | undefined {
   const hash = createHash('sha256').update(`${document}\u0000${sizes.max}\n`);
-  for (const piece of run.pieces) {
-    if (!isElement(piece)) hash.update(`b ${createHash('sha256').update(piece).digest('hex')}\n`);
-    else if (piece.key === undefined) return undefined;
-    else hash.update(`e ${piece.key}\n`);
+  for (let index = run.from; index < run.to; index += 1) {
+    if (!pieces.isElement(index)) {
+      hash.update(`b ${createHash('sha256').update(pieces.bytes(index)).digest('hex')}\n`);
+      continue;
+    }
+    const key = pieces.key(index);
+    if (key === undefined) return undefined;
+    hash.update(`e ${key}\n`);
   }
   return hash.digest('hex');
 }
@@ -123,17 +136,16 @@ export function runKey(document: string, sizes: PartSizes, run: Run): string | u
  * that, so the runs (and every part) do not move for a few bytes.
  */
 export function chooseRunLength(
-  pieces: readonly DocumentPiece[],
+  pieces: PieceSequence,
   sizes: PartSizes,
   previous: number | undefined,
-  read: (piece: DocumentPiece) => Buffer = pieceBytes,
+  read: (index: number) => Buffer = (index) => pieces.bytes(index),
 ): number {
   let bytes = 0;
   let count = 0;
-  for (const piece of pieces) {
-    if (count >= SAMPLE) break;
-    if (!isElement(piece)) continue;
-    bytes += read(piece).length;
+  for (let index = 0; index < pieces.length && count < SAMPLE; index += 1) {
+    if (!pieces.isElement(index)) continue;
+    bytes += read(index).length;
     count += 1;
   }
   const mean = Math.max(1, count === 0 ? 1 : bytes / count);
@@ -152,32 +164,31 @@ function sha256Hex(bytes: Uint8Array): string {
  * what the cutter would give, without the cutter's `max`-sized buffer (16 MiB allocated
  * and zeroed per run, the run copied into it and out again).
  */
-function cutRun(run: Run, sizes: PartSizes, read: (piece: DocumentPiece) => Buffer): RunCutPart[] {
-  const ofProducts = run.members.length > 0;
+function cutRun(run: Run, sizes: PartSizes, read: (index: number) => Buffer): RunCutPart[] {
+  const ofProducts = run.members > 0;
   const chunks: Buffer[] = [];
   let length = 0;
-  for (const piece of run.pieces) {
-    const bytes = read(piece);
+  for (let index = run.from; index < run.to; index += 1) {
+    const bytes = read(index);
     chunks.push(bytes);
     length += bytes.length;
-    if (length > sizes.max)
-      return cutLongRun(chunks, run.pieces.slice(chunks.length), sizes, ofProducts, read);
+    if (length > sizes.max) return cutLongRun(chunks, { ...run, from: index + 1 }, sizes, ofProducts, read);
   }
   return length === 0 ? [] : [cutPartOf(Buffer.concat(chunks, length), ofProducts)];
 }
 
-/** A run longer than `max`: its bytes read so far (`chunks`), then the rest of its pieces, through the cutter. */
+/** A run longer than `max`: its bytes read so far (`chunks`), then the `rest` of its entries, through the cutter. */
 function cutLongRun(
   chunks: readonly Buffer[],
-  rest: readonly DocumentPiece[],
+  rest: Run,
   sizes: PartSizes,
   ofProducts: boolean,
-  read: (piece: DocumentPiece) => Buffer,
+  read: (index: number) => Buffer,
 ): RunCutPart[] {
   const cutter = new PartCutter({ min: sizes.max, avg: sizes.max, max: sizes.max });
   const parts: Uint8Array[] = [];
   for (const chunk of chunks) parts.push(...cutter.push(chunk));
-  for (const piece of rest) parts.push(...cutter.push(read(piece)));
+  for (let index = rest.from; index < rest.to; index += 1) parts.push(...cutter.push(read(index)));
   parts.push(...cutter.end());
   return parts.map((part) => cutPartOf(part, ofProducts));
 }
@@ -189,7 +200,7 @@ export function cutPartOf(part: Uint8Array, ofProducts: boolean): RunCutPart {
 }
 
 /** Parts an earlier build cut from the same run: read again (the run, then sliced) only if asked. */
-function keptParts(run: Run, known: readonly RunPart[]): RunCutPart[] {
+function keptParts(pieces: PieceSequence, run: Run, known: readonly RunPart[]): RunCutPart[] {
   let offset = 0;
   return known.map((part) => {
     const start = offset;
@@ -198,9 +209,9 @@ function keptParts(run: Run, known: readonly RunPart[]): RunCutPart[] {
       length: part.length,
       sha256: part.sha256,
       kept: true,
-      ofProducts: run.members.length > 0,
+      ofProducts: run.members > 0,
       read: () => {
-        const bytes = Buffer.concat(run.pieces.map(pieceBytes));
+        const bytes = Buffer.concat([...pieces.chunks(run.from, run.to)]);
         return bytes.subarray(start, start + part.length);
       },
     };
@@ -210,7 +221,7 @@ function keptParts(run: Run, known: readonly RunPart[]): RunCutPart[] {
 /** Every part of the document, in order, taken from the cache where the run is known. */
 export function cutRunParts(
   document: string,
-  pieces: readonly DocumentPiece[],
+  pieces: PieceSequence,
   sizes: PartSizes,
   cache: RunCache,
 ): RunCutPart[] {
@@ -223,27 +234,32 @@ export function cutRunParts(
  */
 export function* eachRunPart(
   document: string,
-  pieces: readonly DocumentPiece[],
+  pieces: PieceSequence,
   sizes: PartSizes,
   cache: RunCache,
 ): Generator<RunCutPart> {
   // The fragments read to choose the runs' length are kept for their run's cut: read twice,
   // a fragment rendered on a cold build (not yet committed to the fragment file) was
   // rendered twice.
-  const sampled = new Map<DocumentPiece, Buffer>();
-  const sample = (piece: DocumentPiece) => {
-    const bytes = pieceBytes(piece);
-    sampled.set(piece, bytes);
+  const sampled = new Map<number, Buffer>();
+  const sample = (index: number) => {
+    const bytes = pieces.bytes(index);
+    sampled.set(index, bytes);
     return bytes;
   };
-  const read = (piece: DocumentPiece) => sampled.get(piece) ?? pieceBytes(piece);
+  const read = (index: number) => {
+    const bytes = sampled.get(index);
+    if (bytes === undefined) return pieces.bytes(index);
+    sampled.delete(index);
+    return bytes;
+  };
   const length = chooseRunLength(pieces, sizes, cache.runLength(document), sample);
   cache.keepRunLength(document, length);
   for (const run of groupRuns(pieces, length)) {
-    const key = runKey(document, sizes, run);
-    const known = key === undefined ? undefined : cache.runParts(key, run.members);
+    const key = runKey(document, sizes, pieces, run);
+    const known = key === undefined ? undefined : cache.runParts(key, runSlugs(pieces, run));
     if (known !== undefined) {
-      yield* keptParts(run, known);
+      yield* keptParts(pieces, run, known);
       continue;
     }
     const cut = cutRun(run, sizes, read);

@@ -2,8 +2,9 @@
  * The plan's products kept on disk instead of in the heap: one line per product, its
  * digest and its JSON, written once after the products are dated, then read back one at a
  * time by every emitter's walk (`for…of`, a buffered sequential read) or by index (`at`,
- * one positioned read). Only the lines' offsets stay in memory (8 bytes a product), so a
- * catalog of any size costs the heap what one product costs.
+ * one positioned read). Only the lines' offsets stay in memory (8 bytes a product), with
+ * each product's slug and digest (`keyColumn`, about 60 bytes a product), so that what is
+ * looked up by them (a cached fragment, a packed shard) reads no product.
  *
  * A product read back is a new object each time, equal to the one written: nothing may
  * rely on its identity. Its digest comes back with it (`rememberDigest`), so the build
@@ -13,7 +14,8 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { digestOfProduct, rememberDigest } from '../cache/product-digest.js';
-import type { PlannedProduct, PlannedProducts } from '../plan.js';
+import type { PlannedProduct, PlannedProducts, ProductKeyColumn } from '../plan.js';
+import { KeyColumnWriter } from './product-keys.js';
 
 /** Bytes read per call by a walk, and written per call: large enough that calls cost nothing. */
 const CHUNK_BYTES = 1 << 20;
@@ -37,8 +39,9 @@ export function storeProducts(products: Iterable<PlannedProduct>, parent: string
   let fd: number | undefined;
   try {
     fd = openSync(path, 'w+');
-    const offsets = writeLines(fd, products);
-    return readBack(fd, dir, offsets);
+    const keys = new KeyColumnWriter();
+    const offsets = writeLines(fd, products, keys);
+    return readBack(fd, dir, offsets, keys.finish());
   } catch (error) {
     if (fd !== undefined) closeSync(fd);
     rmSync(dir, { recursive: true, force: true });
@@ -46,7 +49,7 @@ export function storeProducts(products: Iterable<PlannedProduct>, parent: string
   }
 }
 
-function writeLines(fd: number, products: Iterable<PlannedProduct>): Float64Array {
+function writeLines(fd: number, products: Iterable<PlannedProduct>, keys: KeyColumnWriter): Float64Array {
   let offsets = new Float64Array(1024);
   let count = 0;
   let position = 0;
@@ -61,6 +64,7 @@ function writeLines(fd: number, products: Iterable<PlannedProduct>): Float64Arra
   };
   for (const product of products) {
     const line = Buffer.from(`${digestOfProduct(product)}\t${JSON.stringify(product)}\n`, 'utf8');
+    keys.add(product);
     if (count + 1 >= offsets.length) {
       const grown = new Float64Array(offsets.length * 2);
       grown.set(offsets);
@@ -86,7 +90,12 @@ function parseLine(bytes: Buffer, start: number, end: number): PlannedProduct {
   return product;
 }
 
-function readBack(fd: number, dir: string, offsets: Float64Array): StoredProducts {
+function readBack(
+  fd: number,
+  dir: string,
+  offsets: Float64Array,
+  keyColumn: ProductKeyColumn,
+): StoredProducts {
   const length = offsets.length - 1;
   let open = true;
   const mustBeOpen = () => {
@@ -103,6 +112,7 @@ function readBack(fd: number, dir: string, offsets: Float64Array): StoredProduct
   let scratch = Buffer.allocUnsafe(CHUNK_BYTES);
   return {
     length,
+    keyColumn,
     at(index) {
       mustBeOpen();
       if (!Number.isInteger(index) || index < 0 || index >= length) return undefined;

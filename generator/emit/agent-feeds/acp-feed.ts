@@ -137,6 +137,8 @@ export function emitAcpFeed(plan: BuildPlan): Artifact[] {
   );
   return [
     { path: ACP_METADATA_FILE, mediaType: 'application/json', ...jsonBody(buildAcpMetadata(plan)) },
-    chunkedArtifact({ path: ACP_PRODUCTS_FILE, mediaType: NDJSON_MEDIA_TYPE, body: '' }, lines),
+    chunkedArtifact({ path: ACP_PRODUCTS_FILE, mediaType: NDJSON_MEDIA_TYPE, body: '' }, [
+      { elements: lines },
+    ]),
   ];
 }

@@ -153,14 +153,14 @@ function shardFiles(
   shard: { spans: readonly Span[]; skip: number; rows: number; size: number },
   renderShard: (spans: readonly Span[]) => ShardTexts,
 ): { format: 'jsonl' | 'csv'; artifact: Artifact; digest: string }[] {
-  const members = shard.spans.map(({ product }) => productAt(plan.products, product, 'emitOpenAiFeed'));
+  const members = shard.spans.map(({ product }) => product);
   let rendered: ShardTexts | undefined;
   const render = () => {
     rendered = renderShard(shard.spans);
     return `${sha256(rendered.jsonl)} ${sha256(rendered.csv)}`;
   };
   const context = `${shard.size} ${shard.skip} ${shard.rows}`;
-  const kept = plan.fragments.whole(OPENAI_SHARDS, shardKey(index), members, render, context);
+  const kept = plan.fragments.whole(OPENAI_SHARDS, shardKey(index), plan.products, members, render, context);
   const digests = DIGESTS.exec(kept.toString('latin1')) ?? DIGESTS.exec(render());
   if (digests?.[1] === undefined || digests[2] === undefined)
     throw new TypeError('emitOpenAiFeed: no shard digests');

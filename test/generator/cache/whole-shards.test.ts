@@ -43,7 +43,15 @@ function shardRun(shards: readonly (readonly PlannedProduct[])[], validate = tru
   const fragments = cachedFragments(store);
   const { packed, pack } = packer();
   const bytes = shards.map((shard, index) =>
-    fragments.whole(KIND, shardKey(index), shard, pack(shard)).toString('utf8'),
+    fragments
+      .whole(
+        KIND,
+        shardKey(index),
+        shard,
+        shard.map((_, at) => at),
+        pack(shard),
+      )
+      .toString('utf8'),
   );
   const validated = fragments.validatedProducts(shards.flat());
   if (validate) store.markValidated();

@@ -1,5 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
+import { artifactBytes } from '../../../generator/compact-artifact.js';
 import { checkFeed, emitFeed, FEED_FILE } from '../../../generator/emit/feed.js';
 import { screenFeedProducts } from '../../../generator/emit/feed-rules.js';
 import { isCatalogError } from '../../../generator/errors.js';
@@ -173,13 +174,14 @@ describe('emitFeed', () => {
     expect(String(items[1]?.['g:description'])).toContain('12 x 2 fl oz');
   });
 
-  it('refuses a product URL with spaces, naming the product', () => {
+  // A product's items are rendered when the feed is written, so that is when it is refused.
+  it('refuses a product URL with spaces when the feed is written, naming the product', () => {
     const plan = makeSamplePlanWithFirstProduct((p) => ({
       ...p,
       record: { ...p.record, url: 'https://shop.pomona.example/a b' },
     }));
     try {
-      emitFeed(plan);
+      emitFeed(plan).map(artifactBytes);
       expect.unreachable();
     } catch (error) {
       expect(isCatalogError(error, 'PRODUCT_INVALID')).toBe(true);
@@ -187,12 +189,14 @@ describe('emitFeed', () => {
     }
   });
 
-  it('refuses a price that is not a decimal amount', () => {
+  it('refuses a price that is not a decimal amount when the feed is written', () => {
     const plan = makeSamplePlanWithFirstProduct((p) => ({
       ...p,
       record: { ...p.record, variants: p.record.variants.map((variant) => ({ ...variant, price: '12,00' })) },
     }));
-    expect(() => emitFeed(plan)).toThrow(expect.objectContaining({ code: 'PRODUCT_INVALID' }));
+    expect(() => emitFeed(plan).map(artifactBytes)).toThrow(
+      expect.objectContaining({ code: 'PRODUCT_INVALID' }),
+    );
   });
 
   it('publishes a valid channel with no items for an empty catalog', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { artifactBytes, type DocumentPiece, pieceBytes } from '../../../generator/compact-artifact.js';
+import { artifactBytes } from '../../../generator/compact-artifact.js';
+import { type DocumentPiece, PieceSequence } from '../../../generator/document-pieces.js';
 import { readFeed } from '../../../generator/emit/feed.js';
 import { indentedJson, jsonChunksWithElements } from '../../../generator/emit/fragments.js';
 import { emitBundle } from '../../../generator/emit/index.js';
@@ -9,8 +10,10 @@ import {
   buildXmlDocument,
   buildXmlElementsAtDepth2,
 } from '../../../generator/emit/xml-text.js';
-import type { BuildPlan, PlannedProduct } from '../../../generator/plan.js';
+import type { BuildPlan, PlannedProduct, PlannedProducts } from '../../../generator/plan.js';
+import { productAt } from '../../../generator/product-store/planned-products.js';
 import { bundleFilesOf } from '../../../generator/validate/parse-once.js';
+import { bufferElements } from '../../helpers/buffer-elements.js';
 import {
   makeFeedReadyProducts,
   makeSampleConfig,
@@ -19,7 +22,7 @@ import {
 } from '../../helpers/sample-plan.js';
 
 function joined(pieces: readonly DocumentPiece[]): Buffer {
-  return Buffer.concat(pieces.map(pieceBytes));
+  return Buffer.concat([...new PieceSequence(pieces).chunks()]);
 }
 
 const ODD_TEXTS = [
@@ -39,14 +42,16 @@ describe('a JSON document assembled from its elements', () => {
       tail: true,
     };
     const elements = value.products.map((item) => Buffer.from(indentedJson(item), 'utf8'));
-    expect(joined(jsonChunksWithElements(value, 'products', elements)).toString('utf8')).toBe(
+    expect(joined(jsonChunksWithElements(value, 'products', bufferElements(elements))).toString('utf8')).toBe(
       stableJson(value),
     );
   });
 
   it('when there is no element then the bytes equal stableJson of the empty array', () => {
     const value = { merchant: { name: 'x' }, products: [] as unknown[] };
-    expect(joined(jsonChunksWithElements(value, 'products', [])).toString('utf8')).toBe(stableJson(value));
+    expect(joined(jsonChunksWithElements(value, 'products', bufferElements([]))).toString('utf8')).toBe(
+      stableJson(value),
+    );
   });
 });
 
@@ -62,9 +67,9 @@ describe('an XML document assembled from its elements', () => {
 
   it('when each element is built two levels down then the document equals buildXmlDocument of the whole tree', () => {
     const fragments = items.map((item) => Buffer.from(buildXmlElementsAtDepth2('item', [item]), 'utf8'));
-    expect(joined(buildXmlChunksWithElements(frameWith, 'item', fragments)).toString('utf8')).toBe(
-      buildXmlDocument(frameWith(items)),
-    );
+    expect(
+      joined(buildXmlChunksWithElements(frameWith, 'item', bufferElements(fragments))).toString('utf8'),
+    ).toBe(buildXmlDocument(frameWith(items)));
   });
 
   it('when some products have no element then they leave no trace', () => {
@@ -73,20 +78,20 @@ describe('an XML document assembled from its elements', () => {
       Buffer.from(buildXmlElementsAtDepth2('item', items.slice(0, 2)), 'utf8'),
       Buffer.alloc(0),
     ];
-    expect(joined(buildXmlChunksWithElements(frameWith, 'item', fragments)).toString('utf8')).toBe(
-      buildXmlDocument(frameWith(items.slice(0, 2))),
-    );
+    expect(
+      joined(buildXmlChunksWithElements(frameWith, 'item', bufferElements(fragments))).toString('utf8'),
+    ).toBe(buildXmlDocument(frameWith(items.slice(0, 2))));
   });
 
   it('when every product has an empty element then the document equals the tree with an empty list', () => {
     const fragments = [Buffer.alloc(0), Buffer.alloc(0)];
-    expect(joined(buildXmlChunksWithElements(frameWith, 'item', fragments)).toString('utf8')).toBe(
-      buildXmlDocument(frameWith([])),
-    );
+    expect(
+      joined(buildXmlChunksWithElements(frameWith, 'item', bufferElements(fragments))).toString('utf8'),
+    ).toBe(buildXmlDocument(frameWith([])));
   });
 
   it('when no product has an element then the document equals the tree with an empty list', () => {
-    expect(joined(buildXmlChunksWithElements(frameWith, 'item', [])).toString('utf8')).toBe(
+    expect(joined(buildXmlChunksWithElements(frameWith, 'item', bufferElements([]))).toString('utf8')).toBe(
       buildXmlDocument(frameWith([])),
     );
   });
@@ -109,22 +114,31 @@ function remembering(store: Map<string, Buffer>) {
     },
     bytes: (kind: string, product: PlannedProduct, render: () => string): Buffer =>
       remember(`${kind} ${product.record.slug}`, render),
-    element: (
-      kind: string,
-      product: PlannedProduct,
-      render: (product: PlannedProduct) => string,
-      again: () => PlannedProduct,
-    ) => ({
-      slug: product.record.slug,
-      key: undefined,
-      read: () => remember(`${kind} ${product.record.slug}`, () => render(again())),
-    }),
+    elements: (kind: string, products: PlannedProducts, render: (product: PlannedProduct) => string) => {
+      const slug = (index: number) => productAt(products, index, kind).record.slug;
+      return {
+        length: products.length,
+        slug,
+        key: () => undefined,
+        read: (index: number) =>
+          remember(`${kind} ${slug(index)}`, () => render(productAt(products, index, kind))),
+      };
+    },
     runParts: () => undefined,
     keepRunParts: () => {},
     runLength: () => undefined,
     keepRunLength: () => {},
-    whole: (kind: string, key: string, members: readonly PlannedProduct[], render: () => string): Buffer =>
-      remember(`${kind} ${key} ${members.map((member) => member.record.slug).join(' ')}`, render),
+    whole: (
+      kind: string,
+      key: string,
+      products: PlannedProducts,
+      members: readonly number[],
+      render: () => string,
+    ): Buffer =>
+      remember(
+        `${kind} ${key} ${members.map((member) => productAt(products, member, kind).record.slug).join(' ')}`,
+        render,
+      ),
   };
 }
 

@@ -1,5 +1,6 @@
 import matter from 'gray-matter';
 import { describe, expect, it } from 'vitest';
+import { artifactBytes } from '../../../generator/compact-artifact.js';
 import { checkKnowledgeBase, emitKnowledgeBase, KB_PRODUCTS_FILE } from '../../../generator/emit/kb.js';
 import { readKnowledgeBaseProducts } from '../../../generator/emit/kb-markdown.js';
 import { recordsOf } from '../../../generator/product-store/planned-products.js';
@@ -104,12 +105,13 @@ describe('emitKnowledgeBase', () => {
     expect(parsed.data.merchant).toBe('Pomona: "Press"\nJuice');
   });
 
-  it('refuses a product URL with spaces, naming the product', () => {
+  // A product's section is rendered when the knowledge base is written, so that is when it is refused.
+  it('refuses a product URL with spaces when the knowledge base is written, naming the product', () => {
     const plan = makeSamplePlanWithFirstProduct((p) => ({
       ...p,
       record: { ...p.record, url: 'https://shop.pomona.example/a b' },
     }));
-    expect(() => emitKnowledgeBase(plan)).toThrow(
+    expect(() => emitKnowledgeBase(plan).map(artifactBytes)).toThrow(
       expect.objectContaining({
         code: 'PRODUCT_INVALID',
         details: expect.objectContaining({ product: 'green-glow' }),

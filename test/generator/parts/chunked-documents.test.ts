@@ -103,13 +103,14 @@ function countingReads(base: BuildPlan): { plan: BuildPlan; reads: Map<string, n
   const reads = new Map<string, number>();
   const fragments: BuildPlan['fragments'] = {
     ...base.fragments,
-    element(kind, product, render, again) {
-      const element = base.fragments.element(kind, product, render, again);
+    elements(kind, products, render) {
+      const elements = base.fragments.elements(kind, products, render);
       return {
-        ...element,
-        read: () => {
-          reads.set(element.slug, (reads.get(element.slug) ?? 0) + 1);
-          return element.read();
+        ...elements,
+        read: (index) => {
+          const slug = elements.slug(index);
+          reads.set(slug, (reads.get(slug) ?? 0) + 1);
+          return elements.read(index);
         },
       };
     },

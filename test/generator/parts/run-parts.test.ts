@@ -5,11 +5,18 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { DocumentPiece } from '../../../generator/compact-artifact.js';
+import { PieceSequence } from '../../../generator/document-pieces.js';
 import { cutParts } from '../../../generator/parts/cut-parts.js';
 import { partDocument, partsDigest } from '../../../generator/parts/part-document.js';
-import { cutRunParts, groupRuns, type RunCache } from '../../../generator/parts/run-parts.js';
+import {
+  cutRunParts,
+  groupRuns,
+  type Run,
+  type RunCache,
+  runSlugs,
+} from '../../../generator/parts/run-parts.js';
 import type { RunPart } from '../../../generator/plan.js';
+import { bufferElements } from '../../helpers/buffer-elements.js';
 
 const SIZES = { min: 256, avg: 1024, max: 2048 };
 
@@ -37,26 +44,36 @@ const products: Product[] = Array.from({ length: 400 }, (_, index) => ({
 }));
 
 /** The document's pieces: a head naming the build, one element a product (keyed by its content), a tail; each read counted. */
-function piecesOf(items: readonly Product[], generated: string, reads: Set<string>): DocumentPiece[] {
-  const pieces: DocumentPiece[] = [Buffer.from(`{"generated":"${generated}","products":[\n`)];
-  items.forEach((product, index) => {
-    if (index > 0) pieces.push(Buffer.from(',\n'));
-    const text = `  {"slug":"${product.slug}","price":${product.price},"about":"${'ü'.repeat(20)}"}`;
-    pieces.push({
-      slug: product.slug,
-      key: `record\u0000${product.slug}\u0000${product.price}`,
-      read: () => {
-        reads.add(product.slug);
-        return Buffer.from(text, 'utf8');
-      },
-    });
-  });
-  pieces.push(Buffer.from('\n]}\n'));
-  return pieces;
+function piecesOf(items: readonly Product[], generated: string, reads: Set<string>): PieceSequence {
+  const elements = {
+    length: items.length,
+    slug: (index: number) => productOf(items, index).slug,
+    key: (index: number) =>
+      `record\u0000${productOf(items, index).slug}\u0000${productOf(items, index).price}`,
+    read: (index: number) => {
+      const product = productOf(items, index);
+      reads.add(product.slug);
+      return Buffer.from(
+        `  {"slug":"${product.slug}","price":${product.price},"about":"${'ü'.repeat(20)}"}`,
+        'utf8',
+      );
+    },
+  };
+  return new PieceSequence([
+    Buffer.from(`{"generated":"${generated}","products":[\n`),
+    { elements, between: Buffer.from(',\n') },
+    Buffer.from('\n]}\n'),
+  ]);
 }
 
-function joinedBytes(pieces: readonly DocumentPiece[]): Buffer {
-  return Buffer.concat(pieces.map((piece) => (Buffer.isBuffer(piece) ? piece : piece.read())));
+function productOf(items: readonly Product[], index: number): Product {
+  const product = items[index];
+  if (product === undefined) throw new Error(`no product ${index}`);
+  return product;
+}
+
+function joinedBytes(pieces: PieceSequence, run?: Run): Buffer {
+  return Buffer.concat([...pieces.chunks(run?.from, run?.to)]);
 }
 
 function sha256(bytes: Buffer): string {
@@ -82,10 +99,10 @@ describe('a document of products cut along runs of products', () => {
     // One product far over max: its run is cut where a part would pass max, at a character start.
     const large = Buffer.from(`  {"slug":"large","about":"${'aü'.repeat(1_700)}"}`, 'utf8');
     const small = Buffer.from('  {"slug":"small"}', 'utf8');
-    const element = (slug: string, bytes: Buffer): DocumentPiece => ({ slug, key: slug, read: () => bytes });
     const head = Buffer.from('{"products":[\n');
     const tail = Buffer.from('\n]}\n');
-    const pieces = [head, element('large', large), Buffer.from(',\n'), element('small', small), tail];
+    const elements = bufferElements([large, small], { slugs: ['large', 'small'], keys: ['large', 'small'] });
+    const pieces = new PieceSequence([head, { elements, between: Buffer.from(',\n') }, tail]);
     const parts = cutRunParts('agent-catalog.json', pieces, SIZES, mapCache());
     const atMax = { min: SIZES.max, avg: SIZES.max, max: SIZES.max };
     // Each product is a run of its own here (a run is about avg bytes, and these are larger).
@@ -136,15 +153,16 @@ describe('a document of products cut along runs of products', () => {
     expect(after.filter((part) => part.kept).every((part) => old.has(part.sha256))).toBe(true);
     // Cut again: the head (it names the build), then the run holding the changed product.
     const runs = groupRuns(pieces, cache.runLength('agent-catalog.json') ?? 1);
-    const run = runs.find((item) => item.members.includes('juice-0200'));
+    const run = runs.find((item) => [...runSlugs(pieces, item)].includes('juice-0200'));
+    if (run === undefined || runs[0] === undefined) throw new Error('the changed product is in a run');
     const [head, ...rest] = fresh.map((part) => part.read());
-    expect(head?.equals(joinedBytes(runs[0]?.pieces ?? []))).toBe(true);
-    expect(Buffer.concat(rest).equals(joinedBytes(run?.pieces ?? []))).toBe(true);
+    expect(head?.equals(joinedBytes(pieces, runs[0]))).toBe(true);
+    expect(Buffer.concat(rest).equals(joinedBytes(pieces, run))).toBe(true);
     const expected = new Set([
       ...products.slice(0, 64).map((product) => product.slug),
-      ...(run?.members ?? []),
+      ...runSlugs(pieces, run),
     ]);
-    expect(run?.members.length).toBeLessThan(products.length / 2);
+    expect(run.members).toBeLessThan(products.length / 2);
     expect(read).toEqual([...expected].sort());
     expect(Buffer.concat(after.map((part) => part.read())).equals(joinedBytes(pieces))).toBe(true);
   });
@@ -158,10 +176,11 @@ describe('a document of products cut along runs of products', () => {
     // Cut again: the run the new product joined, the one before it when it starts a run, and
     // rarely the next (a run's length counts in where the next one starts).
     const fresh = after.filter((part) => !old.has(part.sha256));
-    const runs = groupRuns(piecesOf(added, 'T1', new Set()), cache.runLength('kb.md') ?? 1);
-    const at = runs.findIndex((item) => item.members.includes('juice-0200a'));
+    const pieces = piecesOf(added, 'T1', new Set());
+    const runs = groupRuns(pieces, cache.runLength('kb.md') ?? 1);
+    const at = runs.findIndex((item) => [...runSlugs(pieces, item)].includes('juice-0200a'));
     const around = Buffer.concat(
-      runs.slice(Math.max(0, at - 1), at + 2).map((run) => joinedBytes(run.pieces)),
+      runs.slice(Math.max(0, at - 1), at + 2).map((run) => joinedBytes(pieces, run)),
     );
     expect(fresh.length).toBeGreaterThan(0);
     expect(around.includes(Buffer.concat(fresh.map((part) => part.read())))).toBe(true);
@@ -172,8 +191,8 @@ describe('a document of products cut along runs of products', () => {
 
   it('when runs are 64 products long then none is shorter than a quarter of that, and they gather near it', () => {
     const many: Product[] = Array.from({ length: 20_000 }, (_, index) => ({ slug: `p-${index}`, price: 1 }));
-    const runs = groupRuns(piecesOf(many, 'T1', new Set()), 64).filter((run) => run.members.length > 0);
-    const lengths = runs.slice(0, -1).map((run) => run.members.length);
+    const runs = groupRuns(piecesOf(many, 'T1', new Set()), 64).filter((run) => run.members > 0);
+    const lengths = runs.slice(0, -1).map((run) => run.members);
     expect(Math.min(...lengths)).toBeGreaterThanOrEqual(16);
     const mean = lengths.reduce((total, length) => total + length, 0) / lengths.length;
     expect(mean).toBeGreaterThan(48);
