@@ -1,5 +1,5 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type BuildOptions, build } from '../../../generator/build.js';
 import { isCatalogError } from '../../../generator/errors.js';
@@ -256,5 +256,7 @@ describe('build against the last bundle', () => {
     const error = await build(options({ write: true, out: '.' })).catch((e: unknown) => e);
     expect(isCatalogError(error, 'PUBLISH_FAILED')).toBe(true);
     expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('mine');
+    // The build cache of `out: '.'` sits beside the workspace, outside what cleanup removes.
+    await rm(join(dirname(dir), `.${basename(dir)}-cache`), { recursive: true, force: true });
   });
 });
