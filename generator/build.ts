@@ -76,15 +76,16 @@ export interface BuildOptions {
 }
 
 /**
- * From this many products the records leave the heap (about 4 KB a product there). Below
- * it they stay: at 100,000 products (2026-11-27, BENCHMARKS.md) the file took the emit
- * stage's live heap from 410–600 MB to 110–330 MB but not the peak, which the gate's own
- * readings and the garbage of reading the records back set (2.29–2.53 GB against 1.86–2.0
- * held in the heap), and a one-price rebuild took 52 s instead of 21 (every walk parses
- * the catalog again). Past a few hundred thousand products the records alone outgrow a CI
- * runner's memory, and then the file is the only way through.
+ * From this many products the records leave the heap (about 4 KB a product there). Measured
+ * at 100,000 products on 2026-11-27 (BENCHMARKS.md, "the 100,000-product build on disk and
+ * in the heap"), once the normaliser, the document pieces and the gate no longer held the
+ * catalog: on disk the cold build peaked at 1.11 GB against 1.40 in the heap for the same
+ * CPU, and a one-price rebuild at 0.73 GB against 0.97, for 67 s of CPU against 46 (each walk
+ * parses the file again), still under a fifth of the cold build. At 10,000 the two paths
+ * were within the run-to-run noise of each other, so a small store keeps the faster
+ * rebuild of the heap.
  */
-export const PRODUCTS_ON_DISK_FROM = 200_000;
+export const PRODUCTS_ON_DISK_FROM = 50_000;
 
 const PRODUCTS_ON_DISK_VARIABLE = 'AGENT_CATALOG_PRODUCTS_ON_DISK';
 
