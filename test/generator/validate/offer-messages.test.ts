@@ -123,6 +123,25 @@ describe('the feeds held to the catalog offers', () => {
     ]);
   });
 
+  it("when feed.xml items state shipping the catalog's sentence does not then each is said with the catalog's", () => {
+    const shipping = (price: string) =>
+      `<g:shipping>\n        <g:country>US</g:country>\n        <g:price>${price}</g:price>\n      </g:shipping>`;
+    let broken = editFeedItem(artifacts, 15, (item) =>
+      item.replace('</g:price>', `</g:price>\n      ${shipping('9.00 USD')}`),
+    );
+    broken = editFeedItem(broken, 16, (item) =>
+      item.replace('</g:price>', `</g:price>\n      ${shipping('nine')}`),
+    );
+    const sentence = String(productAt(catalog, 15).shipping);
+    const said = validateArtifacts(broken)
+      .filter((problem) => problem.path === FEED && problem.rule === 'consistency')
+      .map((problem) => problem.message);
+    expect(said).toEqual([
+      `${slug(15)} variant ${variantId(15)}: g:shipping says "Ships to US: $9.00 per order.", the catalog's shipping says "${sentence}"`,
+      `${slug(16)} variant ${variantId(16)}: g:shipping has no price in "12.00 USD" form`,
+    ]);
+  });
+
   it('when 25 feed.xml items state another price then the first 20 are said and 5 counted', () => {
     let broken: Artifact[] = [...artifacts];
     for (let index = 10; index < 35; index += 1)
