@@ -12,6 +12,8 @@ import { ValueTable } from '../value-table.js';
 import {
   CatalogOffers,
   HAS_IMAGE,
+  LINKS_PRODUCT,
+  LINKS_VARIANT,
   type OfferColumns,
   type ProductTerms,
   REQUIRES_SHIPPING,
@@ -22,7 +24,7 @@ import { isRecordLike } from './record-like.js';
 export class CatalogOffersBuilder {
   readonly #ids = new DigestColumn();
   readonly #places = new NumberColumn();
-  readonly #links = new DigestColumn();
+  readonly #otherLinks = new Map<number, bigint>();
   readonly #prices = new PriceColumnBuilder();
   readonly #sales = new PriceColumnBuilder();
   readonly #meta = new NumberColumn();
@@ -31,6 +33,8 @@ export class CatalogOffersBuilder {
   readonly #productPlaces = new NumberColumn();
   /** Per catalog place, its currency and shipping sentence as a number of `#terms`. */
   readonly #termsOf = new NumberColumn();
+  /** Per catalog place, its URL's digest. */
+  readonly #urls = new DigestColumn();
   readonly #terms = new ValueTable();
 
   /** The catalog's next product; one the offers cannot be read from only takes its place. */
@@ -38,8 +42,10 @@ export class CatalogOffersBuilder {
     const place = this.#termsOf.length;
     if (!isRecordLike(product)) {
       this.#termsOf.push(0);
+      this.#urls.push(0n);
       return;
     }
+    this.#urls.push(digestOf(product.url));
     const shipping = stringField(product, 'shipping');
     this.#termsOf.push(this.#terms.numberOf(JSON.stringify([product.currency, shipping ?? null])));
     this.#productIds.push(digestOf(product.id));
@@ -48,16 +54,24 @@ export class CatalogOffersBuilder {
       const offer = offerOf(product, variant);
       this.#ids.push(digestOf(variant.id));
       this.#places.push(place);
-      // A malformed link (the schema check reports it) is one no row states.
-      this.#links.push(typeof offer.url === 'string' ? digestOf(offer.url) : 0n);
       this.#prices.push(offer.price);
       this.#sales.push(offer.salePrice);
       this.#meta.push(
-        this.#availabilities.numberOf(String(offer.availability)) |
+        this.#linkShape(offer.url, product.url, variant.id) |
+          this.#availabilities.numberOf(String(offer.availability)) |
           (imageOf(product, variant) === undefined ? 0 : HAS_IMAGE) |
           (variant.requires_shipping === false ? 0 : REQUIRES_SHIPPING),
       );
     }
+  }
+
+  /** The flag of the link's shape; a link of neither shape keeps its digest aside. */
+  #linkShape(link: unknown, productUrl: string, variantId: string): number {
+    if (link === productUrl) return LINKS_PRODUCT;
+    if (link === `${productUrl}?variant=${variantId}`) return LINKS_VARIANT;
+    // A malformed link (the schema check reports it) is one no row states.
+    this.#otherLinks.set(this.#places.length - 1, typeof link === 'string' ? digestOf(link) : 0n);
+    return 0;
   }
 
   /** Undefined for a catalog without variants: nothing to compare a feed's rows with. */
@@ -65,7 +79,7 @@ export class CatalogOffersBuilder {
     if (this.#ids.length === 0) return undefined;
     const columns: OfferColumns = {
       places: this.#places.finish(),
-      links: this.#links.finish(),
+      otherLinks: this.#otherLinks,
       prices: this.#prices.finish(),
       sales: this.#sales.finish(),
       meta: this.#meta.finish(),
@@ -81,6 +95,7 @@ export class CatalogOffersBuilder {
       columns,
       new SortedDigests(this.#productIds.finish(), this.#productPlaces.finish()),
       this.#termsOf.finish(),
+      this.#urls.finish(),
       terms,
       this.#availabilities.values,
     );
@@ -101,7 +116,9 @@ function adoptLastOffers(byId: SortedDigests, columns: OfferColumns): void {
       const first = owners[start] ?? 0;
       const last = owners[end] ?? 0;
       for (const key of ['places', 'meta'] as const) columns[key][first] = columns[key][last] ?? 0;
-      columns.links[first] = columns.links[last] ?? 0n;
+      const link = columns.otherLinks.get(last);
+      if (link === undefined) columns.otherLinks.delete(first);
+      else columns.otherLinks.set(first, link);
       columns.prices.copy(last, first);
       columns.sales.copy(last, first);
     }

@@ -3,10 +3,12 @@
  * `record/variant-offers.ts` derives from it (the rule the feeds were written with), kept
  * as numbers, not text, in typed arrays by the offer's number (the catalog's variants in
  * order): the variant id's 8-byte digest (sorted, looked up by binary search), the place of
- * its product in the catalog, its link's digest, its regular and sale price as exact codes
- * (`price-codes.ts`), its availability as a number into the values met, and whether it has
- * an image and needs shipping; per product its id's digest, and its currency and shipping
- * sentence as one number. What a message quotes (a slug, the catalog's price text, a link)
+ * its product in the catalog, its regular and sale price as exact codes (`price-codes.ts`),
+ * its availability as a number into the values met, whether it has an image and needs
+ * shipping, and the shape of its link (its product's URL, or that URL with `?variant=` and
+ * its id, as every variant of a Shopify store links; any other link's digest is kept
+ * aside); per product its id's and URL's digests, and its currency and shipping sentence
+ * as one number. What a message quotes (a slug, the catalog's price text, a link)
  * is read again from the catalog for the few rows that disagree (`pending-messages.ts`).
  *
  * Two different ids, links or product ids of one catalog share an 8-byte digest with a
@@ -23,7 +25,11 @@ import type { PriceColumn } from './price-codes.js';
 /** A meta entry: the availability's number in its low bits, then these flags. */
 export const HAS_IMAGE = 1 << 29;
 export const REQUIRES_SHIPPING = 1 << 30;
-const AVAILABILITY_BITS = HAS_IMAGE - 1;
+/** The offer's link is its product's URL. */
+export const LINKS_PRODUCT = 1 << 28;
+/** The offer's link is its product's URL with `?variant=` and the variant's id, as a Shopify store's are. */
+export const LINKS_VARIANT = 1 << 27;
+const AVAILABILITY_BITS = LINKS_VARIANT - 1;
 
 /** What a row can disagree with the catalog on, a bit each, in the order the messages come. */
 export const DIFFERS = { link: 1, price: 2, sale: 4, availability: 8 } as const;
@@ -32,7 +38,8 @@ export type OfferField = keyof typeof DIFFERS;
 export interface OfferColumns {
   /** The place of the offer's product in the catalog's list of products. */
   places: Uint32Array;
-  links: BigUint64Array;
+  /** The digest of the links neither of the shapes the meta flags name, by offer. */
+  otherLinks: Map<number, bigint>;
   prices: PriceColumn;
   sales: PriceColumn;
   meta: Uint32Array;
@@ -52,6 +59,8 @@ export class CatalogOffers {
     private readonly byProduct: SortedDigests,
     /** Per catalog place, the number of its terms in `terms` (0 for a record the offers pass by). */
     private readonly termsOf: Uint32Array,
+    /** Per catalog place, the digest of the product's URL (0 for a record the offers pass by). */
+    private readonly urls: BigUint64Array,
     private readonly terms: readonly ProductTerms[],
     private readonly availabilities: readonly string[],
   ) {}
@@ -68,12 +77,12 @@ export class CatalogOffers {
 
   /** The bytes of the typed arrays (the strings the tables keep aside). */
   get byteLength(): number {
-    const { places, links, prices, sales, meta } = this.columns;
+    const { places, prices, sales, meta } = this.columns;
     return [
       this.byId.digests,
       this.byId.owners,
       places,
-      links,
+      this.urls,
       prices.codes,
       sales.codes,
       meta,
@@ -100,9 +109,9 @@ export class CatalogOffers {
     row: FeedOfferRow,
     availabilityTable: Readonly<Record<Availability, string>>,
   ): number {
-    const { links, prices, sales, meta } = this.columns;
+    const { prices, sales, meta } = this.columns;
     let found = 0;
-    if (row.url !== undefined && digestOf(row.url) !== links[offer]) found |= DIFFERS.link;
+    if (row.url !== undefined && !this.#linkIs(offer, row.url, row.variantId)) found |= DIFFERS.link;
     if (!prices.same(offer, row.price) || row.currency !== this.#terms(offer).currency)
       found |= DIFFERS.price;
     if (!sales.same(offer, row.salePrice)) found |= DIFFERS.sale;
@@ -144,6 +153,16 @@ export class CatalogOffers {
   /** The places (the first of each product id) that `seen` (by place) does not hold, in catalog order. */
   unseenProducts(seen: Uint8Array): number[] {
     return firstOfEach(this.byProduct, (place) => seen[place] !== 1).map(([place]) => place);
+  }
+
+  /** Whether `url` is the offer's link (`variantId` is the offer's variant id). */
+  #linkIs(offer: number, url: string, variantId: string): boolean {
+    const meta = this.columns.meta[offer] ?? 0;
+    const productUrl = this.urls[this.place(offer)];
+    if ((meta & LINKS_PRODUCT) !== 0) return digestOf(url) === productUrl;
+    if ((meta & LINKS_VARIANT) === 0) return digestOf(url) === this.columns.otherLinks.get(offer);
+    const query = `?variant=${variantId}`;
+    return url.endsWith(query) && digestOf(url.slice(0, -query.length)) === productUrl;
   }
 
   #terms(offer: number): ProductTerms {

@@ -16,12 +16,12 @@ import {
 } from '../../helpers/sample-plan.js';
 
 describe('the catalog offers as digests', () => {
-  it('when a catalog with variants is read then its offers take at most 36 bytes a variant and 16 a product', () => {
+  it('when a catalog with variants is read then its offers take at most 28 bytes a variant and 24 a product', () => {
     const files = bundleFilesOf(emitBundle(makeVariedPlan()));
     const offers = takeCatalogOffers(files);
     if (offers === undefined) throw new Error('the varied catalog has variants');
     expect(offers.size).toBeGreaterThan(offers.places);
-    expect(offers.byteLength).toBeLessThanOrEqual(36 * offers.size + 16 * offers.places);
+    expect(offers.byteLength).toBeLessThanOrEqual(28 * offers.size + 24 * offers.places);
   });
 
   it('when 300 products are read then the offers hold no more bytes than that bound', () => {
@@ -31,7 +31,7 @@ describe('the catalog offers as digests', () => {
     );
     const offers = takeCatalogOffers(files);
     expect(offers?.size).toBe(300);
-    expect(offers?.byteLength).toBeLessThanOrEqual(36 * 300 + 16 * 300);
+    expect(offers?.byteLength).toBeLessThanOrEqual(28 * 300 + 24 * 300);
   });
 
   it('when the consistency check has run then the agent feeds take its offers, once', () => {

@@ -142,6 +142,27 @@ describe('the feeds held to the catalog offers', () => {
     ]);
   });
 
+  it("when the catalog's variants link their own page or another then a row is held to that link", () => {
+    let broken = editJson(artifacts, CATALOG, (edited) => {
+      for (const [index, link] of [
+        [25, `${url(25)}?variant=${variantId(25)}`],
+        [26, 'https://elsewhere.example/juice'],
+        [27, `${url(27)}?variant=${variantId(27)}`],
+        [28, 'https://elsewhere.example/juice'],
+      ] as const) {
+        const [variant] = productAt(edited, index).variants as Json[];
+        if (variant === undefined) throw new Error('the product has a variant');
+        variant.url = link;
+      }
+    });
+    broken = editFeedItem(broken, 27, (item) => item.replace(url(27), `${url(27)}?variant=${variantId(27)}`));
+    broken = editFeedItem(broken, 28, (item) => item.replace(url(28), 'https://elsewhere.example/juice'));
+    expect(messagesOf(broken, FEED)).toEqual([
+      `${slug(25)} variant ${variantId(25)}: link is ${url(25)}, the catalog says ${url(25)}?variant=${variantId(25)}`,
+      `${slug(26)} variant ${variantId(26)}: link is ${url(26)}, the catalog says https://elsewhere.example/juice`,
+    ]);
+  });
+
   it('when 25 feed.xml items state another price then the first 20 are said and 5 counted', () => {
     let broken: Artifact[] = [...artifacts];
     for (let index = 10; index < 35; index += 1)
