@@ -159,10 +159,18 @@ export class CatalogOffers {
   #linkIs(offer: number, url: string, variantId: string): boolean {
     const meta = this.columns.meta[offer] ?? 0;
     const productUrl = this.urls[this.place(offer)];
-    if ((meta & LINKS_PRODUCT) !== 0) return digestOf(url) === productUrl;
+    if ((meta & LINKS_PRODUCT) !== 0) return this.#pageDigest(url) === productUrl;
     if ((meta & LINKS_VARIANT) === 0) return digestOf(url) === this.columns.otherLinks.get(offer);
     const query = `?variant=${variantId}`;
-    return url.endsWith(query) && digestOf(url.slice(0, -query.length)) === productUrl;
+    return url.endsWith(query) && this.#pageDigest(url.slice(0, -query.length)) === productUrl;
+  }
+
+  #lastPage = { url: '', digest: digestOf('') };
+
+  /** A product page's digest: the feeds list a product's variants one after the other, so the last one is kept. */
+  #pageDigest(url: string): bigint {
+    if (url !== this.#lastPage.url) this.#lastPage = { url, digest: digestOf(url) };
+    return this.#lastPage.digest;
   }
 
   #terms(offer: number): ProductTerms {
