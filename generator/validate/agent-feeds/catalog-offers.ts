@@ -75,7 +75,7 @@ export class CatalogOffers {
     return this.termsOf.length;
   }
 
-  /** The bytes of the typed arrays (the strings the tables keep aside). */
+  /** The bytes of the typed arrays, not counting the few strings the tables and the links aside keep. */
   get byteLength(): number {
     const { places, prices, sales, meta } = this.columns;
     return [
