@@ -11,6 +11,10 @@
  * as one number. What a message quotes (a slug, the catalog's price text, a link)
  * is read again from the catalog for the few rows that disagree (`pending-messages.ts`).
  *
+ * Binary search, not an open-addressing table: at 60,000 variants a lookup cost a quarter
+ * of the digest it looks up, and the table at half load held twice the bytes
+ * (BENCHMARKS.md, "the variants' offers as digests").
+ *
  * Two different ids, links or product ids of one catalog share an 8-byte digest with a
  * chance of about n²/2⁶⁵ (one in ten million for 1,000,000 products' 2,700,000 variants),
  * which is negligible, as for the products by URL (`digests.ts`). The same id twice is a
