@@ -13,6 +13,7 @@ import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { W3C_DATETIME } from '../emit/sitemap.js';
+import { type CachedProduct, CacheRows, isRowDigest } from './cache-rows.js';
 
 /** Bumped whenever the tables or what a digest covers change: an older cache is then rebuilt. */
 // 2: a product's digest is its JSON as built, not a canonical form (product-digest.ts).
@@ -29,14 +30,8 @@ export function buildCacheFile(out: string): string {
   return join(buildCacheDir(out), CACHE_FILE_NAME);
 }
 
-export interface CachedProduct {
-  digest: string;
-  /** ISO 8601: when the product's digest last changed. */
-  lastmod: string;
-}
-
 export type CacheReading =
-  | { state: 'used'; products: Map<string, CachedProduct> }
+  | { state: 'used'; products: CacheRows }
   | { state: 'created' | 'rebuilt'; reason: string };
 
 const TABLES = ['meta', 'products'];
@@ -72,7 +67,7 @@ function readTrusted(db: Database.Database, settings: string, format: number): C
   if (row.settings !== settings) {
     return { state: 'rebuilt', reason: 'the build settings or the agent-catalog version changed' };
   }
-  const products = new Map<string, CachedProduct>();
+  const products = new CacheRows();
   const rows = db.prepare('SELECT slug, digest, lastmod FROM products').iterate() as Iterable<{
     slug: unknown;
     digest: unknown;
@@ -82,6 +77,7 @@ function readTrusted(db: Database.Database, settings: string, format: number): C
     const valid =
       typeof slug === 'string' &&
       typeof digest === 'string' &&
+      isRowDigest(digest) &&
       typeof lastmod === 'string' &&
       W3C_DATETIME.test(lastmod);
     if (!valid) return { state: 'rebuilt', reason: 'the cache holds a product row that is not well formed' };
@@ -133,7 +129,7 @@ async function removeStaleTemporaries(file: string): Promise<void> {
 export async function createBuildCache(
   file: string,
   meta: { settings: string; created: string; format?: number },
-  products: ReadonlyMap<string, CachedProduct>,
+  products: Iterable<[string, CachedProduct]>,
 ): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   await removeStaleTemporaries(file);
@@ -165,7 +161,7 @@ export async function createBuildCache(
 /** Brings a trusted cache up to date in one transaction: changed rows replaced, gone ones deleted. */
 export function updateBuildCache(
   file: string,
-  changed: ReadonlyMap<string, CachedProduct>,
+  changed: Iterable<[string, CachedProduct]>,
   removed: readonly string[],
 ): void {
   const db = new Database(file, { fileMustExist: true });

@@ -19,12 +19,12 @@ import {
   buildCacheDir,
   buildCacheFile,
   CACHE_FORMAT,
-  type CachedProduct,
   type CacheReading,
   createBuildCache,
   readBuildCache,
   updateBuildCache,
 } from './build-cache-file.js';
+import { CacheRows } from './cache-rows.js';
 import { cachedFragments } from './cached-fragments.js';
 import { type FragmentStore, openFragmentStore } from './fragment-store.js';
 import { normaliseMemo } from './normalise-memo.js';
@@ -127,12 +127,13 @@ export async function openBuildCache(
   // The summary says it (`cache` in --json, one line for people); the log names the file.
   if (reading.state === 'rebuilt') logger.debug(`the build cache at ${file} is rebuilt: ${reading.reason}`);
   const cached = reading.state === 'used' ? reading.products : undefined;
-  let rows = new Map<string, CachedProduct>();
+  // One row a product dated: compact (cache-rows.ts), as are the cached rows read.
+  let rows = new CacheRows();
   let created = new Date();
   const startDating = async (now: Date) => {
     created = now;
     const seed = cached === undefined ? await lastmodSeeder(out, config) : () => undefined;
-    rows = new Map();
+    rows = new CacheRows();
     return (product: PlannedProduct): PlannedProduct => {
       const { slug } = product.record;
       const digest = digestProduct(product);
@@ -166,7 +167,7 @@ export async function openBuildCache(
     productsChanged() {
       if (cached === undefined) return undefined;
       if (rows.size !== cached.size) return true;
-      for (const [slug, row] of rows) if (cached.get(slug)?.digest !== row.digest) return true;
+      for (const [slug, row] of rows.entries()) if (cached.get(slug)?.digest !== row.digest) return true;
       return false;
     },
     gatePassed() {
@@ -187,7 +188,8 @@ export async function openBuildCache(
       try {
         if (!closed) store?.saveKnownFiles(files);
         // Published: the fragments of products no longer in the catalog go.
-        const removedSlugs = cached === undefined ? [] : [...cached.keys()].filter((slug) => !rows.has(slug));
+        const removedSlugs =
+          cached === undefined ? [] : [...cached.slugs()].filter((slug) => !rows.has(slug));
         closeStore(published ? { removedSlugs } : undefined);
       } catch (error) {
         logger.warn(
@@ -197,12 +199,12 @@ export async function openBuildCache(
       if (!published && cached !== undefined) return;
       try {
         if (cached === undefined) {
-          await createBuildCache(file, { settings, created: created.toISOString() }, rows);
+          await createBuildCache(file, { settings, created: created.toISOString() }, rows.entries());
           return;
         }
-        const changed = new Map([...rows].filter(([slug, row]) => cached.get(slug)?.digest !== row.digest));
-        const removed = [...cached.keys()].filter((slug) => !rows.has(slug));
-        if (changed.size > 0 || removed.length > 0) updateBuildCache(file, changed, removed);
+        const changed = [...rows.entries()].filter(([slug, row]) => cached.get(slug)?.digest !== row.digest);
+        const removed = [...cached.slugs()].filter((slug) => !rows.has(slug));
+        if (changed.length > 0 || removed.length > 0) updateBuildCache(file, changed, removed);
       } catch (error) {
         const why = error instanceof Error ? error.message : String(error);
         logger.warn(`the build cache at ${file} could not be written (${why}); the next build rebuilds it`);

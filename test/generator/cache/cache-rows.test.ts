@@ -1,0 +1,65 @@
+/**
+ * The build cache's rows in memory (cache-rows.ts): set, replaced and found by slug, walked
+ * in the order they were first set, past the growth of their columns; and a cache file
+ * whose row holds a digest they cannot (not a SHA-256 in hex) is rebuilt, not misread.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createBuildCache, readBuildCache } from '../../../generator/cache/build-cache-file.js';
+import { CacheRows } from '../../../generator/cache/cache-rows.js';
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+let dir = '';
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'agent-catalog-rows-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the cache rows', () => {
+  it('when rows are set and one replaced then each slug reads its latest row', () => {
+    const rows = new CacheRows();
+    rows.set('peach', { digest: sha('peach'), lastmod: '2026-11-01T00:00:00.000Z' });
+    rows.set('كابل-شحن', { digest: sha('cable'), lastmod: '2026-11-02' });
+    rows.set('peach', { digest: sha('peach 2'), lastmod: '2026-11-03T10:00:00+02:00' });
+    expect(rows.size).toBe(2);
+    expect(rows.get('peach')).toEqual({ digest: sha('peach 2'), lastmod: '2026-11-03T10:00:00+02:00' });
+    expect(rows.get('كابل-شحن')).toEqual({ digest: sha('cable'), lastmod: '2026-11-02' });
+    expect(rows.get('apple')).toBeUndefined();
+    expect(rows.has('apple')).toBe(false);
+    expect([...rows.slugs()]).toEqual(['peach', 'كابل-شحن']);
+  });
+
+  it('when thousands of rows are set then every one is walked and found', () => {
+    const rows = new CacheRows();
+    const now = '2026-11-27T00:00:00.000Z';
+    for (let index = 0; index < 3_000; index += 1)
+      rows.set(`juice-${index}`, { digest: sha(`${index}`), lastmod: now });
+    expect([...rows.entries()]).toHaveLength(3_000);
+    expect(rows.get('juice-2999')).toEqual({ digest: sha('2999'), lastmod: now });
+    expect([...rows.entries()][1234]).toEqual(['juice-1234', { digest: sha('1234'), lastmod: now }]);
+  });
+
+  it('when given a digest that is not a SHA-256 in hex then it refuses', () => {
+    expect(() => new CacheRows().set('peach', { digest: 'abc', lastmod: '2026-11-01' })).toThrow(TypeError);
+  });
+
+  it('when the cache file holds a row whose digest is not a SHA-256 then the cache is rebuilt', async () => {
+    const file = join(dir, 'build-cache.sqlite');
+    const good = { digest: sha('peach'), lastmod: '2026-11-01T00:00:00.000Z' };
+    await createBuildCache(file, { settings: 's', created: good.lastmod }, [['peach', good]]);
+    expect(readBuildCache(file, 's')).toMatchObject({ state: 'used' });
+    await createBuildCache(file, { settings: 's', created: good.lastmod }, [
+      ['peach', { ...good, digest: 'zz' }],
+    ]);
+    expect(readBuildCache(file, 's')).toEqual({
+      state: 'rebuilt',
+      reason: 'the cache holds a product row that is not well formed',
+    });
+  });
+});
