@@ -24,8 +24,8 @@ import {
   readBuildCache,
   updateBuildCache,
 } from './build-cache-file.js';
-import { CacheRows } from './cache-rows.js';
 import { cachedFragments } from './cached-fragments.js';
+import { DatedRows } from './dated-rows.js';
 import { type FragmentStore, openFragmentStore } from './fragment-store.js';
 import { normaliseMemo } from './normalise-memo.js';
 import { digestProduct, digestSettings, rememberDigest } from './product-digest.js';
@@ -127,20 +127,20 @@ export async function openBuildCache(
   // The summary says it (`cache` in --json, one line for people); the log names the file.
   if (reading.state === 'rebuilt') logger.debug(`the build cache at ${file} is rebuilt: ${reading.reason}`);
   const cached = reading.state === 'used' ? reading.products : undefined;
-  // One row a product dated: compact (cache-rows.ts), as are the cached rows read.
-  let rows = new CacheRows();
+  // What the dating found against the rows read (dated-rows.ts): compact, as those are.
+  let rows = new DatedRows(cached);
   let created = new Date();
   const startDating = async (now: Date) => {
     created = now;
     const seed = cached === undefined ? await lastmodSeeder(out, config) : () => undefined;
-    rows = new CacheRows();
+    rows = new DatedRows(cached);
     return (product: PlannedProduct): PlannedProduct => {
       const { slug } = product.record;
       const digest = digestProduct(product);
       const before = cached?.get(slug);
       const lastmod =
         before?.digest === digest ? before.lastmod : (seed(slug, product.record) ?? now.toISOString());
-      rows.set(slug, { digest, lastmod });
+      rows.note(slug, { digest, lastmod });
       const dated = { ...product, changedAt: lastmod };
       rememberDigest(dated, digest);
       return dated;
@@ -165,10 +165,7 @@ export async function openBuildCache(
     validatedProducts: (products) =>
       report.state === 'used' ? fragments?.validatedProducts(products) : undefined,
     productsChanged() {
-      if (cached === undefined) return undefined;
-      if (rows.size !== cached.size) return true;
-      for (const [slug, row] of rows.entries()) if (cached.get(slug)?.digest !== row.digest) return true;
-      return false;
+      return rows.changed();
     },
     gatePassed() {
       try {
@@ -188,8 +185,7 @@ export async function openBuildCache(
       try {
         if (!closed) store?.saveKnownFiles(files);
         // Published: the fragments of products no longer in the catalog go.
-        const removedSlugs =
-          cached === undefined ? [] : [...cached.slugs()].filter((slug) => !rows.has(slug));
+        const removedSlugs = rows.removedSlugs();
         closeStore(published ? { removedSlugs } : undefined);
       } catch (error) {
         logger.warn(
@@ -199,11 +195,11 @@ export async function openBuildCache(
       if (!published && cached !== undefined) return;
       try {
         if (cached === undefined) {
-          await createBuildCache(file, { settings, created: created.toISOString() }, rows.entries());
+          await createBuildCache(file, { settings, created: created.toISOString() }, rows.rows());
           return;
         }
-        const changed = [...rows.entries()].filter(([slug, row]) => cached.get(slug)?.digest !== row.digest);
-        const removed = [...cached.slugs()].filter((slug) => !rows.has(slug));
+        const changed = [...rows.rows()];
+        const removed = rows.removedSlugs();
         if (changed.length > 0 || removed.length > 0) updateBuildCache(file, changed, removed);
       } catch (error) {
         const why = error instanceof Error ? error.message : String(error);

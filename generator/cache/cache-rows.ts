@@ -42,7 +42,7 @@ export class CacheRows {
   /** Sets `slug`'s row, replacing the one it had. */
   set(slug: string, row: CachedProduct): void {
     if (!isRowDigest(row.digest)) throw new TypeError(`CacheRows: ${slug}'s digest is not a SHA-256 in hex`);
-    let at = this.#find(slug);
+    let at = this.numberOf(slug);
     if (at === undefined) {
       at = this.#slugs.length;
       this.#grow(at + 1);
@@ -54,28 +54,34 @@ export class CacheRows {
   }
 
   get(slug: string): CachedProduct | undefined {
-    const at = this.#find(slug);
-    return at === undefined ? undefined : this.#rowAt(at);
+    const at = this.numberOf(slug);
+    return at === undefined ? undefined : this.rowAt(at);
   }
 
   has(slug: string): boolean {
-    return this.#find(slug) !== undefined;
+    return this.numberOf(slug) !== undefined;
   }
 
   /** Every row, in the order their slugs were first set. */
   *entries(): Generator<[string, CachedProduct]> {
-    for (let at = 0; at < this.#slugs.length; at += 1) yield [this.#slugs.slugAt(at) ?? '', this.#rowAt(at)];
+    for (let at = 0; at < this.#slugs.length; at += 1) yield [this.#slugs.slugAt(at) ?? '', this.rowAt(at)];
+  }
+
+  slugAt(at: number): string | undefined {
+    return this.#slugs.slugAt(at);
   }
 
   *slugs(): Generator<string> {
     for (let at = 0; at < this.#slugs.length; at += 1) yield this.#slugs.slugAt(at) ?? '';
   }
 
-  #find(slug: string): number | undefined {
+  /** The number of `slug`'s row (rows are numbered as first set, from 0). */
+  numberOf(slug: string): number | undefined {
     return this.#index.find(keyDigest(slug), (at) => this.#slugs.holds(at, slug));
   }
 
-  #rowAt(at: number): CachedProduct {
+  /** Row number `at` (one below `size`). */
+  rowAt(at: number): CachedProduct {
     const digest = this.#digests.toString('hex', at * DIGEST_BYTES, (at + 1) * DIGEST_BYTES);
     return { digest, lastmod: this.#times[this.#lastmods[at] ?? 0] ?? '' };
   }

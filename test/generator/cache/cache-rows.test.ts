@@ -1,7 +1,9 @@
 /**
  * The build cache's rows in memory (cache-rows.ts): set, replaced and found by slug, walked
  * in the order they were first set, past the growth of their columns; and a cache file
- * whose row holds a digest they cannot (not a SHA-256 in hex) is rebuilt, not misread.
+ * whose row holds a digest they cannot (not a SHA-256 in hex) is rebuilt, not misread. And
+ * what the dating keeps of them (dated-rows.ts): every row without rows read, else only
+ * the new and changed ones, with the rows no product dated as the products gone.
  */
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,6 +12,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBuildCache, readBuildCache } from '../../../generator/cache/build-cache-file.js';
 import { CacheRows } from '../../../generator/cache/cache-rows.js';
+import { DatedRows } from '../../../generator/cache/dated-rows.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -61,5 +64,47 @@ describe('the cache rows', () => {
       state: 'rebuilt',
       reason: 'the cache holds a product row that is not well formed',
     });
+  });
+});
+
+describe('the dated rows', () => {
+  const then = '2026-11-01T00:00:00.000Z';
+  const now = '2026-11-27T00:00:00.000Z';
+
+  it('when no rows were read then every dated row is kept and nothing is called changed', () => {
+    const dated = new DatedRows();
+    dated.note('peach', { digest: sha('peach'), lastmod: now });
+    dated.note('apple', { digest: sha('apple'), lastmod: now });
+    expect([...dated.rows()].map(([slug]) => slug)).toEqual(['peach', 'apple']);
+    expect(dated.changed()).toBeUndefined();
+    expect(dated.removedSlugs()).toEqual([]);
+  });
+
+  it('when rows were read then only new and changed rows are kept, and the undated ones are gone', () => {
+    const cached = new CacheRows();
+    for (const slug of ['peach', 'apple', 'cherry']) cached.set(slug, { digest: sha(slug), lastmod: then });
+    const dated = new DatedRows(cached);
+    dated.note('peach', { digest: sha('peach'), lastmod: then });
+    dated.note('apple', { digest: sha('apple 2'), lastmod: now });
+    dated.note('lime', { digest: sha('lime'), lastmod: now });
+    expect([...dated.rows()]).toEqual([
+      ['apple', { digest: sha('apple 2'), lastmod: now }],
+      ['lime', { digest: sha('lime'), lastmod: now }],
+    ]);
+    expect(dated.removedSlugs()).toEqual(['cherry']);
+    expect(dated.changed()).toBe(true);
+  });
+
+  it('when every read row is dated unchanged then nothing changed; one left undated is a change', () => {
+    const cached = new CacheRows();
+    for (const slug of ['peach', 'apple']) cached.set(slug, { digest: sha(slug), lastmod: then });
+    const all = new DatedRows(cached);
+    const some = new DatedRows(cached);
+    for (const slug of ['peach', 'apple']) all.note(slug, { digest: sha(slug), lastmod: then });
+    some.note('apple', { digest: sha('apple'), lastmod: then });
+    expect(all.changed()).toBe(false);
+    expect([...all.rows()]).toEqual([]);
+    expect(some.changed()).toBe(true);
+    expect(some.removedSlugs()).toEqual(['peach']);
   });
 });
