@@ -8,7 +8,7 @@
  * with the reason, and never as an error.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -122,40 +122,80 @@ async function removeStaleTemporaries(file: string): Promise<void> {
   }
 }
 
+/** A new cache file being written a row at a time, as the build dates its products. */
+export interface BuildCacheWriter {
+  /** Writes `slug`'s row (a second one for a slug replaces the first). */
+  add(slug: string, row: CachedProduct): void;
+  /** Commits the rows and renames the file over the old one. */
+  finish(): Promise<void>;
+  /** Drops the file being written; nothing after `finish`. Safe to call twice. */
+  abandon(): void;
+}
+
 /**
- * A new cache file holding exactly `products`: written under a temporary name in the
- * cache folder and renamed over the old one, so a kill leaves the old file or the new one.
+ * Starts a new cache file under a temporary name in the cache folder, its rows written in
+ * one transaction as they come, so they are never all in memory; `finish` renames it over
+ * the old one, so a kill leaves the old file or the new one.
  */
+export async function startBuildCache(
+  file: string,
+  meta: { settings: string; created: string; format?: number },
+): Promise<BuildCacheWriter> {
+  await mkdir(dirname(file), { recursive: true });
+  await removeStaleTemporaries(file);
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const db = new Database(temporary);
+  let open = true;
+  const abandon = () => {
+    if (open) db.close();
+    open = false;
+    rmSync(temporary, { force: true });
+    rmSync(`${temporary}-journal`, { force: true });
+  };
+  try {
+    createTables(db);
+    db.prepare('INSERT INTO meta (format, settings, created) VALUES (?, ?, ?)').run(
+      meta.format ?? CACHE_FORMAT,
+      meta.settings,
+      meta.created,
+    );
+    db.exec('BEGIN');
+  } catch (error) {
+    abandon();
+    throw error;
+  }
+  const insert = db.prepare('INSERT OR REPLACE INTO products (slug, digest, lastmod) VALUES (?, ?, ?)');
+  return {
+    add: (slug, row) => void insert.run(slug, row.digest, row.lastmod),
+    async finish() {
+      try {
+        db.exec('COMMIT');
+        db.close();
+        open = false;
+        await removeSideFiles(file);
+        await rename(temporary, file);
+      } finally {
+        abandon();
+      }
+    },
+    abandon,
+  };
+}
+
+/** A new cache file holding exactly `products` (`startBuildCache`, every row at once). */
 export async function createBuildCache(
   file: string,
   meta: { settings: string; created: string; format?: number },
   products: Iterable<[string, CachedProduct]>,
 ): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  await removeStaleTemporaries(file);
-  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const writer = await startBuildCache(file, meta);
   try {
-    const db = new Database(temporary);
-    try {
-      createTables(db);
-      const insert = db.prepare('INSERT INTO products (slug, digest, lastmod) VALUES (?, ?, ?)');
-      db.transaction(() => {
-        db.prepare('INSERT INTO meta (format, settings, created) VALUES (?, ?, ?)').run(
-          meta.format ?? CACHE_FORMAT,
-          meta.settings,
-          meta.created,
-        );
-        for (const [slug, row] of products) insert.run(slug, row.digest, row.lastmod);
-      })();
-    } finally {
-      db.close();
-    }
-    await removeSideFiles(file);
-    await rename(temporary, file);
-  } finally {
-    await rm(temporary, { force: true });
-    await removeSideFiles(temporary);
+    for (const [slug, row] of products) writer.add(slug, row);
+  } catch (error) {
+    writer.abandon();
+    throw error;
   }
+  await writer.finish();
 }
 
 /** Brings a trusted cache up to date in one transaction: changed rows replaced, gone ones deleted. */

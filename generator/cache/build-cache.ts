@@ -16,12 +16,14 @@ import type { KnownFile } from '../publish/file-digest.js';
 import type { CatalogFactsStore } from '../publish/previous-bundle.js';
 import { readPackageVersion } from '../sources/deadline.js';
 import {
+  type BuildCacheWriter,
   buildCacheDir,
   buildCacheFile,
   CACHE_FORMAT,
   type CacheReading,
   createBuildCache,
   readBuildCache,
+  startBuildCache,
   updateBuildCache,
 } from './build-cache-file.js';
 import { cachedFragments } from './cached-fragments.js';
@@ -130,17 +132,43 @@ export async function openBuildCache(
   // What the dating found against the rows read (dated-rows.ts): compact, as those are.
   let rows = new DatedRows(cached);
   let created = new Date();
+  // A cache created or rebuilt by a written build is written as its products are dated, not
+  // held: every row would be new. Nothing fails the build; save warns what went wrong.
+  let writer: BuildCacheWriter | undefined;
+  let writeFailure: string | undefined;
+  const failWriting = (error: unknown) => {
+    writeFailure = error instanceof Error ? error.message : String(error);
+    writer?.abandon();
+    writer = undefined;
+  };
   const startDating = async (now: Date) => {
     created = now;
     const seed = cached === undefined ? await lastmodSeeder(out, config) : () => undefined;
     rows = new DatedRows(cached);
+    writer?.abandon();
+    writer = undefined;
+    writeFailure = undefined;
+    if (cached === undefined && write)
+      writer = await startBuildCache(file, { settings, created: now.toISOString() }).catch(
+        (error: unknown) => {
+          failWriting(error);
+          return undefined;
+        },
+      );
     return (product: PlannedProduct): PlannedProduct => {
       const { slug } = product.record;
       const digest = digestProduct(product);
       const before = cached?.get(slug);
       const lastmod =
         before?.digest === digest ? before.lastmod : (seed(slug, product.record) ?? now.toISOString());
-      rows.note(slug, { digest, lastmod });
+      if (writer === undefined && writeFailure === undefined) rows.note(slug, { digest, lastmod });
+      else if (writer !== undefined) {
+        try {
+          writer.add(slug, { digest, lastmod });
+        } catch (error) {
+          failWriting(error);
+        }
+      }
       const dated = { ...product, changedAt: lastmod };
       rememberDigest(dated, digest);
       return dated;
@@ -151,7 +179,11 @@ export async function openBuildCache(
     report,
     ...(fragments !== undefined ? { fragments } : {}),
     ...(store !== undefined ? { normaliseMemo: normaliseMemo(store) } : {}),
-    close: () => closeStore(),
+    close: () => {
+      writer?.abandon();
+      writer = undefined;
+      closeStore();
+    },
     knownFiles: () => (store === undefined || closed ? new Map() : store.knownFiles()),
     catalogFacts: {
       read: (key) => (store === undefined || closed ? undefined : store.get(CATALOG_FACTS, '', key)?.bytes),
@@ -194,6 +226,13 @@ export async function openBuildCache(
       }
       if (!published && cached !== undefined) return;
       try {
+        if (writeFailure !== undefined) throw new Error(writeFailure);
+        if (writer !== undefined) {
+          const started = writer;
+          writer = undefined;
+          await started.finish();
+          return;
+        }
         if (cached === undefined) {
           await createBuildCache(file, { settings, created: created.toISOString() }, rows.rows());
           return;

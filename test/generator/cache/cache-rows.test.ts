@@ -3,14 +3,19 @@
  * in the order they were first set, past the growth of their columns; and a cache file
  * whose row holds a digest they cannot (not a SHA-256 in hex) is rebuilt, not misread. And
  * what the dating keeps of them (dated-rows.ts): every row without rows read, else only
- * the new and changed ones, with the rows no product dated as the products gone.
+ * the new and changed ones, with the rows no product dated as the products gone. A new
+ * cache file written row by row is there only once finished, and leaves nothing if not.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createBuildCache, readBuildCache } from '../../../generator/cache/build-cache-file.js';
+import {
+  createBuildCache,
+  readBuildCache,
+  startBuildCache,
+} from '../../../generator/cache/build-cache-file.js';
 import { CacheRows } from '../../../generator/cache/cache-rows.js';
 import { DatedRows } from '../../../generator/cache/dated-rows.js';
 
@@ -106,5 +111,27 @@ describe('the dated rows', () => {
     expect([...all.rows()]).toEqual([]);
     expect(some.changed()).toBe(true);
     expect(some.removedSlugs()).toEqual(['peach']);
+  });
+});
+
+describe('a cache file written row by row', () => {
+  const lastmod = '2026-11-27T00:00:00.000Z';
+
+  it('when finished then it holds every row; when abandoned then nothing is left', async () => {
+    const file = join(dir, 'cache', 'build-cache.sqlite');
+    const dropped = await startBuildCache(file, { settings: 's', created: lastmod });
+    dropped.add('peach', { digest: sha('peach'), lastmod });
+    dropped.abandon();
+    dropped.abandon();
+    expect(await readdir(join(dir, 'cache'))).toEqual([]);
+    const writer = await startBuildCache(file, { settings: 's', created: lastmod });
+    for (let index = 0; index < 2_000; index += 1)
+      writer.add(`juice-${index}`, { digest: sha(`${index}`), lastmod });
+    await writer.finish();
+    expect(await readdir(join(dir, 'cache'))).toEqual(['build-cache.sqlite']);
+    const reading = readBuildCache(file, 's');
+    if (reading.state !== 'used') throw new Error(`the cache was not used: ${reading.reason}`);
+    expect(reading.products.size).toBe(2_000);
+    expect(reading.products.get('juice-1999')).toEqual({ digest: sha('1999'), lastmod });
   });
 });
