@@ -258,6 +258,58 @@ describe('the feeds held to the catalog offers', () => {
     ]);
   });
 
+  it('when OpenAI rows repeat an item id, one in the catalog or not, then each repeat is said', () => {
+    let broken = editText(artifacts, SHARD, (text) =>
+      text
+        .split('\n')
+        .flatMap((line) => (line !== '' && JSON.parse(line).item_id === variantId(4) ? [line, line] : [line]))
+        .join('\n'),
+    );
+    broken = editShardRow(broken, 6, (row) => ({ ...row, item_id: 'ghost' }));
+    broken = editShardRow(broken, 8, (row) => ({ ...row, item_id: 'ghost' }));
+    const said = validateArtifacts(broken)
+      .filter((problem) => problem.path === SHARD && /appears twice|not in the catalog/.test(problem.message))
+      .map((problem) => problem.message);
+    expect(said).toEqual([
+      `item_id ${variantId(4)} appears twice`,
+      'variant ghost is not in the catalog',
+      'item_id ghost appears twice',
+      'variant ghost is not in the catalog',
+    ]);
+    expect(messagesOf(broken, MANIFEST)).toEqual([
+      `catalog variant ${variantId(6)} (${slug(6)}) is missing from the feed`,
+      `catalog variant ${variantId(8)} (${slug(8)}) is missing from the feed`,
+    ]);
+  });
+
+  it('when ACP lines repeat a product or variant id, one in the catalog or not, then each repeat is said', () => {
+    let broken = editText(artifacts, ACP, (text) =>
+      text
+        .split('\n')
+        .flatMap((line) =>
+          line !== '' && JSON.parse(line).id === productAt(catalog, 2).id ? [line, line] : [line],
+        )
+        .join('\n'),
+    );
+    for (const index of [14, 16])
+      broken = editAcpLine(broken, index, (line) => ({
+        ...line,
+        variants: (line.variants as Json[]).map((variant) => ({ ...variant, id: 'stray' })),
+      }));
+    for (const index of [20, 22]) broken = editAcpLine(broken, index, (line) => ({ ...line, id: 'lost' }));
+    const id = (index: number) => String(productAt(catalog, index).id);
+    expect(messagesOf(broken, ACP)).toEqual([
+      `product ${id(2)} appears twice`,
+      `variant ${variantId(2)} appears twice`,
+      'variant stray is not in the catalog',
+      'variant stray appears twice',
+      'variant stray is not in the catalog',
+      'product lost appears twice',
+      `catalog product ${id(20)} is missing from the snapshot`,
+      `catalog product ${id(22)} is missing from the snapshot`,
+    ]);
+  });
+
   it("when a kb/products.json record's variant states another price then it is said with the catalog's", () => {
     const broken = editJson(artifacts, KB, (kb) => {
       const [variant] = productAt(kb, 33).variants as Json[];
