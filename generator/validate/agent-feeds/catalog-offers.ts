@@ -25,6 +25,7 @@ import type { Availability } from '../../../record/product-record.js';
 import { digestOf, type SortedDigests } from '../digests.js';
 import type { FeedOfferRow } from './feed-offer-row.js';
 import type { PriceColumn } from './price-codes.js';
+import type { SeenNumbers } from './seen-ids.js';
 
 /** A meta entry: the availability's number in its low bits, then these flags. */
 export const HAS_IMAGE = 1 << 29;
@@ -142,10 +143,11 @@ export class CatalogOffers {
    * The offers with an image that `seen` (by offer number) does not hold, each id once, in
    * the order the catalog first gives its id, with the digest of the id.
    */
-  unseenWithImage(seen: Uint8Array): { offer: number; id: bigint }[] {
-    return firstOfEach(this.byId, (offer) => this.hasImage(offer) && seen[offer] !== 1).map(
-      ([offer, id]) => ({ offer, id }),
-    );
+  unseenWithImage(seen: SeenNumbers): { offer: number; id: bigint }[] {
+    return firstOfEach(this.byId, (offer) => this.hasImage(offer) && !seen.has(offer)).map(([offer, id]) => ({
+      offer,
+      id,
+    }));
   }
 
   /** The first place of the catalog product with this id, or -1. */
@@ -155,8 +157,8 @@ export class CatalogOffers {
   }
 
   /** The places (the first of each product id) that `seen` (by place) does not hold, in catalog order. */
-  unseenProducts(seen: Uint8Array): number[] {
-    return firstOfEach(this.byProduct, (place) => seen[place] !== 1).map(([place]) => place);
+  unseenProducts(seen: SeenNumbers): number[] {
+    return firstOfEach(this.byProduct, (place) => !seen.has(place)).map(([place]) => place);
   }
 
   /** Whether `url` is the offer's link (`variantId` is the offer's variant id). */

@@ -21,7 +21,8 @@ import { documentLines } from '../text-lines.js';
 import { acpValidators, describeSchemaErrors } from './acp-schema.js';
 import type { CatalogOffers } from './catalog-offers.js';
 import type { FeedOfferRow } from './feed-offer-row.js';
-import { checkOfferAgrees, type Report } from './offer-agreement.js';
+import { checkOfferAt, type Report } from './offer-agreement.js';
+import { SeenIds } from './seen-ids.js';
 
 const MAX_LINE_FAULTS = 20;
 
@@ -68,10 +69,9 @@ export function checkAcpFeed(files: BundleFiles, catalog: CatalogOffers | undefi
     faults += 1;
     if (faults <= MAX_LINE_FAULTS) report(path, message);
   };
-  const productIds = new Set<string>();
-  const variantIds = new Set<string>();
-  /** The catalog's products the snapshot lists, by place. */
-  const listed = new Uint8Array(catalog?.places ?? 0);
+  /** The catalog's products the snapshot lists, by place, and the variants, by offer number. */
+  const listed = new SeenIds(catalog?.places ?? 0);
+  const variantIds = new SeenIds(catalog?.size ?? 0);
   // Line by line, and part by part when parted: at 100,000 products the snapshot is 180 MB,
   // which joined and decoded whole was the largest thing the gate held.
   for (const [line, number] of documentLines(files, ACP_PRODUCTS_FILE)) {
@@ -91,18 +91,17 @@ export function checkAcpFeed(files: BundleFiles, catalog: CatalogOffers | undefi
       continue;
     }
     const id = String(product.id);
-    if (productIds.has(id)) limited(ACP_PRODUCTS_FILE, `product ${id} appears twice`);
-    productIds.add(id);
-    const place = catalog?.findProduct(id) ?? -1;
-    if (place !== -1) listed[place] = 1;
+    if (listed.add(catalog?.findProduct(id) ?? -1, id))
+      limited(ACP_PRODUCTS_FILE, `product ${id} appears twice`);
     for (const variant of product.variants) {
       if (!isRecord(variant)) continue;
       const row = offerRowOf(variant);
-      if (variantIds.has(row.variantId)) limited(ACP_PRODUCTS_FILE, `variant ${row.variantId} appears twice`);
-      variantIds.add(row.variantId);
+      const offer = catalog?.find(row.variantId) ?? -1;
+      if (variantIds.add(offer, row.variantId))
+        limited(ACP_PRODUCTS_FILE, `variant ${row.variantId} appears twice`);
       const fault = checkStatus(variant.availability);
       if (fault !== undefined) limited(ACP_PRODUCTS_FILE, `variant ${row.variantId}: ${fault}`);
-      if (catalog !== undefined) checkOfferAgrees(row, catalog, STATUS_TABLE, ACP_PRODUCTS_FILE, limited);
+      if (catalog !== undefined) checkOfferAt(offer, row, catalog, STATUS_TABLE, ACP_PRODUCTS_FILE, limited);
     }
   }
   for (const place of catalog?.unseenProducts(listed) ?? [])

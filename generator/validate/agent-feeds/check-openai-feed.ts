@@ -18,8 +18,9 @@ import { documentTexts, linesOf } from '../text-lines.js';
 import type { CatalogOffers } from './catalog-offers.js';
 import { type CsvReading, cellText, readCsvRows, WrittenTwin } from './csv-twin.js';
 import type { FeedOfferRow } from './feed-offer-row.js';
-import { checkOfferAgrees, type Report } from './offer-agreement.js';
+import { checkOfferAt, type Report } from './offer-agreement.js';
 import { checkOpenAiRow, type RowRecord } from './openai-rules.js';
+import { SeenIds } from './seen-ids.js';
 
 /** More faults than this per shard add nothing a reader can act on. */
 const MAX_ROW_FAULTS = 20;
@@ -194,9 +195,8 @@ export function checkOpenAiFeed(
 /** The rows' own rules, unique ids and agreement with the catalog, row by row; faults past MAX_ROW_FAULTS counted. */
 class RowChecks {
   readonly #catalog: CatalogOffers | undefined;
-  readonly #seen = new Set<string>();
-  /** The catalog's offers some row named, by offer number. */
-  readonly #seenOffers: Uint8Array;
+  /** The item ids some row named: the catalog's by offer number, a bit each. */
+  readonly #seen: SeenIds;
   readonly #said: [path: string, message: Message][] = [];
   #faults = 0;
   readonly #limited: Report = (path, message) => {
@@ -206,21 +206,20 @@ class RowChecks {
 
   constructor(catalog: CatalogOffers | undefined) {
     this.#catalog = catalog;
-    this.#seenOffers = new Uint8Array(catalog?.size ?? 0);
+    this.#seen = new SeenIds(catalog?.size ?? 0);
   }
 
   check(path: string, row: RowRecord): void {
     const id = cellText(row.item_id);
     for (const fault of checkOpenAiRow(row)) this.#limited(path, `item ${id}: ${fault}`);
-    if (this.#seen.has(id)) this.#limited(path, `item_id ${id} appears twice`);
-    this.#seen.add(id);
+    const offer = this.#catalog?.find(id) ?? -1;
+    if (this.#seen.add(offer, id)) this.#limited(path, `item_id ${id} appears twice`);
     if (this.#catalog === undefined) return;
-    const offer = checkOfferAgrees(toOfferRow(row), this.#catalog, OPENAI_AVAILABILITY, path, this.#limited);
-    if (offer !== -1) this.#seenOffers[offer] = 1;
+    checkOfferAt(offer, toOfferRow(row), this.#catalog, OPENAI_AVAILABILITY, path, this.#limited);
   }
 
   finish(report: Report): void {
-    for (const { offer, id } of this.#catalog?.unseenWithImage(this.#seenOffers) ?? []) {
+    for (const { offer, id } of this.#catalog?.unseenWithImage(this.#seen) ?? []) {
       this.#limited(OPENAI_MANIFEST_FILE, {
         place: this.#catalog?.place(offer) ?? 0,
         say: ({ slug, offers }) => {

@@ -30,15 +30,14 @@ export function checkOfferAgrees(
   report: Report,
 ): number {
   const offer = catalog.find(row.variantId);
-  if (offer === -1) {
-    report(path, `variant ${row.variantId} is not in the catalog`);
-    return -1;
-  }
   checkOfferAt(offer, row, catalog, availabilityTable, path, report);
   return offer;
 }
 
-/** Compares the row with the catalog's offer number `offer` (one the row's variant id found). */
+/**
+ * Compares the row with the catalog's offer number `offer`, the one the row's variant id
+ * found (`CatalogOffers.find`); -1, no offer, is said not to be in the catalog.
+ */
 export function checkOfferAt(
   offer: number,
   row: FeedOfferRow,
@@ -47,6 +46,10 @@ export function checkOfferAt(
   path: string,
   report: Report,
 ): void {
+  if (offer === -1) {
+    report(path, `variant ${row.variantId} is not in the catalog`);
+    return;
+  }
   const found = catalog.differences(offer, row, availabilityTable);
   if (found === 0) return;
   const place = catalog.place(offer);
