@@ -2,7 +2,7 @@
  * The ids a feed check has met, to say the second row that names one: a bit per number the
  * catalog gives (an offer's number for a variant id, a place for a product id), and the
  * text of the few ids the catalog does not hold, which are said as they come. A set of
- * every id's text cost the gate about 70 bytes a variant (BENCHMARKS.md, "the feed checks'
+ * every id's text cost the gate about 46 bytes a variant (BENCHMARKS.md, "the feed checks'
  * seen ids"); the bits cost one eighth of a byte. A number stands for its id because the
  * catalog finds every id by its digest, so the same id is always the same number (two ids
  * sharing a digest is as unlikely as `catalog-offers.ts` says).
