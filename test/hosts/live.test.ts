@@ -4,7 +4,8 @@
  * (the Node shell), once by `wrangler pages dev` (the bundle's `_worker.js` on workerd,
  * routed by `_routes.json`) and once by `netlify dev --offline` (the bundle's Functions v2
  * function). The official MCP SDK client must list the tools and find every product by
- * name, by id and by a price filter, with identical answers from the three; UCP REST and
+ * name (on preview; on the engines, the hard-to-match names and a spread), by id and by a
+ * price filter, with identical answers from the three; UCP REST and
  * `/.well-known/ucp` likewise. Engine start-up is slow: one engine process per host and
  * bundle, shared by the file's tests; every request is bounded. Independent questions are
  * asked `ASKED_AT_ONCE` at a time (`at-most.ts`: netlify dev answers each on a fresh worker).
@@ -63,6 +64,18 @@ interface CatalogProduct {
 function spread<T>(items: readonly T[], count: number): T[] {
   const step = Math.max(1, Math.floor(items.length / count));
   return items.filter((_, index) => index % step === 0);
+}
+
+/**
+ * The products asked for by name on every engine: each whose name is not plain ASCII (the
+ * hostile store's quotes, angle brackets, emoji and CJK) and a spread of the rest. Asking
+ * all 300 on three engines took six minutes of a CI run; the search is the same code on
+ * each, so what differs between engines is the text's way through them, which these cover.
+ */
+function askedOnEveryEngine(products: readonly CatalogProduct[]): CatalogProduct[] {
+  const plain = (product: CatalogProduct) => /^[\x20-\x7e]*$/.test(product.name);
+  const hard = products.filter((product) => !plain(product));
+  return [...hard, ...spread(products.filter(plain), 25)];
 }
 
 /** The catalog file sits under the base path (`api/agent-catalog.json` for `/api`). */
@@ -229,7 +242,13 @@ describe("the live handler on the hosts' own engines", requires(ENGINES), () => 
 
     it('when every product is asked for by name and by id then every server finds it with the same answer', async () => {
       expect(products.length).toBeGreaterThan(0);
-      await forEachAtMost(products, ASKED_AT_ONCE, (product) => expectFoundByName(clients, product));
+      // Every product on preview; on the engines, the ones whose names are hard to match and a spread.
+      const [preview] = clients;
+      if (preview === undefined) throw new Error('no preview client');
+      await forEachAtMost(products, ASKED_AT_ONCE, (product) => expectFoundByName([preview], product));
+      await forEachAtMost(askedOnEveryEngine(products), ASKED_AT_ONCE, (product) =>
+        expectFoundByName(clients, product),
+      );
       // Lookups by id in batches of the tool's maximum, then get_product for a spread of products.
       const batches: string[][] = [];
       for (let start = 0; start < products.length; start += 50) {

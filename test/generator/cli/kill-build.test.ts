@@ -27,6 +27,9 @@ const CONFIG = {
   build: { shrink_threshold: 0 },
 };
 
+/** The two whole builds' bound: 1,500 products took longer than runCli's default 20 s on a loaded machine. */
+const BUILD_LIMIT_MS = 120_000;
+
 /** A complete bundle: every file of a full build, a parsable catalog whose count matches. */
 /** The live handler's shards, product pages included: their number follows the catalog (`_live/manifest.json` and `_live/pages.json` count them). */
 const isLiveShard = (path: string): boolean => /^_live\/(products|variants|index|pages)\//.test(path);
@@ -116,10 +119,10 @@ beforeAll(async () => {
   ({ dir, cleanup } = await makeWorkspace());
   await writeFile(join(dir, 'catalog.config.json'), JSON.stringify(CONFIG));
   await writeFile(join(dir, 'products.json'), JSON.stringify({ products: makeShopifyProducts(1_500) }));
-  const run = await runCli(['build', '--quiet'], { cwd: dir });
+  const run = await runCli(['build', '--quiet'], { cwd: dir, limitMs: BUILD_LIMIT_MS });
   expect(run.code).toBe(0);
   fileSet = Object.keys(await hashTree(join(dir, 'dist'))).sort();
-}, 60_000);
+}, 150_000);
 
 afterAll(() => cleanup());
 
@@ -140,7 +143,7 @@ describe('a build killed at any moment', () => {
     }
     // Otherwise the test proved nothing: the kills must have hit publishing at least once.
     expect(interrupted).toBeGreaterThan(0);
-    const run = await runCli(['build', '--json'], { cwd: dir });
+    const run = await runCli(['build', '--json'], { cwd: dir, limitMs: BUILD_LIMIT_MS });
     expect(run.code).toBe(0);
     await expectCompleteBundle(join(dir, 'dist'));
     expect(await leftovers()).toEqual([]);
