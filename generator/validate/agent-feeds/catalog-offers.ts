@@ -8,8 +8,9 @@
 
 import type { Availability, ProductRecord } from '../../../record/product-record.js';
 import { imageOf, offerOf, type VariantOffer } from '../../../record/variant-offers.js';
-import { isRecord, locateDocuments, readJson, stringField } from '../bundle-layout.js';
+import { isRecord, stringField } from '../bundle-layout.js';
 import { InternedStrings } from '../interned-strings.js';
+import { catalogProductsOf } from '../listed-records.js';
 import type { BundleFiles } from '../problem.js';
 
 export interface CatalogVariant {
@@ -83,9 +84,7 @@ export class CatalogOffersBuilder {
 
 /** The catalog's variants by id, or undefined when the bundle has no readable catalog with variants. */
 export function readCatalogOffers(files: BundleFiles): CatalogOffers | undefined {
-  const { catalogFile } = locateDocuments(files);
-  const catalog = catalogFile === undefined ? undefined : readJson(files, catalogFile);
-  const products = isRecord(catalog) && Array.isArray(catalog.products) ? catalog.products : undefined;
+  const products = catalogProductsOf(files);
   if (products === undefined) return undefined;
   const offers = new CatalogOffersBuilder();
   for (const product of products) offers.add(product);
