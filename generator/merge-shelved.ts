@@ -1,14 +1,14 @@
 /**
  * The merge stage over products on disk (normalise/product-shelf.ts), for a catalog too big
- * to hold: only each product's number and slug are in memory; the numbers are sorted by
- * slug, and each product is read back by its number as the walk reaches it, merged with
+ * to hold: only each product's number and slug are in memory (the normaliser's slug
+ * column, normalise/slug-column.ts, and the numbers in a typed array, 4 bytes a product);
+ * the numbers are sorted by slug, and each product is read back by its number as the walk reaches it, merged with
  * its content file as `mergeProducts` would (`createContentMerger`). The outcome is the
  * merge's in the heap: the first product per slug kept (upstream order), the later ones
  * left out in upstream order, the products in slug order.
  */
 import type { ProductContent } from './content/load-content.js';
 import {
-  compareText,
   createContentMerger,
   describeSlugClash,
   type LeftOutProduct,
@@ -35,26 +35,27 @@ function readProduct(shelved: ShelvedProducts, index: number): UpstreamProduct {
 }
 
 /** The numbers of the products kept, in slug order, and the ones a slug already taken leaves out. */
-function orderBySlug(shelved: ShelvedProducts): { order: number[]; leftOut: LeftOutProduct[] } {
+function orderBySlug(shelved: ShelvedProducts): { order: Uint32Array; leftOut: LeftOutProduct[] } {
   const { slugs } = shelved;
-  const slugAt = (index: number) => slugs[index] ?? '';
-  const numbers: number[] = [];
-  for (let index = 0; index < slugs.length; index += 1) if (slugs[index] !== undefined) numbers.push(index);
+  const numbers = new Uint32Array(slugs.kept);
+  let count = 0;
+  for (let index = 0; index < slugs.length; index += 1) if (slugs.has(index)) numbers[count++] = index;
   // Ties in upstream order: the first product of a slug comes first and is the one kept.
-  numbers.sort((a, b) => compareText(slugAt(a), slugAt(b)) || a - b);
-  const order: number[] = [];
+  // The column compares as `compareText` does, on its bytes, without making a string.
+  numbers.sort((a, b) => slugs.compare(a, b) || a - b);
   const clashes: { index: number; product: LeftOutProduct }[] = [];
+  let kept = 0;
   for (const index of numbers) {
-    const first = order.at(-1);
-    if (first === undefined || slugAt(first) !== slugAt(index)) {
-      order.push(index);
+    const first = kept === 0 ? undefined : numbers[kept - 1];
+    if (first === undefined || slugs.compare(first, index) !== 0) {
+      numbers[kept++] = index;
       continue;
     }
     const product = describeSlugClash(readProduct(shelved, index), readProduct(shelved, first));
     clashes.push({ index, product });
   }
   clashes.sort((a, b) => a.index - b.index);
-  return { order, leftOut: clashes.map((clash) => clash.product) };
+  return { order: numbers.subarray(0, kept), leftOut: clashes.map((clash) => clash.product) };
 }
 
 export function mergeShelvedProducts(

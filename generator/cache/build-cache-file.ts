@@ -8,11 +8,12 @@
  * with the reason, and never as an error.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { W3C_DATETIME } from '../emit/sitemap.js';
+import { type CachedProduct, CacheRows, isRowDigest } from './cache-rows.js';
 
 /** Bumped whenever the tables or what a digest covers change: an older cache is then rebuilt. */
 // 2: a product's digest is its JSON as built, not a canonical form (product-digest.ts).
@@ -29,14 +30,8 @@ export function buildCacheFile(out: string): string {
   return join(buildCacheDir(out), CACHE_FILE_NAME);
 }
 
-export interface CachedProduct {
-  digest: string;
-  /** ISO 8601: when the product's digest last changed. */
-  lastmod: string;
-}
-
 export type CacheReading =
-  | { state: 'used'; products: Map<string, CachedProduct> }
+  | { state: 'used'; products: CacheRows }
   | { state: 'created' | 'rebuilt'; reason: string };
 
 const TABLES = ['meta', 'products'];
@@ -72,7 +67,7 @@ function readTrusted(db: Database.Database, settings: string, format: number): C
   if (row.settings !== settings) {
     return { state: 'rebuilt', reason: 'the build settings or the agent-catalog version changed' };
   }
-  const products = new Map<string, CachedProduct>();
+  const products = new CacheRows();
   const rows = db.prepare('SELECT slug, digest, lastmod FROM products').iterate() as Iterable<{
     slug: unknown;
     digest: unknown;
@@ -82,6 +77,7 @@ function readTrusted(db: Database.Database, settings: string, format: number): C
     const valid =
       typeof slug === 'string' &&
       typeof digest === 'string' &&
+      isRowDigest(digest) &&
       typeof lastmod === 'string' &&
       W3C_DATETIME.test(lastmod);
     if (!valid) return { state: 'rebuilt', reason: 'the cache holds a product row that is not well formed' };
@@ -126,46 +122,86 @@ async function removeStaleTemporaries(file: string): Promise<void> {
   }
 }
 
+/** A new cache file being written a row at a time, as the build dates its products. */
+export interface BuildCacheWriter {
+  /** Writes `slug`'s row (a second one for a slug replaces the first). */
+  add(slug: string, row: CachedProduct): void;
+  /** Commits the rows and renames the file over the old one. */
+  finish(): Promise<void>;
+  /** Drops the file being written; nothing after `finish`. Safe to call twice. */
+  abandon(): void;
+}
+
 /**
- * A new cache file holding exactly `products`: written under a temporary name in the
- * cache folder and renamed over the old one, so a kill leaves the old file or the new one.
+ * Starts a new cache file under a temporary name in the cache folder, its rows written in
+ * one transaction as they come, so they are never all in memory; `finish` renames it over
+ * the old one, so a kill leaves the old file or the new one.
  */
-export async function createBuildCache(
+export async function startBuildCache(
   file: string,
   meta: { settings: string; created: string; format?: number },
-  products: ReadonlyMap<string, CachedProduct>,
-): Promise<void> {
+): Promise<BuildCacheWriter> {
   await mkdir(dirname(file), { recursive: true });
   await removeStaleTemporaries(file);
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const db = new Database(temporary);
+  let open = true;
+  const abandon = () => {
+    if (open) db.close();
+    open = false;
+    rmSync(temporary, { force: true });
+    rmSync(`${temporary}-journal`, { force: true });
+  };
   try {
-    const db = new Database(temporary);
-    try {
-      createTables(db);
-      const insert = db.prepare('INSERT INTO products (slug, digest, lastmod) VALUES (?, ?, ?)');
-      db.transaction(() => {
-        db.prepare('INSERT INTO meta (format, settings, created) VALUES (?, ?, ?)').run(
-          meta.format ?? CACHE_FORMAT,
-          meta.settings,
-          meta.created,
-        );
-        for (const [slug, row] of products) insert.run(slug, row.digest, row.lastmod);
-      })();
-    } finally {
-      db.close();
-    }
-    await removeSideFiles(file);
-    await rename(temporary, file);
-  } finally {
-    await rm(temporary, { force: true });
-    await removeSideFiles(temporary);
+    createTables(db);
+    db.prepare('INSERT INTO meta (format, settings, created) VALUES (?, ?, ?)').run(
+      meta.format ?? CACHE_FORMAT,
+      meta.settings,
+      meta.created,
+    );
+    db.exec('BEGIN');
+  } catch (error) {
+    abandon();
+    throw error;
   }
+  const insert = db.prepare('INSERT OR REPLACE INTO products (slug, digest, lastmod) VALUES (?, ?, ?)');
+  return {
+    add: (slug, row) => void insert.run(slug, row.digest, row.lastmod),
+    async finish() {
+      try {
+        db.exec('COMMIT');
+        db.close();
+        open = false;
+        await removeSideFiles(file);
+        await rename(temporary, file);
+      } finally {
+        abandon();
+      }
+    },
+    abandon,
+  };
+}
+
+/** A new cache file holding exactly `products` (`startBuildCache`, every row at once). */
+export async function createBuildCache(
+  file: string,
+  meta: { settings: string; created: string; format?: number },
+  products: Iterable<[string, CachedProduct]>,
+): Promise<void> {
+  const writer = await startBuildCache(file, meta);
+  try {
+    for (const [slug, row] of products) writer.add(slug, row);
+  } catch (error) {
+    writer.abandon();
+    throw error;
+  }
+  await writer.finish();
 }
 
 /** Brings a trusted cache up to date in one transaction: changed rows replaced, gone ones deleted. */
 export function updateBuildCache(
   file: string,
-  changed: ReadonlyMap<string, CachedProduct>,
+  changed: Iterable<[string, CachedProduct]>,
   removed: readonly string[],
 ): void {
   const db = new Database(file, { fileMustExist: true });

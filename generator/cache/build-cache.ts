@@ -16,16 +16,18 @@ import type { KnownFile } from '../publish/file-digest.js';
 import type { CatalogFactsStore } from '../publish/previous-bundle.js';
 import { readPackageVersion } from '../sources/deadline.js';
 import {
+  type BuildCacheWriter,
   buildCacheDir,
   buildCacheFile,
   CACHE_FORMAT,
-  type CachedProduct,
   type CacheReading,
   createBuildCache,
   readBuildCache,
+  startBuildCache,
   updateBuildCache,
 } from './build-cache-file.js';
 import { cachedFragments } from './cached-fragments.js';
+import { DatedRows } from './dated-rows.js';
 import { type FragmentStore, openFragmentStore } from './fragment-store.js';
 import { normaliseMemo } from './normalise-memo.js';
 import { digestProduct, digestSettings, rememberDigest } from './product-digest.js';
@@ -127,19 +129,46 @@ export async function openBuildCache(
   // The summary says it (`cache` in --json, one line for people); the log names the file.
   if (reading.state === 'rebuilt') logger.debug(`the build cache at ${file} is rebuilt: ${reading.reason}`);
   const cached = reading.state === 'used' ? reading.products : undefined;
-  let rows = new Map<string, CachedProduct>();
+  // What the dating found against the rows read (dated-rows.ts): compact, as those are.
+  let rows = new DatedRows(cached);
   let created = new Date();
+  // A cache created or rebuilt by a written build is written as its products are dated, not
+  // held: every row would be new. Nothing fails the build; save warns what went wrong.
+  let writer: BuildCacheWriter | undefined;
+  let writeFailure: string | undefined;
+  const failWriting = (error: unknown) => {
+    writeFailure = error instanceof Error ? error.message : String(error);
+    writer?.abandon();
+    writer = undefined;
+  };
   const startDating = async (now: Date) => {
     created = now;
     const seed = cached === undefined ? await lastmodSeeder(out, config) : () => undefined;
-    rows = new Map();
+    rows = new DatedRows(cached);
+    writer?.abandon();
+    writer = undefined;
+    writeFailure = undefined;
+    if (cached === undefined && write)
+      writer = await startBuildCache(file, { settings, created: now.toISOString() }).catch(
+        (error: unknown) => {
+          failWriting(error);
+          return undefined;
+        },
+      );
     return (product: PlannedProduct): PlannedProduct => {
       const { slug } = product.record;
       const digest = digestProduct(product);
       const before = cached?.get(slug);
       const lastmod =
         before?.digest === digest ? before.lastmod : (seed(slug, product.record) ?? now.toISOString());
-      rows.set(slug, { digest, lastmod });
+      if (writer === undefined && writeFailure === undefined) rows.note(slug, { digest, lastmod });
+      else if (writer !== undefined) {
+        try {
+          writer.add(slug, { digest, lastmod });
+        } catch (error) {
+          failWriting(error);
+        }
+      }
       const dated = { ...product, changedAt: lastmod };
       rememberDigest(dated, digest);
       return dated;
@@ -150,7 +179,11 @@ export async function openBuildCache(
     report,
     ...(fragments !== undefined ? { fragments } : {}),
     ...(store !== undefined ? { normaliseMemo: normaliseMemo(store) } : {}),
-    close: () => closeStore(),
+    close: () => {
+      writer?.abandon();
+      writer = undefined;
+      closeStore();
+    },
     knownFiles: () => (store === undefined || closed ? new Map() : store.knownFiles()),
     catalogFacts: {
       read: (key) => (store === undefined || closed ? undefined : store.get(CATALOG_FACTS, '', key)?.bytes),
@@ -164,10 +197,7 @@ export async function openBuildCache(
     validatedProducts: (products) =>
       report.state === 'used' ? fragments?.validatedProducts(products) : undefined,
     productsChanged() {
-      if (cached === undefined) return undefined;
-      if (rows.size !== cached.size) return true;
-      for (const [slug, row] of rows) if (cached.get(slug)?.digest !== row.digest) return true;
-      return false;
+      return rows.changed();
     },
     gatePassed() {
       try {
@@ -187,7 +217,7 @@ export async function openBuildCache(
       try {
         if (!closed) store?.saveKnownFiles(files);
         // Published: the fragments of products no longer in the catalog go.
-        const removedSlugs = cached === undefined ? [] : [...cached.keys()].filter((slug) => !rows.has(slug));
+        const removedSlugs = rows.removedSlugs();
         closeStore(published ? { removedSlugs } : undefined);
       } catch (error) {
         logger.warn(
@@ -196,13 +226,20 @@ export async function openBuildCache(
       }
       if (!published && cached !== undefined) return;
       try {
-        if (cached === undefined) {
-          await createBuildCache(file, { settings, created: created.toISOString() }, rows);
+        if (writeFailure !== undefined) throw new Error(writeFailure);
+        if (writer !== undefined) {
+          const started = writer;
+          writer = undefined;
+          await started.finish();
           return;
         }
-        const changed = new Map([...rows].filter(([slug, row]) => cached.get(slug)?.digest !== row.digest));
-        const removed = [...cached.keys()].filter((slug) => !rows.has(slug));
-        if (changed.size > 0 || removed.length > 0) updateBuildCache(file, changed, removed);
+        if (cached === undefined) {
+          await createBuildCache(file, { settings, created: created.toISOString() }, rows.rows());
+          return;
+        }
+        const changed = [...rows.rows()];
+        const removed = rows.removedSlugs();
+        if (changed.length > 0 || removed.length > 0) updateBuildCache(file, changed, removed);
       } catch (error) {
         const why = error instanceof Error ? error.message : String(error);
         logger.warn(`the build cache at ${file} could not be written (${why}); the next build rebuilds it`);

@@ -75,14 +75,14 @@ export function resolveGroupedProducts(products: readonly NormalisedProduct[]): 
 
 /**
  * The same over a shelf (the products on disk), in place: each group (`groups`, the numbers
- * of the grouped products, ascending) is read with its children by number (`positions`, by
+ * of the grouped products, ascending) is read with its children by number (`numberOf`, by
  * id) and replaced by its summary; a refused one's number goes into the returned `dropped`.
  * A child that is a group itself is skipped, as above, whether or not it was resolved yet.
  */
 export function resolveGroupsOnShelf(
   shelf: ProductShelf,
   groups: readonly number[],
-  positions: ReadonlyMap<string, number>,
+  numberOf: (id: string) => number | undefined,
 ): { dropped: Set<number>; rejected: RejectedProduct[] } {
   const isGroup = new Set(groups);
   const dropped = new Set<number>();
@@ -92,7 +92,7 @@ export function resolveGroupsOnShelf(
     if (product?.grouped === undefined) continue;
     const children: NormalisedProduct[] = [];
     for (const id of product.grouped.childIds) {
-      const at = positions.get(id);
+      const at = numberOf(id);
       const child = at === undefined || isGroup.has(at) ? undefined : shelf.at(at);
       if (child !== undefined) children.push(child);
     }

@@ -16,6 +16,7 @@ import { resolveGroupedProducts, resolveGroupsOnShelf } from './grouped.js';
 import { type ItemKey, itemDigests, type NormaliseMemo } from './item-key.js';
 import { mapNativeProduct } from './native.js';
 import { arrayShelf, type ProductShelf, type ShelvedProducts } from './product-shelf.js';
+import { type KeptProduct, ShelfKeys } from './shelf-keys.js';
 import { mapShopifyProduct } from './shopify.js';
 import type { MapContext, MapOutcome, NormalisedProduct, RejectedProduct, UpstreamFormat } from './types.js';
 import { mapWooProduct } from './woocommerce.js';
@@ -80,11 +81,10 @@ export function createNormaliser(
 
 class CatalogNormaliser implements Normaliser {
   private readonly rejected: RejectedProduct[] = [];
-  private readonly seenIds = new Set<string>();
+  /** The kept products' ids and slugs, by number (shelf-keys.ts). */
+  private readonly keys: ShelfKeys;
+  /** Ids of items the mapper refused: one warning per id (as many as the warnings themselves). */
   private readonly rejectedIds = new Set<string>();
-  private readonly slugOwners = new Map<string, string>();
-  /** Where each kept product sits on the shelf, by id. */
-  private readonly positions = new Map<string, number>();
   /** The numbers of the kept products that are grouped (resolved once every item is mapped). */
   private readonly groups = new Set<number>();
   private duplicates = 0;
@@ -97,6 +97,7 @@ class CatalogNormaliser implements Normaliser {
     private readonly products: ProductShelf,
   ) {
     this.digestOf = memo === undefined ? undefined : itemDigests(format, context);
+    this.keys = new ShelfKeys(products);
   }
 
   add(raw: unknown): void {
@@ -134,12 +135,10 @@ class CatalogNormaliser implements Normaliser {
   private finishShelved(): NormaliseResult {
     const shelf = this.products;
     const groups = [...this.groups].sort((a, b) => a - b);
-    const grouped = resolveGroupsOnShelf(shelf, groups, this.positions);
-    const slugs = new Array<string | undefined>(shelf.length);
-    for (const [slug, id] of this.slugOwners) {
-      const index = this.positions.get(id);
-      if (index !== undefined && !grouped.dropped.has(index)) slugs[index] = slug;
-    }
+    const grouped = resolveGroupsOnShelf(shelf, groups, (id) => this.keys.numberOf(id));
+    const { slugs } = this.keys;
+    for (const index of grouped.dropped) slugs.drop(index);
+    slugs.seal();
     const shelved: ShelvedProducts = { slugs, at: (index) => shelf.at(index), close: () => shelf.close() };
     const rejected = [...this.rejected, ...grouped.rejected];
     return { products: [], shelved, rejected, duplicates: this.duplicates };
@@ -148,7 +147,7 @@ class CatalogNormaliser implements Normaliser {
   private reject(item: unknown, rejection: RejectedProduct): void {
     // A repeated page repeats its invalid products too: one warning per upstream id, not per copy.
     const id = readRawSourceId(item, this.format);
-    if (id !== undefined && (this.seenIds.has(id) || this.rejectedIds.has(id))) {
+    if (id !== undefined && (this.rejectedIds.has(id) || this.keys.seen(id))) {
       this.duplicates += 1;
       return;
     }
@@ -158,22 +157,23 @@ class CatalogNormaliser implements Normaliser {
   }
 
   private keep(product: NormalisedProduct): void {
-    if (this.seenIds.has(product.sourceId)) {
+    const kept = this.keys.find(product.sourceId);
+    if (kept !== undefined || this.keys.refused(product.sourceId)) {
       this.duplicates += 1;
-      const index = keepNewerCopy(this.products, this.positions, this.slugOwners, product);
+      const index = kept === undefined ? undefined : keepNewerCopy(this.products, this.keys, kept, product);
       if (index !== undefined) this.noteGroup(index, product);
       return;
     }
-    this.seenIds.add(product.sourceId);
-    const owner = this.slugOwners.get(product.record.slug);
+    const owner = this.keys.slugOwner(product.record.slug);
     if (owner !== undefined) {
-      const reason = `has the slug "${product.record.slug}" of product ${owner} already`;
+      this.keys.refuse(product.sourceId);
+      const ownerId = this.products.at(owner)?.sourceId ?? '';
+      const reason = `has the slug "${product.record.slug}" of product ${ownerId} already`;
       this.rejected.push(describeRejection(product.sourceId, reason, product.record.name));
       return;
     }
-    this.slugOwners.set(product.record.slug, product.sourceId);
     this.noteGroup(this.products.length, product);
-    this.positions.set(product.sourceId, this.products.length);
+    this.keys.keep(this.products.length, product);
     this.products.push(product);
   }
 
@@ -190,17 +190,14 @@ class CatalogNormaliser implements Normaliser {
  */
 function keepNewerCopy(
   products: ProductShelf,
-  positions: ReadonlyMap<string, number>,
-  slugOwners: Map<string, string>,
+  keys: ShelfKeys,
+  { index, product: kept }: KeptProduct,
   copy: NormalisedProduct,
 ): number | undefined {
-  const index = positions.get(copy.sourceId);
-  const kept = index === undefined ? undefined : products.at(index);
-  if (index === undefined || kept === undefined || !isUpdatedLater(copy, kept)) return undefined;
-  const owner = slugOwners.get(copy.record.slug);
-  if (owner !== undefined && owner !== copy.sourceId) return undefined;
-  slugOwners.delete(kept.record.slug);
-  slugOwners.set(copy.record.slug, copy.sourceId);
+  if (!isUpdatedLater(copy, kept)) return undefined;
+  const owner = keys.slugOwner(copy.record.slug);
+  if (owner !== undefined && owner !== index) return undefined;
+  keys.moveSlug(index, copy.record.slug);
   products.set(index, copy);
   return index;
 }

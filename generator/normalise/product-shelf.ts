@@ -4,6 +4,7 @@
  * The normaliser's rules (a newer copy wins, one product per slug, grouped products) read
  * and replace products by number, so they hold the same whichever shelf keeps them.
  */
+import type { ShelvedSlugs } from './slug-column.js';
 import type { NormalisedProduct } from './types.js';
 
 export interface ProductShelf {
@@ -22,7 +23,7 @@ export interface ProductShelf {
  * number the catalog keeps (undefined for a number it dropped: a refused grouped product).
  */
 export interface ShelvedProducts {
-  readonly slugs: readonly (string | undefined)[];
+  readonly slugs: ShelvedSlugs;
   at(index: number): NormalisedProduct | undefined;
   /** Deletes the file. Safe to call twice. */
   close(): void;

@@ -201,7 +201,7 @@ export async function fetchUpstream(
   const read = await normaliseBatches(batches, mapContext, context);
   const { normalised, format } = read;
   const source = location.kind === 'file' ? location.path : redactUrl(location.url.href);
-  const kept = normalised.shelved?.slugs.filter((slug) => slug !== undefined).length;
+  const kept = normalised.shelved?.slugs.kept;
   context.logger.debug(
     `upstream ${format} ${source}: ${read.items} items, ${kept ?? normalised.products.length} products, ${normalised.rejected.length} rejected, ${normalised.duplicates} duplicates, ${read.hidden} hidden from shoppers, ${counter.requests} requests`,
   );

@@ -10,6 +10,7 @@ import { canonicalPrice } from '../../record/decimal-price.js';
 import type { Availability } from '../model.js';
 import { isRecord, stringField } from './bundle-layout.js';
 import { DigestColumn, digestOf, NumberColumn, repeatedDigests, SortedDigests } from './digests.js';
+import { ValueTable } from './value-table.js';
 
 const NO_IDS: readonly string[] = [];
 
@@ -17,23 +18,6 @@ export function readVariantIds(record: unknown): readonly string[] {
   if (!isRecord(record) || !Array.isArray(record.variants)) return NO_IDS;
   const ids = record.variants.flatMap((variant) => stringField(variant, 'id') ?? []);
   return ids.length === 0 ? NO_IDS : ids;
-}
-
-/** Distinct values numbered in the order met (0 kept for "none"). */
-class ValueTable {
-  readonly values: string[] = [''];
-  readonly #numbers = new Map<string, number>();
-
-  numberOf(value: string | undefined): number {
-    if (value === undefined) return 0;
-    let number = this.#numbers.get(value);
-    if (number === undefined) {
-      number = this.values.length;
-      this.values.push(value);
-      this.#numbers.set(value, number);
-    }
-    return number;
-  }
 }
 
 const HAS_URL = 1;

@@ -9,14 +9,14 @@
  * product, by link.
  */
 import { FEED_AVAILABILITY } from '../emit/feed-item.js';
-import type { CatalogOffers, CatalogVariant } from './agent-feeds/catalog-offers.js';
-import { checkOfferAgrees, type FeedOfferRow } from './agent-feeds/offer-agreement.js';
+import type { CatalogOffers } from './agent-feeds/catalog-offers.js';
+import type { FeedOfferRow } from './agent-feeds/feed-offer-row.js';
+import { checkOfferAgainst, checkOfferAt, type Report } from './agent-feeds/offer-agreement.js';
 import type { CatalogProducts, LegacyProduct } from './catalog-products.js';
 import { type FeedFacts, streamFeedItems } from './consistency-sources.js';
 import type { BundleFiles } from './problem.js';
 
 type FeedItemFacts = FeedFacts['items'][number];
-type Add = (path: string, message: string) => void;
 
 /** `12.00 USD` as amount and currency. */
 function splitMoney(text: string): [string, string] {
@@ -36,13 +36,15 @@ function rowOf(item: FeedItemFacts): FeedOfferRow {
   };
 }
 
-/** A product without variants as the one offer the feed's item stands for. */
-function legacyOffers(
+/** A product without variants, held to the one offer the feed's item stands for, said at once. */
+function checkLegacyItem(
+  path: string,
   item: FeedItemFacts,
   products: CatalogProducts,
   product: number,
   legacy: LegacyProduct,
-): CatalogOffers {
+  add: Report,
+): void {
   const offer = {
     productId: item.id,
     variantId: item.id,
@@ -51,65 +53,57 @@ function legacyOffers(
     currency: products.currency(product),
     availability: products.availability(product),
   };
-  const shipping = products.shipping(product);
-  const variant: CatalogVariant = {
-    slug: legacy.slug,
-    offer,
-    hasImage: true,
-    requiresShipping: true,
-    ...(shipping === undefined ? {} : { shipping }),
-  };
-  return { byVariant: new Map([[item.id, variant]]), productIds: new Set() };
+  checkOfferAgainst(rowOf(item), { slug: legacy.slug, offer }, FEED_AVAILABILITY, path, add);
+  const fault = shippingFault(item.shipping, true, products.shipping(product));
+  if (fault !== undefined) add(path, fault(`${legacy.slug} variant ${item.id}`));
 }
 
 export function checkFeedItems(
   files: BundleFiles,
   reference: { offers: CatalogOffers | undefined; products: CatalogProducts },
-  add: Add,
+  add: Report,
 ): void {
   const feed = streamFeedItems(files);
   if (feed === undefined) return;
-  const { products } = reference;
+  const { offers, products } = reference;
   for (const item of feed.items) {
-    const known = reference.offers?.byVariant.has(item.id) === true;
-    const product = known ? undefined : products.find(item.link);
+    const offer = offers === undefined ? -1 : offers.find(item.id);
+    const product = offer !== -1 ? undefined : products.find(item.link);
     const legacy = product === undefined ? undefined : products.legacy(product);
-    const offers =
-      product === undefined || legacy === undefined
-        ? reference.offers
-        : legacyOffers(item, products, product, legacy);
+    if (product !== undefined && legacy !== undefined) {
+      checkLegacyItem(feed.path, item, products, product, legacy, add);
+      continue;
+    }
     if (offers === undefined) {
       add(feed.path, `variant ${item.id} (${item.link}) is not in the catalog`);
       continue;
     }
-    checkOfferAgrees(rowOf(item), offers, FEED_AVAILABILITY, feed.path, add);
-    const expected = offers.byVariant.get(item.id);
-    if (expected !== undefined) checkShippingAgrees(feed.path, item.shipping, expected, add);
+    if (offer === -1) {
+      add(feed.path, `variant ${item.id} is not in the catalog`);
+      continue;
+    }
+    checkOfferAt(offer, rowOf(item), offers, FEED_AVAILABILITY, feed.path, add);
+    const fault = shippingFault(item.shipping, offers.requiresShipping(offer), offers.shipping(offer));
+    if (fault !== undefined)
+      add(feed.path, { place: offers.place(offer), say: ({ slug }) => fault(`${slug} variant ${item.id}`) });
   }
 }
 
-/** The catalog's shipping sentence must begin with the terms the feed's g:shipping states. */
-function checkShippingAgrees(
-  path: string,
+/**
+ * What is wrong with the item's g:shipping, worded once its subject (the catalog's slug and
+ * the variant) is known; undefined when nothing is: the catalog's shipping sentence must
+ * begin with the terms the item states, and a variant that ships nothing states none.
+ */
+function shippingFault(
   shipping: FeedItemFacts['shipping'],
-  expected: CatalogVariant,
-  add: Add,
-): void {
-  if (shipping === undefined) return;
-  const subject = `${expected.slug} variant ${expected.offer.variantId}`;
-  if (!expected.requiresShipping) {
-    add(path, `${subject}: ships nothing (requires_shipping false), yet the item has g:shipping`);
-    return;
-  }
-  if ('problem' in shipping) {
-    add(path, `${subject}: ${shipping.problem}`);
-    return;
-  }
-  const sentence = expected.shipping;
-  if (!(sentence ?? '').startsWith(shipping.terms)) {
-    add(
-      path,
-      `${subject}: g:shipping says "${shipping.terms}", the catalog's shipping says "${sentence ?? '(nothing)'}"`,
-    );
-  }
+  requiresShipping: boolean,
+  sentence: string | undefined,
+): ((subject: string) => string) | undefined {
+  if (shipping === undefined) return undefined;
+  if (!requiresShipping)
+    return (subject) => `${subject}: ships nothing (requires_shipping false), yet the item has g:shipping`;
+  if ('problem' in shipping) return (subject) => `${subject}: ${shipping.problem}`;
+  if ((sentence ?? '').startsWith(shipping.terms)) return undefined;
+  return (subject) =>
+    `${subject}: g:shipping says "${shipping.terms}", the catalog's shipping says "${sentence ?? '(nothing)'}"`;
 }

@@ -8,19 +8,15 @@
 import { offersOf } from '../../record/variant-offers.js';
 import { streamKnowledgeBase } from '../emit/kb-reading.js';
 import type { Availability } from '../model.js';
-import { isRecordLike } from './agent-feeds/catalog-offers.js';
-import { checkOfferAgrees, type FeedOfferRow } from './agent-feeds/offer-agreement.js';
+import type { FeedOfferRow } from './agent-feeds/feed-offer-row.js';
+import { checkOfferAgrees } from './agent-feeds/offer-agreement.js';
+import { isRecordLike } from './agent-feeds/record-like.js';
 import { isRecord, KB_PRODUCTS_FILE, stringField } from './bundle-layout.js';
 import type { CatalogProducts } from './catalog-products.js';
-import {
-  type ProblemList,
-  type ProductText,
-  type Reference,
-  reportMissing,
-  SeenProducts,
-} from './consistency-reference.js';
+import { type ProblemList, type Reference, reportMissing, SeenProducts } from './consistency-reference.js';
 import { digestOf } from './digests.js';
 import { kbProductsOf } from './listed-records.js';
+import type { Message, ProductText } from './pending-messages.js';
 import type { BundleFiles } from './problem.js';
 
 export function checkKbRecords(files: BundleFiles, reference: Reference, list: ProblemList): void {
@@ -67,7 +63,7 @@ function checkRecordFields(
           ? products.currency(expected)
           : products.availability(expected);
     list.add(KB_PRODUCTS_FILE, {
-      product: expected,
+      place: products.sourceOf(expected),
       say: (text) => `${text.slug}: ${field} is ${said}, the catalog says ${catalogs(text)}`,
     });
   }
@@ -85,7 +81,7 @@ function checkRecordVariants(
   if (!reference.products.hasVariants(expected) || offers === undefined || !isRecordLike(record)) return;
   // The record's own variants, as offers by the rule the catalog's were read with.
   const rows: FeedOfferRow[] = offersOf(record);
-  const add = (path: string, message: string) => list.add(path, message);
+  const add = (path: string, message: Message) => list.add(path, message);
   for (const row of rows) checkOfferAgrees(row, offers, SAME_WORDS, KB_PRODUCTS_FILE, add);
   reportMissingVariants(KB_PRODUCTS_FILE, rows, expected, reference.products, list);
 }
@@ -102,7 +98,7 @@ function reportMissingVariants(
   for (const [at, id] of products.variantIds(expected).entries()) {
     if (!listed.has(id))
       list.add(path, {
-        product: expected,
+        place: products.sourceOf(expected),
         say: ({ slug, variantIds }) => `${slug} variant ${variantIds[at]} is in the catalog but missing here`,
       });
   }
@@ -151,7 +147,7 @@ export function checkKnowledgeBaseMarkdown(
     const catalogCurrency = products.currency(expected);
     if (!products.samePrice(expected, amount) || currency !== catalogCurrency) {
       list.add(path, {
-        product: expected,
+        place: products.sourceOf(expected),
         say: ({ slug, price }) =>
           `${slug}: price is ${entry.price}, the catalog says ${price} ${catalogCurrency}`,
       });
@@ -159,14 +155,14 @@ export function checkKnowledgeBaseMarkdown(
     const availability = products.availability(expected);
     if (entry.availability !== availability) {
       list.add(path, {
-        product: expected,
+        place: products.sourceOf(expected),
         say: ({ slug }) => `${slug}: availability is ${entry.availability}, the catalog says ${availability}`,
       });
     }
     // A section with a variant table must list every variant in it.
     const rows = entry.variants.map(kbVariantRow);
     const { offers } = reference;
-    const add = (where: string, message: string) => list.add(where, message);
+    const add = (where: string, message: Message) => list.add(where, message);
     if (offers !== undefined) for (const row of rows) checkOfferAgrees(row, offers, SAME_WORDS, path, add);
     if (rows.length > 0) reportMissingVariants(path, rows, expected, products, list);
   }

@@ -6,11 +6,12 @@
  * readable report). A message that quotes the catalog's text waits until the end, when the
  * few products it names are read again: the reference keeps no product's text.
  */
-import { type CatalogOffers, CatalogOffersBuilder } from './agent-feeds/catalog-offers.js';
+import type { CatalogOffers } from './agent-feeds/catalog-offers.js';
+import { CatalogOffersBuilder } from './agent-feeds/catalog-offers-builder.js';
 import { stringField } from './bundle-layout.js';
 import { type CatalogProducts, CatalogProductsBuilder, readVariantIds } from './catalog-products.js';
 import { digestOf } from './digests.js';
-import { InternedStrings } from './interned-strings.js';
+import { type Message, wordMessages } from './pending-messages.js';
 import type { Problem } from './problem.js';
 
 /** Past this many differences in one document the rest add nothing a reader can act on. */
@@ -19,29 +20,15 @@ const MAX_PROBLEMS_PER_DOCUMENT = 20;
 export interface Reference {
   /** The catalog's products by URL, as digests. */
   products: CatalogProducts;
-  /** Every catalog variant's offer by its id (`CatalogOffersBuilder`, as the agent feeds read them); undefined for a catalog without variants. */
+  /** Every catalog variant's offer, by the variant's id (`CatalogOffers`); undefined for a catalog without variants. */
   offers: CatalogOffers | undefined;
   /** Directories product pages live in (e.g. `https://shop.example/products/`). */
   productDirs: Set<string>;
 }
 
-/** The catalog's own words for one product, read again for the few messages that quote them. */
-export interface ProductText {
-  url: string;
-  slug: string;
-  price: string;
-  variantIds: readonly string[];
-}
-
-/** A message that quotes the catalog's text of one product (its place in the catalog). */
-export interface PendingMessage {
-  product: number;
-  say: (product: ProductText) => string;
-}
-
 interface Kept {
   path: string;
-  message: string | PendingMessage;
+  message: Message;
 }
 
 /**
@@ -52,21 +39,22 @@ export class ProblemList {
   readonly #kept: Kept[] = [];
   private readonly counts = new Map<string, number>();
 
-  add(path: string, message: string | PendingMessage): void {
+  add(path: string, message: Message): void {
     const count = (this.counts.get(path) ?? 0) + 1;
     this.counts.set(path, count);
     if (count <= MAX_PROBLEMS_PER_DOCUMENT) this.#kept.push({ path, message });
   }
 
-  /** The problems, the pending ones worded from `texts` (the catalog's text of the products they name). */
-  finish(texts: (products: ReadonlySet<number>) => ReadonlyMap<number, ProductText>): Problem[] {
-    const wanted = new Set<number>();
-    for (const { message } of this.#kept) if (typeof message !== 'string') wanted.add(message.product);
-    const known = wanted.size === 0 ? new Map<number, ProductText>() : texts(wanted);
-    const problems: Problem[] = this.#kept.map(({ path, message }) => ({
+  /** The problems, the pending ones worded from the catalog's `products` read again. */
+  finish(products: () => Iterable<unknown>): Problem[] {
+    const messages = wordMessages(
+      this.#kept.map(({ message }) => message),
+      products,
+    );
+    const problems: Problem[] = this.#kept.map(({ path }, at) => ({
       path,
       rule: 'consistency',
-      message: typeof message === 'string' ? message : message.say(textOf(known, message.product)),
+      message: messages[at] ?? '',
     }));
     for (const [path, count] of this.counts) {
       if (count > MAX_PROBLEMS_PER_DOCUMENT) {
@@ -79,12 +67,6 @@ export class ProblemList {
     }
     return problems;
   }
-}
-
-function textOf(known: ReadonlyMap<number, ProductText>, product: number): ProductText {
-  const text = known.get(product);
-  if (text === undefined) throw new Error(`the catalog's product ${product} was not found when read again`);
-  return text;
 }
 
 /**
@@ -124,8 +106,7 @@ export function buildReference(
   list: ProblemList,
 ): Reference {
   const productDirs = new Set<string>();
-  const strings = new InternedStrings();
-  const offers = new CatalogOffersBuilder(strings);
+  const offers = new CatalogOffersBuilder();
   const builder = new CatalogProductsBuilder();
   for (const record of products) {
     offers.add(record);
@@ -172,34 +153,6 @@ function reportDuplicates(
   }
 }
 
-/** The catalog's text of the products asked for, read again from its records. */
-export function productTexts(
-  products: Iterable<unknown>,
-  reference: Reference,
-  wanted: ReadonlySet<number>,
-): Map<number, ProductText> {
-  // A product whose URL a later one repeats is worded from that later one, as the map by URL had it.
-  const asked = new Map<number, number[]>();
-  for (const product of wanted) {
-    const source = reference.products.sourceOf(product);
-    asked.set(source, [...(asked.get(source) ?? []), product]);
-  }
-  const texts = new Map<number, ProductText>();
-  let place = 0;
-  for (const record of products) {
-    for (const product of asked.get(place) ?? []) {
-      texts.set(product, {
-        url: stringField(record, 'url') ?? '',
-        slug: stringField(record, 'slug') ?? '',
-        price: stringField(record, 'price') ?? '',
-        variantIds: readVariantIds(record),
-      });
-    }
-    place += 1;
-  }
-  return texts;
-}
-
 /** Reports every catalog product the document did not list (of those whose directory `among` keeps, when given). */
 export function reportMissing(
   path: string,
@@ -213,7 +166,7 @@ export function reportMissing(
   for (const product of products.listed()) {
     if (!seen.has(product) && (among === undefined || among(products.directory(product))))
       list.add(path, {
-        product,
+        place: products.sourceOf(product),
         say: ({ slug, url }) => `${slug} (${url}) is in the catalog but missing here`,
       });
   }

@@ -8,6 +8,7 @@
  * keeps it linear in products, so a 50,000-product bundle checks quickly.
  */
 import { LLMS_PRODUCT_LIMIT } from '../emit/llms-sections.js';
+import { keepCatalogOffers } from './agent-feeds/offers-of-bundle.js';
 import { locateDocuments } from './bundle-layout.js';
 import { checkFeedItems } from './consistency-feed.js';
 import { checkKbRecords, checkKnowledgeBaseMarkdown } from './consistency-kb.js';
@@ -15,7 +16,6 @@ import {
   buildReference,
   directoryOf,
   ProblemList,
-  productTexts,
   type Reference,
   reportMissing,
   SeenProducts,
@@ -108,6 +108,8 @@ export function checkConsistency(files: BundleFiles): Problem[] {
   const list = new ProblemList();
   const reference = referenceOf(files, catalogFile, list);
   if (reference === undefined) return [];
+  // The agent feeds' check, next, is held to the same offers: the gate keeps one copy.
+  keepCatalogOffers(files, reference.offers);
   checkKbRecords(files, reference, list);
   checkFeedItems(files, reference, (path, message) => list.add(path, message));
   for (const path of files.keys()) {
@@ -125,5 +127,5 @@ export function checkConsistency(files: BundleFiles): Problem[] {
   const sitemap = streamSitemapUrls(files);
   if (sitemap !== undefined) checkSitemapHost(sitemap, locateDocuments(files).siteUrl, reference, list);
   // The few products the messages quote, read from the catalog once more.
-  return list.finish((wanted) => productTexts(catalogProductsOf(files) ?? [], reference, wanted));
+  return list.finish(() => catalogProductsOf(files) ?? []);
 }

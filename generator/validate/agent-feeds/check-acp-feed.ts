@@ -20,7 +20,8 @@ import type { BundleFiles } from '../problem.js';
 import { documentLines } from '../text-lines.js';
 import { acpValidators, describeSchemaErrors } from './acp-schema.js';
 import type { CatalogOffers } from './catalog-offers.js';
-import { checkOfferAgrees, type FeedOfferRow, type Report } from './offer-agreement.js';
+import type { FeedOfferRow } from './feed-offer-row.js';
+import { checkOfferAgrees, type Report } from './offer-agreement.js';
 
 const MAX_LINE_FAULTS = 20;
 
@@ -69,6 +70,8 @@ export function checkAcpFeed(files: BundleFiles, catalog: CatalogOffers | undefi
   };
   const productIds = new Set<string>();
   const variantIds = new Set<string>();
+  /** The catalog's products the snapshot lists, by place. */
+  const listed = new Uint8Array(catalog?.places ?? 0);
   // Line by line, and part by part when parted: at 100,000 products the snapshot is 180 MB,
   // which joined and decoded whole was the largest thing the gate held.
   for (const [line, number] of documentLines(files, ACP_PRODUCTS_FILE)) {
@@ -90,6 +93,8 @@ export function checkAcpFeed(files: BundleFiles, catalog: CatalogOffers | undefi
     const id = String(product.id);
     if (productIds.has(id)) limited(ACP_PRODUCTS_FILE, `product ${id} appears twice`);
     productIds.add(id);
+    const place = catalog?.findProduct(id) ?? -1;
+    if (place !== -1) listed[place] = 1;
     for (const variant of product.variants) {
       if (!isRecord(variant)) continue;
       const row = offerRowOf(variant);
@@ -100,9 +105,11 @@ export function checkAcpFeed(files: BundleFiles, catalog: CatalogOffers | undefi
       if (catalog !== undefined) checkOfferAgrees(row, catalog, STATUS_TABLE, ACP_PRODUCTS_FILE, limited);
     }
   }
-  for (const id of catalog?.productIds ?? []) {
-    if (!productIds.has(id)) limited(ACP_PRODUCTS_FILE, `catalog product ${id} is missing from the snapshot`);
-  }
+  for (const place of catalog?.unseenProducts(listed) ?? [])
+    limited(ACP_PRODUCTS_FILE, {
+      place,
+      say: ({ id }) => `catalog product ${id} is missing from the snapshot`,
+    });
   if (faults > MAX_LINE_FAULTS)
     report(ACP_PRODUCTS_FILE, `${faults - MAX_LINE_FAULTS} more faults not listed`);
 }

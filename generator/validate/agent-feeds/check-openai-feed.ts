@@ -11,11 +11,14 @@ import { createHash, type Hash } from 'node:crypto';
 import { OPENAI_FEED_DIR, OPENAI_MANIFEST_FILE } from '../../emit/agent-feeds/openai-feed.js';
 import { OPENAI_AVAILABILITY } from '../../emit/agent-feeds/openai-row.js';
 import { isRecord, readJson } from '../bundle-layout.js';
+import { digestOf } from '../digests.js';
+import type { Message } from '../pending-messages.js';
 import type { BundleFiles } from '../problem.js';
 import { documentTexts, linesOf } from '../text-lines.js';
 import type { CatalogOffers } from './catalog-offers.js';
 import { type CsvReading, cellText, readCsvRows, WrittenTwin } from './csv-twin.js';
-import { checkOfferAgrees, type FeedOfferRow, type Report } from './offer-agreement.js';
+import type { FeedOfferRow } from './feed-offer-row.js';
+import { checkOfferAgrees, type Report } from './offer-agreement.js';
 import { checkOpenAiRow, type RowRecord } from './openai-rules.js';
 
 /** More faults than this per shard add nothing a reader can act on. */
@@ -192,7 +195,9 @@ export function checkOpenAiFeed(
 class RowChecks {
   readonly #catalog: CatalogOffers | undefined;
   readonly #seen = new Set<string>();
-  readonly #said: [path: string, message: string][] = [];
+  /** The catalog's offers some row named, by offer number. */
+  readonly #seenOffers: Uint8Array;
+  readonly #said: [path: string, message: Message][] = [];
   #faults = 0;
   readonly #limited: Report = (path, message) => {
     this.#faults += 1;
@@ -201,6 +206,7 @@ class RowChecks {
 
   constructor(catalog: CatalogOffers | undefined) {
     this.#catalog = catalog;
+    this.#seenOffers = new Uint8Array(catalog?.size ?? 0);
   }
 
   check(path: string, row: RowRecord): void {
@@ -208,20 +214,20 @@ class RowChecks {
     for (const fault of checkOpenAiRow(row)) this.#limited(path, `item ${id}: ${fault}`);
     if (this.#seen.has(id)) this.#limited(path, `item_id ${id} appears twice`);
     this.#seen.add(id);
-    if (this.#catalog !== undefined)
-      checkOfferAgrees(toOfferRow(row), this.#catalog, OPENAI_AVAILABILITY, path, this.#limited);
+    if (this.#catalog === undefined) return;
+    const offer = checkOfferAgrees(toOfferRow(row), this.#catalog, OPENAI_AVAILABILITY, path, this.#limited);
+    if (offer !== -1) this.#seenOffers[offer] = 1;
   }
 
   finish(report: Report): void {
-    if (this.#catalog !== undefined) {
-      for (const [variantId, variant] of this.#catalog.byVariant) {
-        if (variant.hasImage && !this.#seen.has(variantId)) {
-          this.#limited(
-            OPENAI_MANIFEST_FILE,
-            `catalog variant ${variantId} (${variant.slug}) is missing from the feed`,
-          );
-        }
-      }
+    for (const { offer, id } of this.#catalog?.unseenWithImage(this.#seenOffers) ?? []) {
+      this.#limited(OPENAI_MANIFEST_FILE, {
+        place: this.#catalog?.place(offer) ?? 0,
+        say: ({ slug, offers }) => {
+          const variantId = offers.findLast((candidate) => digestOf(candidate.variantId) === id)?.variantId;
+          return `catalog variant ${variantId} (${slug}) is missing from the feed`;
+        },
+      });
     }
     for (const [path, message] of this.#said) report(path, message);
     if (this.#faults > MAX_ROW_FAULTS)

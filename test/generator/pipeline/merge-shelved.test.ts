@@ -12,6 +12,7 @@ import { mergeProducts, type UpstreamProduct } from '../../../generator/merge.js
 import { mergeShelvedProducts } from '../../../generator/merge-shelved.js';
 import { normaliseProducts } from '../../../generator/normalise/index.js';
 import type { ShelvedProducts } from '../../../generator/normalise/product-shelf.js';
+import { SlugColumn } from '../../../generator/normalise/slug-column.js';
 import type { NormalisedProduct } from '../../../generator/normalise/types.js';
 import { createRecordFile } from '../../../generator/product-store/record-file.js';
 
@@ -40,9 +41,13 @@ function upstreamProduct(slug: string, sourceId: string): UpstreamProduct {
 /** The products in a real records file, every number kept under its product's slug. */
 function shelve(products: readonly UpstreamProduct[]): ShelvedProducts {
   const file = createRecordFile<NormalisedProduct>(parent);
-  for (const product of products) file.push(product);
+  const slugs = new SlugColumn();
+  for (const [index, product] of products.entries()) {
+    file.push(product);
+    slugs.set(index, product.record.slug);
+  }
   return {
-    slugs: products.map((product) => product.record.slug),
+    slugs,
     at: (index) => file.at(index),
     close: () => file.close(),
   };
