@@ -40,10 +40,15 @@ export function encodeArtifact(artifact: Pick<Artifact, 'body' | 'encoding'>): B
  * document then reports it (a shard's rows and digest no longer match its manifest).
  */
 export function decodeBundleFile(path: string, bytes: Buffer): string {
-  if (!isGzipPath(path)) return bytes.toString('utf8');
+  return decodedBundleBytes(path, bytes).toString('utf8');
+}
+
+/** The UTF-8 bytes of one bundle file's text: `decodeBundleFile` before decoding. */
+export function decodedBundleBytes(path: string, bytes: Buffer): Buffer {
+  if (!isGzipPath(path)) return bytes;
   try {
-    return gunzipSync(bytes, { maxOutputLength: MAX_DECOMPRESSED_BYTES }).toString('utf8');
+    return gunzipSync(bytes, { maxOutputLength: MAX_DECOMPRESSED_BYTES });
   } catch {
-    return '';
+    return Buffer.alloc(0);
   }
 }

@@ -9,6 +9,7 @@
  */
 import { CATALOG_CACHE_CONTROL } from '../emit/hosting.js';
 import { isRecord, locateDocuments } from '../validate/bundle-layout.js';
+import { catalogEnvelopeOf } from '../validate/listed-records.js';
 import type { BundleFiles } from '../validate/problem.js';
 
 export interface Freshness {
@@ -22,20 +23,29 @@ export interface Freshness {
 /** The catalog's `max-age`, as the bundle's hosting rules publish it. */
 export const CATALOG_CACHE_SECONDS = Number(/max-age=(\d+)/.exec(CATALOG_CACHE_CONTROL)?.[1] ?? '900');
 
+function generatedIn(value: unknown): string | undefined {
+  return isRecord(value) && typeof value.generated === 'string' ? value.generated : undefined;
+}
+
 function generatedOf(files: BundleFiles, file: string | undefined): string | undefined {
   const text = file === undefined ? undefined : files.get(file);
   if (text === undefined) return undefined;
   try {
-    const value: unknown = JSON.parse(text);
-    return isRecord(value) && typeof value.generated === 'string' ? value.generated : undefined;
+    return generatedIn(JSON.parse(text));
   } catch {
     return undefined;
   }
 }
 
+/** The catalog's `generated`, read from its envelope: the products are walked past, never kept. */
+function catalogGenerated(files: BundleFiles, file: string | undefined): string | undefined {
+  const envelope = file === undefined ? undefined : catalogEnvelopeOf(files, file);
+  return envelope?.ok === true ? generatedIn(envelope.value) : undefined;
+}
+
 export function judgeFreshness(files: BundleFiles, now: number): Freshness | undefined {
   const { healthFile, catalogFile } = locateDocuments(files);
-  const generated = generatedOf(files, healthFile) ?? generatedOf(files, catalogFile);
+  const generated = generatedOf(files, healthFile) ?? catalogGenerated(files, catalogFile);
   const time = generated === undefined ? Number.NaN : Date.parse(generated);
   if (generated === undefined || Number.isNaN(time)) return undefined;
   const ageSeconds = Math.max(0, Math.round((now - time) / 1000));

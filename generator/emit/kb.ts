@@ -11,7 +11,8 @@ import type { Artifact } from '../artifact.js';
 import { chunkedArtifact } from '../compact-artifact.js';
 import type { Product } from '../model.js';
 import type { BuildPlan } from '../plan.js';
-import { isRecord, parseJson } from '../validate/bundle-layout.js';
+import { isRecord } from '../validate/bundle-layout.js';
+import { kbEnvelopeOf, kbProductsOf } from '../validate/listed-records.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import { catalogUrls } from './catalog.js';
 import { recordsJsonArtifact } from './fragments.js';
@@ -78,24 +79,24 @@ export function emitKnowledgeBase(plan: BuildPlan): Artifact[] {
 }
 
 /** The records of `entries` that are objects, walked as they are read (not gathered: a big catalog's are read back from disk). */
-function* recordsAmong(entries: readonly unknown[]): Generator<Product> {
+function* recordsAmong(entries: Iterable<unknown>): Generator<Product> {
   for (const entry of entries) if (isRecord(entry)) yield entry as unknown as Product;
 }
 
 function readProductsJson(files: BundleFiles): { products: Iterable<Product>; problems: string[] } {
-  // Parsed once per bundle and shared with the other checkers (the file can hold 50,000 products).
-  const reading = parseJson(files, KB_PRODUCTS_FILE);
-  if (reading === undefined || !reading.ok) return { products: [], problems: ['not valid JSON'] };
-  const parsed = reading.value;
-  if (!isRecord(parsed) || !Array.isArray(parsed.products)) {
+  // The envelope once per bundle; the records walked each time (the file can hold 1,000,000 products).
+  const envelope = kbEnvelopeOf(files);
+  if (envelope === undefined || !envelope.ok) return { products: [], problems: ['not valid JSON'] };
+  const parsed = envelope.value;
+  const entries = kbProductsOf(files);
+  if (!isRecord(parsed) || envelope.records === undefined || entries === undefined) {
     return { products: [], problems: ['expected an object with a products array'] };
   }
   const problems: string[] = [];
-  if (parsed.count !== parsed.products.length) problems.push('count does not equal the number of products');
+  if (parsed.count !== envelope.records) problems.push('count does not equal the number of products');
   for (const key of ['merchant', 'generated', 'source', 'usage']) {
     if (parsed[key] === undefined) problems.push(`missing ${key}`);
   }
-  const entries = parsed.products;
   return { products: { [Symbol.iterator]: () => recordsAmong(entries) }, problems };
 }
 

@@ -11,16 +11,17 @@ import type { Availability } from '../model.js';
 import type { FeedOfferRow } from './agent-feeds/feed-offer-row.js';
 import { checkOfferAgrees } from './agent-feeds/offer-agreement.js';
 import { isRecordLike } from './agent-feeds/record-like.js';
-import { isRecord, KB_PRODUCTS_FILE, readJson, stringField } from './bundle-layout.js';
+import { isRecord, KB_PRODUCTS_FILE, stringField } from './bundle-layout.js';
 import type { CatalogProducts } from './catalog-products.js';
 import { type ProblemList, type Reference, reportMissing, SeenProducts } from './consistency-reference.js';
 import { digestOf } from './digests.js';
+import { kbProductsOf } from './listed-records.js';
 import type { Message, ProductText } from './pending-messages.js';
 import type { BundleFiles } from './problem.js';
-import { kbProductRecords } from './schemas.js';
 
 export function checkKbRecords(files: BundleFiles, reference: Reference, list: ProblemList): void {
-  const records = kbProductRecords(readJson(files, KB_PRODUCTS_FILE));
+  // Record by record (seeded or walked), never the whole document as one value.
+  const records = kbProductsOf(files);
   if (records === undefined) return;
   const seen = new SeenProducts(reference);
   for (const record of records) {

@@ -9,7 +9,7 @@
  */
 import { LLMS_PRODUCT_LIMIT } from '../emit/llms-sections.js';
 import { keepCatalogOffers } from './agent-feeds/offers-of-bundle.js';
-import { isRecord, locateDocuments, readJson } from './bundle-layout.js';
+import { locateDocuments } from './bundle-layout.js';
 import { checkFeedItems } from './consistency-feed.js';
 import { checkKbRecords, checkKnowledgeBaseMarkdown } from './consistency-kb.js';
 import {
@@ -21,6 +21,7 @@ import {
   SeenProducts,
 } from './consistency-reference.js';
 import { collectMarkdownLinks, markdownLinksOfLines, streamSitemapUrls } from './consistency-sources.js';
+import { catalogProductsOf } from './listed-records.js';
 import type { BundleFiles, Problem } from './problem.js';
 import { documentLines } from './text-lines.js';
 
@@ -97,13 +98,8 @@ function originOf(url: string): string | undefined {
  * every check below kept a whole copy of the catalog in memory for the gate's longest check.
  */
 function referenceOf(files: BundleFiles, catalogFile: string, list: ProblemList): Reference | undefined {
-  const products = catalogProducts(files, catalogFile);
+  const products = catalogProductsOf(files);
   return products === undefined ? undefined : buildReference(catalogFile, products, list);
-}
-
-function catalogProducts(files: BundleFiles, catalogFile: string): unknown[] | undefined {
-  const catalog = readJson(files, catalogFile);
-  return isRecord(catalog) && Array.isArray(catalog.products) ? catalog.products : undefined;
 }
 
 export function checkConsistency(files: BundleFiles): Problem[] {
@@ -131,5 +127,5 @@ export function checkConsistency(files: BundleFiles): Problem[] {
   const sitemap = streamSitemapUrls(files);
   if (sitemap !== undefined) checkSitemapHost(sitemap, locateDocuments(files).siteUrl, reference, list);
   // The few products the messages quote, read from the catalog once more.
-  return list.finish(() => catalogProducts(files, catalogFile) ?? []);
+  return list.finish(() => catalogProductsOf(files) ?? []);
 }

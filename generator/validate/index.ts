@@ -13,9 +13,10 @@ import { checkLlms } from '../emit/llms.js';
 import { checkRobots } from '../emit/robots.js';
 import { checkSitemap } from '../emit/sitemap.js';
 import { checkAgentFeeds } from './agent-feeds/index.js';
-import { parseJson } from './bundle-layout.js';
+import { KB_PRODUCTS_FILE, locateDocuments, parseJson } from './bundle-layout.js';
 import { checkConsistency } from './consistency.js';
 import { checkDiscovery } from './discovery.js';
+import { catalogEnvelopeOf, kbEnvelopeOf } from './listed-records.js';
 import { checkMarkdownPages } from './markdown-pages.js';
 import { checkOpenApi } from './openapi.js';
 import { bundleFilesOf } from './parse-once.js';
@@ -29,10 +30,17 @@ export type { BundleChecker, BundleFiles, Problem } from './problem.js';
 
 export function checkJsonSyntax(files: BundleFiles): Problem[] {
   const problems: Problem[] = [];
+  const { catalogFile } = locateDocuments(files);
   for (const path of files.keys()) {
     if (!path.endsWith('.json')) continue;
-    // Parsed once per bundle and cached: the other checkers read the same values.
-    const parsed = parseJson(files, path);
+    // Parsed once per bundle and cached: the other checkers read the same values. The two
+    // documents that list every product are walked instead, never parsed whole.
+    const parsed =
+      path === catalogFile
+        ? catalogEnvelopeOf(files, path)
+        : path === KB_PRODUCTS_FILE
+          ? kbEnvelopeOf(files)
+          : parseJson(files, path);
     if (parsed !== undefined && !parsed.ok) {
       problems.push({ path, rule: 'json', message: `not valid JSON: ${parsed.error}` });
     }

@@ -2,19 +2,32 @@
  * A bundle's files as the gate reads them (path → text), read from their source when a
  * checker asks for one rather than copied up front: from the build's artifacts (a compact
  * artifact decodes its bytes on each read, compact-artifact.ts) or from a directory's bytes
- * (gunzipped and decoded on each read). At 100,000 products the texts are about two billion
+ * (gunzipped and decoded on each read), or a directory's files read from disk on each
+ * read (`check/read-dir.ts`). At 100,000 products the texts are about two billion
  * characters, more than Node's default heap holds at once; a checker that needs a document
  * more than once reads it through `readOnce`.
  */
 import type { Artifact } from '../artifact.js';
-import { decodeBundleFile } from '../bundle-file-encoding.js';
+import { decodeBundleFile, decodedBundleBytes } from '../bundle-file-encoding.js';
 import type { BundleFiles } from './problem.js';
 
 export class LazyBundleFiles implements BundleFiles {
   readonly #readers: ReadonlyMap<string, () => string>;
+  readonly #chunkReaders: ReadonlyMap<string, () => Iterable<Buffer>>;
 
-  constructor(readers: ReadonlyMap<string, () => string>) {
+  /** `chunkReaders` give a file's text as UTF-8 bytes a chunk at a time, for the streamed readers. */
+  constructor(
+    readers: ReadonlyMap<string, () => string>,
+    chunkReaders: ReadonlyMap<string, () => Iterable<Buffer>> = new Map(),
+  ) {
     this.#readers = readers;
+    this.#chunkReaders = chunkReaders;
+  }
+
+  /** The file's text as byte chunks in order, read as the iteration reaches them; undefined when unknown. */
+  chunks(path: string): Iterable<Buffer> | undefined {
+    const read = this.#chunkReaders.get(path);
+    return read === undefined ? undefined : { [Symbol.iterator]: () => read()[Symbol.iterator]() };
   }
 
   get size(): number {
@@ -59,5 +72,6 @@ export function filesOfArtifacts(artifacts: readonly Artifact[]): LazyBundleFile
 export function filesOfBytes(files: ReadonlyMap<string, Buffer>): LazyBundleFiles {
   return new LazyBundleFiles(
     new Map([...files].map(([path, bytes]) => [path, () => decodeBundleFile(path, bytes)])),
+    new Map([...files].map(([path, bytes]) => [path, () => [decodedBundleBytes(path, bytes)]])),
   );
 }

@@ -13,7 +13,8 @@ import {
   LANDING_MARKDOWN_PATH,
   productMarkdownFile,
 } from '../emit/sitemap-pages.js';
-import { DOCS_FILE, isRecord, locateDocuments, readJson, stringField } from './bundle-layout.js';
+import { DOCS_FILE, stringField } from './bundle-layout.js';
+import { catalogProductsOf } from './listed-records.js';
 import type { BundleFiles, Problem } from './problem.js';
 
 const TWINS: readonly [page: string, twin: string][] = [
@@ -31,17 +32,16 @@ type PageFacts = { slug: string } & Partial<Record<(typeof FIELDS)[number], stri
  * for it held a whole copy of the catalog (the build makes the records again for each reader).
  */
 function catalogPageFacts(files: BundleFiles): PageFacts[] {
-  const { catalogFile } = locateDocuments(files);
-  const catalog = catalogFile === undefined ? undefined : readJson(files, catalogFile);
-  const products = isRecord(catalog) && Array.isArray(catalog.products) ? catalog.products : [];
-  return products.map((product: unknown) => {
-    const facts: PageFacts = { slug: stringField(product, 'slug') ?? '' };
+  const facts: PageFacts[] = [];
+  for (const product of catalogProductsOf(files) ?? []) {
+    const fact: PageFacts = { slug: stringField(product, 'slug') ?? '' };
     for (const field of FIELDS) {
       const value = stringField(product, field);
-      if (value !== undefined) facts[field] = value;
+      if (value !== undefined) fact[field] = value;
     }
-    return facts;
-  });
+    facts.push(fact);
+  }
+  return facts;
 }
 
 /** What is wrong with one page of a catalog product, against that product. */

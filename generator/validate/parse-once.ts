@@ -12,7 +12,7 @@
  */
 import type { Artifact } from '../artifact.js';
 import { artifactChunks, isCompactArtifact } from '../compact-artifact.js';
-import { filesOfArtifacts } from './lazy-bundle-files.js';
+import { filesOfArtifacts, LazyBundleFiles } from './lazy-bundle-files.js';
 import type { BundleFiles } from './problem.js';
 
 /** One way of reading a document; its `name` keeps two readers of one file apart in the cache. */
@@ -51,11 +51,13 @@ export function bundleFilesOf(artifacts: readonly Artifact[]): BundleFiles {
 
 /**
  * A document's bytes in order, a chunk at a time (a parted document part by part), for a
- * bundle made from artifacts; undefined for other bundles (read their text) or no such file.
+ * bundle made from artifacts or read from a directory (a `.gz` file's gunzipped); undefined
+ * for other bundles (a live site's: read their text) or no such file.
  */
 export function documentChunks(files: BundleFiles, path: string): Iterable<Buffer> | undefined {
   const artifact = artifactsByBundle.get(files)?.get(path);
-  return artifact === undefined ? undefined : { [Symbol.iterator]: () => artifactChunks(artifact) };
+  if (artifact !== undefined) return { [Symbol.iterator]: () => artifactChunks(artifact) };
+  return files instanceof LazyBundleFiles ? files.chunks(path) : undefined;
 }
 
 /**

@@ -19,6 +19,7 @@ import {
 } from '../emit/openapi-schemas.js';
 import { PACKAGE_ROOT } from '../paths.js';
 import { isRecord, KB_PRODUCTS_FILE, locateDocuments, parseJson } from './bundle-layout.js';
+import { catalogEnvelopeOf, kbEnvelopeOf, kbProductsOf, listedRecords } from './listed-records.js';
 import type { BundleFiles, Problem } from './problem.js';
 
 /** More errors than this for one document add nothing a reader can act on. */
@@ -75,13 +76,15 @@ export function validateAgainst(
   value: unknown,
   path: string,
   instancePrefix = '',
+  /** The schema the value is part of (a product of the Catalog), as the messages name it. */
+  label: SchemaName = name,
 ): Problem[] {
   const validate = schemaValidator(name);
   if (validate(value)) return [];
   return (validate.errors ?? []).slice(0, MAX_ERRORS_PER_DOCUMENT).map((error) => ({
     path,
     rule: 'schema',
-    message: `${name}: ${describeError(error, instancePrefix)}`,
+    message: `${label}: ${describeError(error, instancePrefix)}`,
   }));
 }
 
@@ -126,7 +129,7 @@ const DEFAULT_FILES: Readonly<Partial<Record<SchemaName, string>>> = {
   Health: 'agent-catalog/health.json',
 };
 
-function checkDocument(files: BundleFiles, path: string | undefined, name: SchemaName): Problem[] {
+function checkDocument(files: BundleFiles, path: string | undefined, name: 'Health'): Problem[] {
   if (path === undefined) {
     const expected = DEFAULT_FILES[name] ?? name;
     return [{ path: expected, rule: 'missing', message: `no ${name} document in the bundle` }];
@@ -134,38 +137,57 @@ function checkDocument(files: BundleFiles, path: string | undefined, name: Schem
   const parsed = parseJson(files, path);
   // Unreadable JSON is reported once, by checkJsonSyntax.
   if (parsed === undefined || !parsed.ok) return [];
-  const problems = validateAgainst(name, parsed.value, path);
-  if (name === 'Catalog' && isRecord(parsed.value) && Array.isArray(parsed.value.products)) {
-    const { count, products } = parsed.value;
-    if (count !== products.length) {
-      problems.push({
-        path,
-        rule: 'count',
-        message: `count is ${String(count)} but products has ${products.length} entries`,
-      });
-    }
+  return validateAgainst(name, parsed.value, path);
+}
+
+/**
+ * The catalog, its envelope and then each product on its own against the Catalog schema's
+ * product definition, as the products are walked (`listed-records.ts`): the whole catalog
+ * is never one value. The messages and paths are those of validating it whole
+ * (`Catalog: /products/123/price: ...`), at most MAX_ERRORS_PER_DOCUMENT of them.
+ */
+function checkCatalog(files: BundleFiles, path: string | undefined): Problem[] {
+  if (path === undefined) {
+    const expected = DEFAULT_FILES.Catalog ?? 'Catalog';
+    return [{ path: expected, rule: 'missing', message: 'no Catalog document in the bundle' }];
+  }
+  const envelope = catalogEnvelopeOf(files, path);
+  // Unreadable JSON is reported once, by checkJsonSyntax.
+  if (envelope === undefined || !envelope.ok) return [];
+  const problems = validateAgainst('Catalog', envelope.value, path);
+  const products = envelope.records === undefined ? undefined : listedRecords(files, path, 'products');
+  if (products === undefined) return problems;
+  let index = 0;
+  for (const product of products) {
+    if (problems.length >= MAX_ERRORS_PER_DOCUMENT) break;
+    problems.push(...validateAgainst('Product', product, path, `/products/${index}`, 'Catalog'));
+    index += 1;
+  }
+  const { count } = isRecord(envelope.value) ? envelope.value : {};
+  if (count !== envelope.records) {
+    problems.push({
+      path,
+      rule: 'count',
+      message: `count is ${String(count)} but products has ${envelope.records} entries`,
+    });
   }
   return problems;
 }
 
-/** The product records of kb/products.json: the file is either an array of them or an object with `products`. */
-export function kbProductRecords(value: unknown): unknown[] | undefined {
-  if (Array.isArray(value)) return value;
-  if (isRecord(value) && Array.isArray(value.products)) return value.products;
-  return undefined;
-}
-
 function checkKbProducts(files: BundleFiles): Problem[] {
-  const parsed = parseJson(files, KB_PRODUCTS_FILE);
-  if (parsed === undefined || !parsed.ok) return [];
-  const records = kbProductRecords(parsed.value);
+  const envelope = kbEnvelopeOf(files);
+  if (envelope === undefined || !envelope.ok) return [];
+  const records = envelope.records === undefined ? undefined : kbProductsOf(files);
   if (records === undefined) {
     return [{ path: KB_PRODUCTS_FILE, rule: 'schema', message: 'expected an array of products' }];
   }
-  const prefix = Array.isArray(parsed.value) ? '' : '/products';
+  const prefix = Array.isArray(envelope.value) ? '' : '/products';
   const problems: Problem[] = [];
-  for (let index = 0; index < records.length && problems.length < MAX_ERRORS_PER_DOCUMENT; index++) {
-    problems.push(...validateAgainst('Product', records[index], KB_PRODUCTS_FILE, `${prefix}/${index}`));
+  let index = 0;
+  for (const record of records) {
+    if (problems.length >= MAX_ERRORS_PER_DOCUMENT) break;
+    problems.push(...validateAgainst('Product', record, KB_PRODUCTS_FILE, `${prefix}/${index}`));
+    index += 1;
   }
   return problems;
 }
@@ -176,7 +198,7 @@ function checkKbProducts(files: BundleFiles): Problem[] {
  * document), never because a whole store's products were refused.
  */
 function checkNotEmpty(files: BundleFiles, catalogFile: string | undefined, healthFile: string | undefined) {
-  const catalog = catalogFile === undefined ? undefined : parseJson(files, catalogFile);
+  const catalog = catalogFile === undefined ? undefined : catalogEnvelopeOf(files, catalogFile);
   if (catalog === undefined || !catalog.ok || !isRecord(catalog.value) || catalog.value.count !== 0)
     return [];
   const health = healthFile === undefined ? undefined : parseJson(files, healthFile);
@@ -195,7 +217,7 @@ function checkNotEmpty(files: BundleFiles, catalogFile: string | undefined, heal
 export function checkSchemas(files: BundleFiles): Problem[] {
   const { catalogFile, healthFile } = locateDocuments(files);
   return [
-    ...checkDocument(files, catalogFile, 'Catalog'),
+    ...checkCatalog(files, catalogFile),
     ...checkDocument(files, healthFile, 'Health'),
     ...checkNotEmpty(files, catalogFile, healthFile),
     ...checkKbProducts(files),

@@ -6,7 +6,7 @@
  * run on its own (or before the consistency check) reads them from the catalog itself.
  * Keyed weakly by the bundle's files, so they go with the bundle.
  */
-import { isRecord, locateDocuments, readJson } from '../bundle-layout.js';
+import { catalogProductsOf } from '../listed-records.js';
 import type { BundleFiles } from '../problem.js';
 import type { CatalogOffers } from './catalog-offers.js';
 import { CatalogOffersBuilder } from './catalog-offers-builder.js';
@@ -26,11 +26,9 @@ export function takeCatalogOffers(files: BundleFiles): CatalogOffers | undefined
   return kept.offers;
 }
 
-/** The catalog's products, or undefined when the bundle has no readable catalog. */
-export function readCatalogProducts(files: BundleFiles): unknown[] | undefined {
-  const { catalogFile } = locateDocuments(files);
-  const catalog = catalogFile === undefined ? undefined : readJson(files, catalogFile);
-  return isRecord(catalog) && Array.isArray(catalog.products) ? catalog.products : undefined;
+/** The catalog's products (walked anew each time), or undefined when the bundle has no readable catalog. */
+export function readCatalogProducts(files: BundleFiles): Iterable<unknown> | undefined {
+  return catalogProductsOf(files);
 }
 
 /** The catalog's offers, or undefined when the bundle has no readable catalog with variants. */
