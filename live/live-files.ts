@@ -80,15 +80,31 @@ export interface LiveFile {
   body: string | Uint8Array;
 }
 
+/** Every live file at once (tests, and callers that keep them all anyway); see `liveFiles`. */
 export function buildLiveFiles(
   records: RecordSource,
   settings: LiveManifestSettings,
-  options: {
-    indexSizes?: Partial<PartitionSizes>;
-    shards?: Pick<ShardCounts, 'products' | 'variants'>;
-    packShard?: ShardPacker;
-  } = {},
+  options: LiveFilesOptions = {},
 ): LiveFile[] {
+  return [...liveFiles(records, settings, options)];
+}
+
+export interface LiveFilesOptions {
+  indexSizes?: Partial<PartitionSizes>;
+  shards?: Pick<ShardCounts, 'products' | 'variants'>;
+  packShard?: ShardPacker;
+}
+
+/**
+ * The live files one at a time: the manifest and the search index once the catalog has been
+ * read, then each shard packed only when asked for, so a writer that stores each file before
+ * asking for the next never holds the shards together (gigabytes at 1,000,000 products).
+ */
+export function* liveFiles(
+  records: RecordSource,
+  settings: LiveManifestSettings,
+  options: LiveFilesOptions = {},
+): Generator<LiveFile> {
   const counts = options.shards ?? chooseShardCounts(records.length);
   const collector = collectShardMembers(counts);
   // One read of the catalog feeds both the index and the shards' members.
@@ -104,11 +120,9 @@ export function buildLiveFiles(
     index_parts: index.length,
     products: records.length,
   };
-  return [
-    { path: MANIFEST_PATH, body: JSON.stringify(manifest) },
-    ...index.map(({ name, body }) => ({ path: indexFilePath(name), body })),
-    ...packProductShards(records, collector.members, counts, options.packShard),
-  ];
+  yield { path: MANIFEST_PATH, body: JSON.stringify(manifest) };
+  for (const { name, body } of index) yield { path: indexFilePath(name), body };
+  yield* packProductShards(records, collector.members, counts, options.packShard);
 }
 
 /** Each record's search row, noting on the way which shards the record is a member of. */

@@ -89,27 +89,33 @@ function membersRecords(
   return given;
 }
 
-/** The shards' files, packed one shard at a time from their members' records. */
-export function packProductShards(
+/**
+ * The shards' files, packed one shard at a time from their members' records, each only when
+ * it is asked for: a writer that stores each file before asking for the next holds one
+ * shard's bytes at a time (at 1,000,000 products the shards together are gigabytes).
+ */
+export function* packProductShards(
   source: RecordSource,
   members: ShardMembers,
   counts: ShardCountsOf,
   packShard: ShardPacker = packHere,
-): ShardFile[] {
-  return [
-    ...members.products.map((shard, index) => ({
+): Generator<ShardFile> {
+  for (const [index, shard] of members.products.entries()) {
+    yield {
       path: productShardPath(index),
       body: packShard({ kind: 'products', index, members: shard }, (given) =>
         packEntries(productEntries(membersRecords(source, shard, given))),
       ),
-    })),
-    ...members.variants.map((shard, index) => ({
+    };
+  }
+  for (const [index, shard] of members.variants.entries()) {
+    yield {
       path: variantShardPath(index),
       body: packShard({ kind: 'variants', index, members: shard }, (given) =>
         packEntries(variantEntries(membersRecords(source, shard, given), index, counts.variants)),
       ),
-    })),
-  ];
+    };
+  }
 }
 
 /** The shards of a source on their own: one pass to find the members, then one shard at a time. */
@@ -120,5 +126,5 @@ export function buildProductShards(
 ): ShardFile[] {
   const collector = collectShardMembers(counts);
   for (const [index, record] of numberedRecords(source)) collector.add(index, record);
-  return packProductShards(source, collector.members, counts, packShard);
+  return [...packProductShards(source, collector.members, counts, packShard)];
 }

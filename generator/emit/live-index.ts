@@ -6,7 +6,7 @@
  * `live.enabled` is on.
  */
 import { mcpEndpointOf } from '../../access-token/resource-urls.js';
-import { buildLiveFiles, LIVE_DIR, type LiveManifestSettings } from '../../live/live-files.js';
+import { LIVE_DIR, type LiveManifestSettings, liveFiles } from '../../live/live-files.js';
 import type { ShardPacker } from '../../live/product-shards.js';
 import type { RecordSource } from '../../live/record-source.js';
 import type { Artifact } from '../artifact.js';
@@ -22,8 +22,13 @@ export function isLiveData(artifact: Pick<Artifact, 'path'>): boolean {
   return artifact.path.startsWith(`${LIVE_DIR}/`);
 }
 
-export function emitLiveIndex(plan: BuildPlan): Artifact[] {
-  if (!plan.config.live.enabled) return [];
+/**
+ * The live handler's files, each made only when the bundle's writer asks for the next one:
+ * written and let go one at a time, the shards are never held together (at 1,000,000
+ * products they were gigabytes of bytes waiting for the last shard).
+ */
+export function* emitLiveIndex(plan: BuildPlan): Generator<Artifact> {
+  if (!plan.config.live.enabled) return;
   const { products } = plan;
   // Read a product at a time (`length`, `at`, `for…of` only): the plan's products may be a
   // list on disk that parses a fresh object on every read, so nothing here keys on identity.
@@ -45,15 +50,18 @@ export function emitLiveIndex(plan: BuildPlan): Artifact[] {
       members,
       () => pack(members.map((member) => plannedAt(plan, member).record)),
     );
-  return buildLiveFiles(records, liveSettings(plan), { shards: plan.shards, packShard }).map((file) => {
+  for (const file of liveFiles(records, liveSettings(plan), { shards: plan.shards, packShard })) {
     const meta = { path: file.path, mediaType: mediaTypeOf(file.path) };
-    if (typeof file.body === 'string') return { ...meta, body: file.body };
+    if (typeof file.body === 'string') {
+      yield { ...meta, body: file.body };
+      continue;
+    }
     const { buffer, byteOffset, byteLength } = file.body;
-    return bytesArtifact(
+    yield bytesArtifact(
       meta,
       Buffer.isBuffer(file.body) ? file.body : Buffer.from(buffer, byteOffset, byteLength),
     );
-  });
+  }
 }
 
 function plannedAt(plan: BuildPlan, index: number): PlannedProduct {

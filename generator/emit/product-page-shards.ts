@@ -41,8 +41,17 @@ export function packsProductPages(plan: BuildPlan): boolean {
   return plan.config.live.enabled;
 }
 
-export function emitProductPages(plan: BuildPlan): Artifact[] {
-  if (!packsProductPages(plan)) return emitProductMarkdown(plan);
+/**
+ * The product pages, a file each or packed in shards. A shard is packed only when the
+ * bundle's writer asks for the next artifact, so it is written and let go before the next
+ * one is made: returned together, the shards were every page of the catalog in memory at
+ * once (gigabytes at 1,000,000 products).
+ */
+export function* emitProductPages(plan: BuildPlan): Generator<Artifact> {
+  if (!packsProductPages(plan)) {
+    yield* emitProductMarkdown(plan);
+    return;
+  }
   // Copied from the last build's fragments when the product did not change.
   const render = productPageRenderer(plan);
   const count = plan.shards.pages;
@@ -56,39 +65,39 @@ export function emitProductPages(plan: BuildPlan): Artifact[] {
   const column = keyColumnOf(plan.products);
   for (let index = 0; index < plan.products.length; index += 1)
     buckets[shardOf(productPageName(column.slug(index)), count)]?.push(index);
-  const manifest = buildPagesManifest({
-    generated: plan.generated,
-    folder: PRODUCT_MARKDOWN_DIR,
-    shards: count,
-    // Every page has the same headers (one folder rule when they are files): any path speaks for all.
-    headers: documentHeaders(plan, {
-      path: productMarkdownFile('page'),
-      mediaType: PRODUCT_MARKDOWN_MEDIA_TYPE,
+  yield {
+    path: PAGES_MANIFEST_PATH,
+    mediaType: 'application/json',
+    body: buildPagesManifest({
+      generated: plan.generated,
+      folder: PRODUCT_MARKDOWN_DIR,
+      shards: count,
+      // Every page has the same headers (one folder rule when they are files): any path speaks for all.
+      headers: documentHeaders(plan, {
+        path: productMarkdownFile('page'),
+        mediaType: PRODUCT_MARKDOWN_MEDIA_TYPE,
+      }),
     }),
-  });
-  return [
-    { path: PAGES_MANIFEST_PATH, mediaType: 'application/json', body: manifest },
-    // One shard's pages rendered at a time, so only that shard's texts are held at once.
-    ...buckets.map((indexes, shard) =>
-      bytesArtifact(
-        { path: pageShardPath(shard), mediaType: 'text/plain; charset=utf-8' },
-        // The shard's products are read only when it is packed again.
-        plan.fragments.whole(shardKind, shardKey(shard), plan.products, indexes, () =>
-          packPageShard(
-            indexes.map((at) => {
-              const product = productAt(plan.products, at, 'emitProductPages');
-              const bytes = render(product);
-              return {
-                name: productPageName(product.record.slug),
-                body: bytes.toString('utf8'),
-                etag: computeEtag(bytes),
-              };
-            }),
-          ),
+  };
+  for (const [shard, indexes] of buckets.entries()) {
+    yield bytesArtifact(
+      { path: pageShardPath(shard), mediaType: 'text/plain; charset=utf-8' },
+      // The shard's products are read only when it is packed again.
+      plan.fragments.whole(shardKind, shardKey(shard), plan.products, indexes, () =>
+        packPageShard(
+          indexes.map((at) => {
+            const product = productAt(plan.products, at, 'emitProductPages');
+            const bytes = render(product);
+            return {
+              name: productPageName(product.record.slug),
+              body: bytes.toString('utf8'),
+              etag: computeEtag(bytes),
+            };
+          }),
         ),
       ),
-    ),
-  ];
+    );
+  }
 }
 
 function isPagesManifest(value: unknown): value is PagesManifest {

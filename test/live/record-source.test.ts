@@ -8,7 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { artifactBytes } from '../../generator/compact-artifact.js';
 import { emitLiveIndex } from '../../generator/emit/live-index.js';
+import { emitProductPages } from '../../generator/emit/product-page-shards.js';
 import type { BuildPlan, PlannedProducts } from '../../generator/plan.js';
+import { KeyColumnWriter } from '../../generator/product-store/product-keys.js';
 import { buildLiveFiles, type LiveManifestSettings } from '../../live/live-files.js';
 import type { ShardPacker } from '../../live/product-shards.js';
 import type { RecordSource } from '../../live/record-source.js';
@@ -152,7 +154,7 @@ describe('the live emitter over products read one at a time', () => {
     };
     const fresh: BuildPlan = { ...plan, products: list };
     const artifactsOf = (of: BuildPlan) =>
-      emitLiveIndex(of).map((artifact) => [
+      [...emitLiveIndex(of)].map((artifact) => [
         artifact.path,
         artifact.mediaType,
         artifactBytes(artifact).toString('base64'),
@@ -160,5 +162,58 @@ describe('the live emitter over products read one at a time', () => {
     const expected = artifactsOf(plan);
     expect(expected.some(([path]) => path?.startsWith('_live/products/'))).toBe(true);
     expect(artifactsOf(fresh)).toEqual(expected);
+  });
+});
+
+describe('the shards made one at a time, as the bundle’s writer asks for them', () => {
+  /** A plan whose products count each read by position (what packing a shard does). */
+  function countingPlan(count: number) {
+    const config = makeSampleConfig({ ...SAMPLE_CONFIG_INPUT, live: { enabled: true } });
+    const plan = makeSamplePlan({ config, products: makeManyProducts(config, count) });
+    const products = plan.products;
+    const reads = { at: 0 };
+    // The slugs and digests in their column, as a list on disk has them: sorting pages into shards reads no product.
+    const keys = new KeyColumnWriter();
+    for (const product of products) keys.add(product);
+    const list: PlannedProducts = {
+      length: products.length,
+      keyColumn: keys.finish(),
+      at: (index: number) => {
+        reads.at += 1;
+        return products.at(index);
+      },
+      [Symbol.iterator]: () => products[Symbol.iterator](),
+    };
+    // Several shards of each kind, so taking the first one is not taking them all.
+    const shards = { ...plan.shards, pages: 8, products: 8, variants: 4 };
+    return { plan: { ...plan, products: list, shards } as BuildPlan, reads };
+  }
+
+  /** Takes artifacts until one whose path `stop` accepts, and returns that path. */
+  function takeUntil(artifacts: Iterator<{ path: string }>, stop: (path: string) => boolean): string {
+    for (let next = artifacts.next(); !next.done; next = artifacts.next())
+      if (stop(next.value.path)) return next.value.path;
+    throw new Error('no such artifact');
+  }
+
+  it('when the live files are taken one by one then a product shard’s records are read only when it is taken', () => {
+    const { plan, reads } = countingPlan(300);
+    const artifacts = emitLiveIndex(plan)[Symbol.iterator]();
+    takeUntil(artifacts, (path) => path.startsWith('_live/index/'));
+    // The search index is built from one iteration: no shard was packed yet.
+    expect(reads.at).toBe(0);
+    takeUntil(artifacts, (path) => path.startsWith('_live/products/'));
+    expect(reads.at).toBeGreaterThan(0);
+    expect(reads.at).toBeLessThan(300);
+  });
+
+  it('when the page shards are taken one by one then each shard’s pages are rendered only when it is taken', () => {
+    const { plan, reads } = countingPlan(300);
+    const artifacts = emitProductPages(plan)[Symbol.iterator]();
+    takeUntil(artifacts, (path) => path === '_live/pages.json');
+    expect(reads.at).toBe(0);
+    takeUntil(artifacts, (path) => path.startsWith('_live/pages/'));
+    expect(reads.at).toBeGreaterThan(0);
+    expect(reads.at).toBeLessThan(300);
   });
 });
