@@ -63,24 +63,34 @@ function editFeedItem(from: readonly Artifact[], index: number, edit: (item: str
   );
 }
 
+/** A JSON Lines document with the line `matches` picks edited (undefined drops it). */
+function editJsonLine(
+  from: readonly Artifact[],
+  path: string,
+  matches: (line: Json) => boolean,
+  edit: (line: Json) => Json | undefined,
+): Artifact[] {
+  return editText(from, path, (text) =>
+    text
+      .split('\n')
+      .flatMap((line) => {
+        if (line === '') return [line];
+        const parsed = JSON.parse(line) as Json;
+        if (!matches(parsed)) return [line];
+        const edited = edit(parsed);
+        return edited === undefined ? [] : [JSON.stringify(edited)];
+      })
+      .join('\n'),
+  );
+}
+
 /** The OpenAI shard with the row of product `index` edited (undefined drops it). */
 function editShardRow(
   from: readonly Artifact[],
   index: number,
   edit: (row: Json) => Json | undefined,
 ): Artifact[] {
-  return editText(from, SHARD, (text) =>
-    text
-      .split('\n')
-      .flatMap((line) => {
-        if (line === '') return [line];
-        const row = JSON.parse(line) as Json;
-        if (row.item_id !== variantId(index)) return [line];
-        const edited = edit(row);
-        return edited === undefined ? [] : [JSON.stringify(edited)];
-      })
-      .join('\n'),
-  );
+  return editJsonLine(from, SHARD, (row) => row.item_id === variantId(index), edit);
 }
 
 /** The ACP snapshot with the line of product `index` edited (undefined drops it). */
@@ -89,18 +99,7 @@ function editAcpLine(
   index: number,
   edit: (line: Json) => Json | undefined,
 ): Artifact[] {
-  return editText(from, ACP, (text) =>
-    text
-      .split('\n')
-      .flatMap((line) => {
-        if (line === '') return [line];
-        const product = JSON.parse(line) as Json;
-        if (product.id !== productAt(catalog, index).id) return [line];
-        const edited = edit(product);
-        return edited === undefined ? [] : [JSON.stringify(edited)];
-      })
-      .join('\n'),
-  );
+  return editJsonLine(from, ACP, (product) => product.id === productAt(catalog, index).id, edit);
 }
 
 describe('the feeds held to the catalog offers', () => {
