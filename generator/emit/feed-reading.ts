@@ -80,6 +80,22 @@ export function feedOfTree(tree: unknown): { frame: FeedFrame; items: Iterable<R
   return { frame, items: { [Symbol.iterator]: () => recordsOf(feedTreeItems(items)) } };
 }
 
+/**
+ * A validator's fault in a piece of the document (an item, the frame) at the document's
+ * lines: its own line, and the line its message names for the tag left open, so the words
+ * are those a validation of the whole document says.
+ */
+function atDocumentLines(
+  fault: { line: number; msg: string },
+  lineOf: (line: number) => number,
+): { line: number; message: string } {
+  const message = fault.msg.replace(
+    /\(opened in line (\d+), col/,
+    (_, line: string) => `(opened in line ${lineOf(Number(line))}, col`,
+  );
+  return { line: lineOf(fault.line), message };
+}
+
 /** Items parsed per call: a call's own cost is most of one item's, a batch's tree is small. */
 const ITEMS_PER_PARSE = 256;
 
@@ -102,12 +118,13 @@ export class FeedTextWalk {
 
   *items(): Generator<Record<string, unknown>> {
     let batch: string[] = [];
-    for (const { text, line } of this.#cutter.elements(this.#watched())) {
+    for (const { text, line, column } of this.#cutter.elements(this.#watched())) {
       // Past a fault the items are still cut, for the frame (its fault may come earlier).
       if (this.#malformed !== undefined) continue;
-      const validation = XMLValidator.validate(text);
+      // At its column, so the validator's columns on its first line are the document's.
+      const validation = XMLValidator.validate(`${' '.repeat(column - 1)}${text}`);
       if (validation !== true) {
-        this.#malformed = { line: line + validation.err.line - 1, message: validation.err.msg };
+        this.#malformed = atDocumentLines(validation.err, (at) => line + at - 1);
         continue;
       }
       batch.push(text);
@@ -126,7 +143,7 @@ export class FeedTextWalk {
     const inFrame =
       validation === true
         ? undefined
-        : { line: this.#cutter.documentLine(validation.err.line), message: validation.err.msg };
+        : atDocumentLines(validation.err, (at) => this.#cutter.documentLine(at));
     const malformed = [inFrame, this.#malformed]
       .filter((fault) => fault !== undefined)
       .sort((a, b) => a.line - b.line)[0];

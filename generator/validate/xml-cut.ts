@@ -12,10 +12,11 @@
  * as text, for the parser to refuse.
  */
 
-/** One element cut from the document: its text, start tag to end tag, and the 1-based line it starts on. */
+/** One element cut from the document: its text, start tag to end tag, and the 1-based line and column it starts at. */
 export interface CutElement {
   text: string;
   line: number;
+  column: number;
 }
 
 /** The longest markup start that decides its kind (`<![CDATA[`): a shorter rest of a piece waits for the next. */
@@ -59,11 +60,12 @@ export class XmlCutter {
   #frame: string[] = [];
   #frameLine = 1;
   #line = 1;
+  #column = 1;
   #doctype = '';
   /** Per run of cut elements (and the white space between them): its frame line and the document lines cut so far. */
   #cuts: [frameLine: number, linesCut: number][] = [];
   #linesCut = 0;
-  #element: { parts: string[]; depth: number; line: number } | undefined;
+  #element: { parts: string[]; depth: number; line: number; column: number } | undefined;
   /** The frame met only white space since the last element was cut. */
   #afterCut = false;
 
@@ -100,9 +102,9 @@ export class XmlCutter {
     }
     if (this.#element !== undefined) {
       // An element the document never closes: its text goes to the parser to say so.
-      const { parts, line } = this.#element;
+      const { parts, line, column } = this.#element;
       this.#element = undefined;
-      yield { text: parts.join(''), line };
+      yield { text: parts.join(''), line, column };
     }
   }
 
@@ -130,7 +132,10 @@ export class XmlCutter {
 
   *#take(token: string, kind: 'text' | 'markup'): Generator<CutElement> {
     const line = this.#line;
-    this.#line += linesIn(token);
+    const column = this.#column;
+    const breaks = linesIn(token);
+    this.#line += breaks;
+    this.#column = breaks === 0 ? column + token.length : token.length - token.lastIndexOf('\n');
     const element = this.#element;
     if (element !== undefined) {
       element.parts.push(token);
@@ -139,7 +144,7 @@ export class XmlCutter {
       this.#element = undefined;
       const text = element.parts.join('');
       this.#cutLines(linesIn(text));
-      yield { text, line: element.line };
+      yield { text, line: element.line, column: element.column };
       return;
     }
     const atParent = this.#open.join('>') === this.#parent;
@@ -151,8 +156,8 @@ export class XmlCutter {
       const depth = depthChange(token);
       if (depth === 0) {
         this.#cutLines(linesIn(token));
-        yield { text: token, line };
-      } else this.#element = { parts: [token], depth, line };
+        yield { text: token, line, column };
+      } else this.#element = { parts: [token], depth, line, column };
       return;
     }
     this.#afterCut = false;
