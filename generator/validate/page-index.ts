@@ -1,13 +1,15 @@
 /**
  * The catalog's product pages as digests, for the Markdown pages' check at any size: per
- * product, 8 bytes of its page name's SHA-256 (sorted, for a page to find its products), 8
- * of its page name and front matter facts together, and two bytes of flags, where a map of
- * the page names and a set of the pages met cost 366 bytes a product (BENCHMARKS.md, "the
- * Markdown pages' check"). A page is matched to its product by digests only when both agree
- * (its name, then its name with its facts): a stranger sharing the name's digest is told
- * apart by the second. Everything else (a page missing, a page that differs, a page whose
- * name's digest only named products it differs from) is a candidate only, which the check
- * confirms against the real strings before it says anything.
+ * product, 8 bytes of its page name's SHA-256 and its 4-byte place (sorted by digest, for a
+ * page to find its products), 8 bytes of its page name and front matter facts together,
+ * and two bytes of flags: 22 bytes, where every product's facts, a map of the page names
+ * and a set of the pages met cost about 680 (BENCHMARKS.md, "feed.xml walked and the
+ * Markdown pages' check on digests"). A page matches its product only when both digests
+ * agree (its name, then its name with its facts), so a stranger sharing the name's digest
+ * is told apart by the second; only two independent 64-bit collisions at once could pass
+ * a wrong page. Everything else (a page missing, a page that differs, a page whose name's
+ * digest only named products it differs from) is a candidate only, which the check
+ * confirms against the real strings, read again, before it says anything.
  */
 import { DigestColumn, digestOf, NumberColumn, SortedDigests } from './digests.js';
 
