@@ -37,6 +37,15 @@ export const FRAGMENT_FORMAT = 8;
 
 const PAGE_SIZE = 65_536;
 
+/**
+ * Each connection's page cache, in KiB (SQLite's own default, 2,000 KiB). better-sqlite3
+ * builds SQLite with 16,000 KiB a connection, and the store holds two: at 10,000 products
+ * their caches were 34 MB of the malloc heap when the build peaked, and glibc does not hand
+ * that back. A cold build writes each row once and reads each kind in one forward scan, so
+ * a larger cache saves no read (BENCHMARKS.md, "the 10,000-product build under 300 MB").
+ */
+export const FRAGMENT_CACHE_KIB = 2_000;
+
 export const FRAGMENT_FILE_NAME = 'fragments.sqlite';
 
 /** Rows written in one transaction: each commit is one sync, not one per row. */
@@ -255,12 +264,14 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
   // the next build renders again. WAL lets the reading connection scan while rows are written.
   writer.pragma('journal_mode = WAL');
   writer.pragma('synchronous = NORMAL');
+  writer.pragma(`cache_size = -${FRAGMENT_CACHE_KIB}`);
   // This build's rows are written under a generation of their own; a gate that passes
   // vouches for every row written up to it (and a later build's rows are newer).
   let generation = opened.generation + 1;
   let validatedThrough = opened.validatedThrough;
   const setGenerations = writer.prepare('UPDATE meta SET generation = ?, validated_through = ?');
   const reader = new Database(file, { readonly: true, fileMustExist: true });
+  reader.pragma(`cache_size = -${FRAGMENT_CACHE_KIB}`);
   const reads: ReadCounts = { scans: 0, points: 0 };
   const rows = forwardReader(reader, reads);
   const insert = writer.prepare(
