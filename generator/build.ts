@@ -82,11 +82,13 @@ export interface BuildOptions {
  * in the heap"), once the normaliser, the document pieces and the gate no longer held the
  * catalog: on disk the cold build peaked at 1.11 GB against 1.40 in the heap for the same
  * CPU, and a one-price rebuild at 0.73 GB against 0.97, for 67 s of CPU against 46 (each walk
- * parses the file again), still under a fifth of the cold build. At 10,000 the two paths
- * were within the run-to-run noise of each other, so a small store keeps the faster
- * rebuild of the heap.
+ * parses the file again), still under a fifth of the cold build. At 10,000, once the heap
+ * grew by half at a time (heap-policy.ts), the records were what the heap held at the peak:
+ * on disk V8's heap peaked 50–60 MB lower and the process about 70 MB lower, for about 2 s
+ * more CPU (BENCHMARKS.md, "the 10,000-product build under 300 MB"). Below this a store is
+ * small enough that its records cost little and its rebuild keeps the heap's speed.
  */
-export const PRODUCTS_ON_DISK_FROM = 50_000;
+export const PRODUCTS_ON_DISK_FROM = 5_000;
 
 const PRODUCTS_ON_DISK_VARIABLE = 'AGENT_CATALOG_PRODUCTS_ON_DISK';
 
