@@ -171,9 +171,10 @@ export class PostingsBuilder {
       lengthOf[termId] = (lengthOf[termId] as number) + varintLength(product - (previous[termId] as number));
       previous[termId] = product;
     });
-    // Where each term's run starts, in the bytes and in the impacts.
-    const byteAt = new Float64Array(frequencies.length);
-    const impactAt = new Float64Array(frequencies.length);
+    // Where each term's run starts, in the bytes and in the impacts: 32 bits, as a typed
+    // array's length is (one of 2^32 bytes or more cannot be made, so nothing wraps unseen).
+    const byteAt = new Uint32Array(frequencies.length);
+    const impactAt = new Uint32Array(frequencies.length);
     let bytes = 0;
     let total = 0;
     for (const id of order) {
