@@ -2,8 +2,9 @@
  * The postings of the live search index, gathered a product at a time in a bounded number
  * of bytes a posting (issue 29: at 1,000,000 products a list and an object a term, and 8
  * bytes a number, were over a gigabyte alone). Each term is a number, interned once in a
- * table of typed arrays (term-table.ts); each product's postings go to one byte stream as
- * LEB128 (term, fields carrying it, count per such field), two to five bytes a posting. Once the last product is in, the fields'
+ * table of typed arrays (term-table.ts); each product goes to one byte stream as LEB128: its
+ * fields' lengths in words, then its postings (term, fields carrying it, count per such
+ * field), two to five bytes a posting. Once the last product is in, the fields'
  * average lengths are known: two passes over the stream score each posting (the highest
  * impact first, then each quantised against it, the first also sizing each term's run)
  * straight into its term's run of LEB128 gaps and of impact bytes, two arrays of exactly
@@ -52,24 +53,23 @@ export class PostingsBuilder {
   private readonly vocabulary = new TermTable();
   private readonly frequencies = new GrowableArray((length) => new Uint32Array(length));
   private readonly stream = new ByteChunks();
-  /** Per field of each product, its length in words. */
-  private readonly fieldLengths: Uint32Array;
+  /** Per field, its length in words summed over the products so far (each product's own are in the stream). */
+  private readonly fieldTotals = new Float64Array(FIELDS);
   /** The current product's terms (to a slot) and, at 6 × slot + field, each one's count there. */
   private readonly rowSlots = new Map<string, number>();
   private rowTimes = new Uint32Array(64 * FIELDS);
   private products = 0;
   private finishPeak = 0;
 
-  constructor(private readonly count: number) {
-    this.fieldLengths = new Uint32Array(count * FIELDS);
-  }
+  constructor(private readonly count: number) {}
 
   /** Adds the next product, given the tokens of each of its fields in order. */
   addProduct(fields: readonly (readonly string[])[]): void {
     if (this.products >= this.count) throw new TypeError(`PostingsBuilder: more than ${this.count} products`);
     this.rowSlots.clear();
     fields.forEach((tokens, field) => {
-      this.fieldLengths[this.products * FIELDS + field] = tokens.length;
+      this.stream.varint(tokens.length);
+      this.fieldTotals[field] = (this.fieldTotals[field] as number) + tokens.length;
       for (const token of tokens) {
         const slot = this.rowSlots.get(token) ?? this.newSlot(token);
         this.rowTimes[slot * FIELDS + field] = (this.rowTimes[slot * FIELDS + field] as number) + 1;
@@ -101,11 +101,7 @@ export class PostingsBuilder {
   /** The bytes the builder holds now (spare room included): what a test bounds a product by. */
   get byteLength(): number {
     return (
-      this.stream.length +
-      this.fieldLengths.byteLength +
-      this.frequencies.byteLength +
-      this.rowTimes.byteLength +
-      this.vocabulary.byteLength
+      this.stream.length + this.frequencies.byteLength + this.rowTimes.byteLength + this.vocabulary.byteLength
     );
   }
 
@@ -162,7 +158,7 @@ export class PostingsBuilder {
    */
   private groupByTerm(order: Uint32Array, frequencies: Uint32Array): Grouped {
     const idf = Float64Array.from(frequencies, (frequency) => inverseFrequency(this.count, frequency));
-    const averages = fieldAverages(this.fieldLengths, this.count);
+    const averages = fieldAverages(this.fieldTotals, this.count);
     const previous = new Uint32Array(frequencies.length);
     const lengthOf = new Uint32Array(frequencies.length);
     let highest = 0;
@@ -215,7 +211,9 @@ export class PostingsBuilder {
   ): void {
     const reader = this.stream.reader();
     const times = new Uint32Array(FIELDS);
+    const lengths = new Uint32Array(FIELDS);
     for (let product = 0; product < this.count; product += 1) {
+      for (let field = 0; field < FIELDS; field += 1) lengths[field] = reader.varint();
       const postings = reader.varint();
       for (let posting = 0; posting < postings; posting += 1) {
         const termId = reader.varint();
@@ -224,11 +222,7 @@ export class PostingsBuilder {
           const carries = (mask & (1 << field)) !== 0;
           times[field] = !carries ? 0 : mask & ONCE_EACH ? 1 : reader.varint();
         }
-        visit(
-          termId,
-          product,
-          impactOf(idf[termId] as number, times, this.fieldLengths, product * FIELDS, averages),
-        );
+        visit(termId, product, impactOf(idf[termId] as number, times, lengths, averages));
       }
     }
   }
