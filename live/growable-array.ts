@@ -44,11 +44,16 @@ export class GrowableArray<T extends NumberArray> {
   }
 
   /**
-   * The values, in an array of exactly their length: a copy when there is spare room to
-   * let go, else the array itself (no second copy of a column whose size was known).
+   * The values, in an array of exactly their length (the array itself when there is no
+   * spare room, else a copy), and the list emptied: a builder that hands its columns on
+   * keeps no second copy of them while it finishes the rest.
    */
-  trimmed(): T {
-    return this.length === this.values.length ? this.values : (this.values.slice(0, this.length) as T);
+  take(): T {
+    const values =
+      this.length === this.values.length ? this.values : (this.values.slice(0, this.length) as T);
+    this.values = this.make(0);
+    this.length = 0;
+    return values;
   }
 
   private grow(least: number): void {

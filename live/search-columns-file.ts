@@ -112,16 +112,16 @@ export class ColumnsBuilder {
   }
 
   finish(): BuiltColumns {
-    const prices = this.prices.trimmed();
+    const prices = this.prices.take();
     const priceOrder = new Uint32Array(prices.length);
     for (let variant = 0; variant < priceOrder.length; variant += 1) priceOrder[variant] = variant;
     priceOrder.sort((a, b) => (prices[a] as number) - (prices[b] as number) || a - b);
     return {
       categories: this.categories,
-      category: this.category.trimmed(),
-      variants: this.variants.trimmed(),
+      category: this.category.take(),
+      variants: this.variants.take(),
       prices,
-      available: this.available.trimmed(),
+      available: this.available.take(),
       priceOrder,
     };
   }

@@ -86,7 +86,7 @@ export class PostingsBuilder {
       throw new TypeError(`PostingsBuilder: ${this.products} products of ${this.count}`);
     }
     const { vocabulary } = this;
-    const frequencies = this.frequencies.trimmed();
+    const frequencies = this.frequencies.take();
     const order = Uint32Array.from(frequencies, (_, id) => id).sort((a, b) => vocabulary.compare(a, b));
     const { postings, impacts, lengthOf } = this.groupByTerm(order, frequencies);
     return {

@@ -88,13 +88,16 @@ function buildCounted(records: readonly ProductRecord[]) {
     postings.addProduct(row.fields.map(tokenise));
   }
   const pass = { postings: postings.byteLength, columns: columns.byteLength };
+  const { prices } = columns.finish();
+  // What the columns' builder still holds once it has handed them on, while scoring runs.
+  const columnsKept = columns.byteLength;
   const built = postings.finish();
-  return { pass, finish: postings.finishByteLength, built, variants: columns.finish().prices.length };
+  return { pass, finish: postings.finishByteLength, built, variants: prices.length, columnsKept };
 }
 
 describe('the builder’s bytes', () => {
   const records = makeAwkwardRecords(3_000);
-  const { pass, finish, built, variants } = buildCounted(records);
+  const { pass, finish, built, variants, columnsKept } = buildCounted(records);
   const count = records.length;
   const postings = built.impacts.length;
   const terms = built.terms.length;
@@ -106,6 +109,10 @@ describe('the builder’s bytes', () => {
     expect(pass.postings).toBeLessThanOrEqual(5 * postings + 12 * count + 40 * terms + 64 * 1024);
     // Per product its category and variant count, per variant its price and availability.
     expect(pass.columns).toBeLessThanOrEqual(8 * count + 2 * 9 * variants + 1024);
+  });
+
+  it('hand the columns on without keeping a copy of them', () => {
+    expect(columnsKept).toBeLessThanOrEqual(64);
   });
 
   it('score the postings into their runs with no product number kept a posting', () => {
