@@ -8,6 +8,7 @@
 import type { ProductRecord } from '../model.js';
 import type { PlannedProducts } from '../plan.js';
 import type { ProductFacts } from '../summary/diff.js';
+import { ListColumns } from './list-columns.js';
 import { keyColumnOf } from './product-keys.js';
 import { TextColumnWriter } from './text-column.js';
 
@@ -70,13 +71,11 @@ export class FactColumnWriter {
   }
 }
 
-const factColumns = new WeakMap<PlannedProducts, ProductFactColumn>();
+const factColumns = new ListColumns<ProductFactColumn>('the product facts');
 
 /** Remembers `column` as the facts of `products`, taken from them in their order. */
 export function rememberFactColumn(products: PlannedProducts, column: ProductFactColumn): void {
-  if (column.length !== products.length)
-    throw new TypeError(`the product facts hold ${column.length} products, the list ${products.length}`);
-  factColumns.set(products, column);
+  factColumns.remember(products, column);
 }
 
 /**
@@ -84,7 +83,7 @@ export function rememberFactColumn(products: PlannedProducts, column: ProductFac
  * and the key column when the list has them (no product read), else from the records.
  */
 export function* productFactsOf(products: PlannedProducts): Generator<ProductFacts> {
-  const column = factColumns.get(products);
+  const column = factColumns.of(products);
   if (column === undefined) {
     for (const { record } of products)
       yield { slug: record.slug, price: String(record.price), availability: String(record.availability) };

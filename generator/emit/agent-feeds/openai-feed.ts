@@ -16,6 +16,7 @@ import { textDigestedArtifact } from '../../compact-artifact.js';
 import { type OpenAiFeedSettings, openAiFeedSettings } from '../../config-agent-feeds.js';
 import type { ProductRecord } from '../../model.js';
 import type { BuildPlan, PlannedProducts } from '../../plan.js';
+import { ListColumns } from '../../product-store/list-columns.js';
 import { mapProducts, productAt } from '../../product-store/planned-products.js';
 import { shardKey } from '../fragments.js';
 import { jsonBody } from '../json.js';
@@ -190,13 +191,11 @@ export function countOpenAiRows(record: ProductRecord): number {
 }
 
 /** Each product's row count, by the plan's list of products (which never changes once kept). */
-const rowCountsByProducts = new WeakMap<PlannedProducts, ArrayLike<number>>();
+const rowCountsByProducts = new ListColumns<ArrayLike<number>>("the OpenAI feed's row counts");
 
 /** Remembers `counts` as `countOpenAiRows` of each product of `products`, in their order. */
 export function rememberOpenAiRowCounts(products: PlannedProducts, counts: ArrayLike<number>): void {
-  if (counts.length !== products.length)
-    throw new TypeError(`the feed's row counts hold ${counts.length} products, the list ${products.length}`);
-  rowCountsByProducts.set(products, counts);
+  rowCountsByProducts.remember(products, counts);
 }
 
 export function* emitOpenAiFeed(plan: BuildPlan): Generator<Artifact> {
@@ -206,7 +205,7 @@ export function* emitOpenAiFeed(plan: BuildPlan): Generator<Artifact> {
   // Counted without building the rows, so a shard knows its products before reading any;
   // taken as the products were kept when the build gave them (`rememberOpenAiRowCounts`).
   const counts =
-    rowCountsByProducts.get(plan.products) ??
+    rowCountsByProducts.of(plan.products) ??
     mapProducts(plan.products, ({ record }) => countOpenAiRows(record));
   let total = 0;
   for (let index = 0; index < counts.length; index += 1) total += counts[index] ?? 0;
