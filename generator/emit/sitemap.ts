@@ -9,11 +9,12 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Artifact } from '../artifact.js';
-import type { BuildPlan, PlannedProduct } from '../plan.js';
+import type { BuildPlan } from '../plan.js';
 import { isRecord } from '../validate/bundle-layout.js';
 import { type DocumentReader, readOnce } from '../validate/parse-once.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
 import { hasOwnHost, LANDING_PUBLIC_PATH } from './landing.js';
+import { sitemapProductsOf, W3C_DATETIME } from './sitemap-entries.js';
 import {
   API_DOCS_MARKDOWN_PATH,
   API_DOCS_PATH,
@@ -40,20 +41,6 @@ interface SitemapEntry {
   lastmod: string;
 }
 
-/** The W3C Datetime forms the protocol accepts for `lastmod`; the emitter and the checker share it. */
-export const W3C_DATETIME = /^\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?)?)?$/;
-
-/**
- * The upstream time when it is already a W3C Datetime (`Date.parse` also accepts forms
- * such as RFC 2822 dates that the protocol refuses), else the time the build cache says
- * the product last changed, else (a plan built without the cache) the build time.
- */
-function lastmodOf(product: PlannedProduct, generated: string): string {
-  const { updatedAt, changedAt } = product;
-  if (updatedAt !== undefined && W3C_DATETIME.test(updatedAt)) return updatedAt;
-  return changedAt ?? generated;
-}
-
 function listEntries(plan: BuildPlan): SitemapEntry[] {
   const { config, generated } = plan;
   const origin = new URL(config.site_url).origin;
@@ -71,15 +58,13 @@ function listEntries(plan: BuildPlan): SitemapEntry[] {
     loc: siteUrl(config, path),
     lastmod: generated,
   }));
-  for (const product of plan.products) {
+  for (const product of sitemapProductsOf(plan.products)) {
+    const lastmod = product.lastmod ?? generated;
     // The product's Markdown page is on this host in both models.
-    entries.push({
-      loc: siteUrl(config, productMarkdownPath(product.record.slug)),
-      lastmod: lastmodOf(product, generated),
-    });
-    const loc = requireAbsoluteUrl(product.record.url, { product: product.record.slug, field: 'url' });
+    entries.push({ loc: siteUrl(config, productMarkdownPath(product.slug)), lastmod });
+    const loc = requireAbsoluteUrl(product.url, { product: product.slug, field: 'url' });
     if (new URL(loc).origin !== origin) continue;
-    entries.push({ loc, lastmod: lastmodOf(product, generated) });
+    entries.push({ loc, lastmod });
   }
   const seen = new Set<string>();
   return entries.filter((entry) => !seen.has(entry.loc) && seen.add(entry.loc) !== undefined);
