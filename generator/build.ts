@@ -36,6 +36,7 @@ import { compareWithDigests, knownFilesOf } from './publish/file-digest.js';
 import { keepCatalogFacts, type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
 import { type PublishReport, recoverBundle } from './publish/publish-bundle.js';
 import { stampBundle } from './publish/read-bundle.js';
+import { sweepScratchFolders } from './scratch-folder.js';
 import type { UpstreamResult } from './sources/index.js';
 import { type CatalogChanges, diffCatalogs } from './summary/diff.js';
 import { type BuildNotice, describeBuildNotices } from './summary/notices.js';
@@ -232,6 +233,9 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
   const out = resolve(options.cwd, options.out);
   // A killed build may have left the last good bundle in its backup folder: put it back first.
   if (options.write) await recoverBundle(out, options.logger);
+  // And may have left its products on disk, gigabytes at 1,000,000 products.
+  for (const name of sweepScratchFolders())
+    options.logger.debug(`removed ${name}, left by a build that died`);
   // Read before the cache is opened: a bad value stops the build with nothing to let go of.
   const onDiskFrom = productsOnDiskFrom(options);
   // Opened before the store is read: it remembers what each unchanged item mapped to.

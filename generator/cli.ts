@@ -8,6 +8,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { applyUsagePolicy, usageExitStatus } from '../cli/cli-usage.js';
 import { processIo } from './commands/io.js';
+import { growHeapSlowly } from './heap-policy.js';
 import { overridingFlagHelp } from './override-docs.js';
 import { SOURCE_FORMATS } from './sources/source-formats.js';
 import { reportFlagError } from './summary/report.js';
@@ -64,6 +65,7 @@ export function createProgram(): Command {
     .option('--allow-shrink', 'publish even when the catalog shrank sharply', false)
     .option('--allow-empty', 'publish a catalog with no product at all', false)
     .action(async (options) => {
+      growHeapSlowly();
       const { runBuild } = await import('./commands/build.js');
       process.exitCode = await runBuild(options, io);
     });
@@ -78,6 +80,7 @@ export function createProgram(): Command {
       'judge a site URL as if it were served at <site_url> (e.g. preview of a production bundle)',
     )
     .action(async (target: string, options: { json: boolean; as?: string }) => {
+      growHeapSlowly();
       const { runCheck } = await import('./commands/check.js');
       const as = options.as !== undefined ? { as: options.as } : {};
       process.exitCode = await runCheck({ target, json: options.json, ...as }, io);

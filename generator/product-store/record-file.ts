@@ -8,9 +8,10 @@
  * A value read back is a new object each time, equal to the one written (a JSON round
  * trip): nothing may rely on its identity.
  */
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeScratchFolder } from '../scratch-folder.js';
 
 /** Bytes gathered before one write: large enough that calls cost nothing. */
 const CHUNK_BYTES = 1 << 20;
@@ -36,10 +37,10 @@ function grow(array: Float64Array<ArrayBuffer>, least: number): Float64Array<Arr
 /**
  * A new, empty file in a folder of its own under `parent` (the system's temporary folder
  * unless told): closing the list deletes the folder; a process that dies leaves it to the
- * system's temporary-file cleanup.
+ * next build's sweep (scratch-folder.ts).
  */
 export function createRecordFile<T>(parent: string = tmpdir()): RecordFile<T> {
-  const dir = mkdtempSync(join(parent, 'agent-catalog-products-'));
+  const dir = makeScratchFolder('products', parent);
   let fd: number | undefined;
   try {
     fd = openSync(join(dir, 'records.txt'), 'w+');

@@ -10,11 +10,12 @@
  * rely on its identity. Its digest comes back with it (`rememberDigest`), so the build
  * cache never hashes it again.
  */
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { digestOfProduct, rememberDigest } from '../cache/product-digest.js';
 import type { PlannedProduct, PlannedProducts, ProductKeyColumn } from '../plan.js';
+import { makeScratchFolder } from '../scratch-folder.js';
 import { KeyColumnWriter } from './product-keys.js';
 
 /** Bytes read per call by a walk, and written per call: large enough that calls cost nothing. */
@@ -31,10 +32,10 @@ export interface StoredProducts extends PlannedProducts {
 /**
  * Writes `products` (in plan order) to a new file in a folder of its own under the
  * system's temporary folder and returns the list that reads them back. Closing the list
- * deletes the folder; a build that dies leaves it to the system's temporary-file cleanup.
+ * deletes the folder; one a build left when it died, the next build removes (scratch-folder.ts).
  */
 export function storeProducts(products: Iterable<PlannedProduct>, parent: string = tmpdir()): StoredProducts {
-  const dir = mkdtempSync(join(parent, 'agent-catalog-products-'));
+  const dir = makeScratchFolder('products', parent);
   const path = join(dir, 'products.txt');
   let fd: number | undefined;
   try {

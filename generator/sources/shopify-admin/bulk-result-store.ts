@@ -10,10 +10,10 @@
  * The file is scratch: no journal and no fsync (a crash loses nothing worth keeping, the
  * next build exports again), and it is deleted when the store is closed.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { makeScratchFolder } from '../../scratch-folder.js';
 
 export interface AssembledProduct {
   product: Record<string, unknown>;
@@ -36,7 +36,7 @@ type Row = [id: string | null, parent: string | null, json: string];
 const BATCH = 2_000;
 
 export function openBulkResultStore(): BulkResultStore {
-  const dir = mkdtempSync(join(tmpdir(), 'agent-catalog-bulk-'));
+  const dir = makeScratchFolder('bulk');
   const db = new Database(join(dir, 'bulk.sqlite'));
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');

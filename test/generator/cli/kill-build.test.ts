@@ -8,24 +8,12 @@ import { recoverInterruptedPublish } from '../../../generator/publish/publish-bu
 import { readPackedEntries } from '../../../live/packed-shard.js';
 import { makeShopifyProducts } from '../../helpers/upstream-server.js';
 import { hashTree, listDir, makeWorkspace } from '../pipeline/helpers.js';
+import { KILLED_JUICE_CONFIG as CONFIG } from './killed-juice-config.js';
 import { CLI, ensureCompiled, runCli } from './run-cli.js';
 
 let dir = '';
 let cleanup: () => Promise<void> = async () => {};
 let fileSet: string[] = [];
-
-const CONFIG = {
-  merchant: {
-    name: 'Killed Juice',
-    url: 'https://killed-juice.example',
-    contact: 'hello@killed-juice.example',
-    currency: 'USD',
-    ships_to: ['US'],
-  },
-  auth_url: 'https://auth.killed-juice.example',
-  upstream: { source: 'products.json', format: 'shopify' },
-  build: { shrink_threshold: 0 },
-};
 
 /** The two whole builds' bound: 1,500 products took longer than runCli's default 20 s on a loaded machine. */
 const BUILD_LIMIT_MS = 120_000;
