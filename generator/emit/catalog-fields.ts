@@ -89,10 +89,11 @@ export function collectCatalogFields(records: Iterable<ProductRecord>): CatalogF
   return fields;
 }
 
+const fieldsByPlan = new WeakMap<BuildPlan, CatalogFields>();
+
 /**
- * By the plan's list of products, which never changes once kept: the plans of one build
- * share it, and the build gives the facets it took as it kept the products
- * (`rememberCatalogFields`), so no plan walks them again.
+ * The facets a build took as it kept the products (catalog-tally.ts), by the list it kept
+ * them in: the plans of one build share that list, and it never changes once kept.
  */
 const fieldsByProducts = new WeakMap<PlannedProducts, CatalogFields>();
 
@@ -101,12 +102,15 @@ export function rememberCatalogFields(products: PlannedProducts, fields: Catalog
   fieldsByProducts.set(products, fields);
 }
 
-/** The facets of the plan's catalog, computed once per list of products. */
+/**
+ * The facets of the plan's catalog: those taken as its products were kept, else computed
+ * once per plan (a plan never changes after `planBuild`).
+ */
 export function describeCatalogFields(plan: BuildPlan): CatalogFields {
-  let fields = fieldsByProducts.get(plan.products);
+  let fields = fieldsByProducts.get(plan.products) ?? fieldsByPlan.get(plan);
   if (fields === undefined) {
     fields = collectCatalogFields(recordsOf(plan.products));
-    fieldsByProducts.set(plan.products, fields);
+    fieldsByPlan.set(plan, fields);
   }
   return fields;
 }
