@@ -10,7 +10,8 @@
  * they were serialised from and nothing is scanned (`parse-once.ts`). Either way they are
  * read an item at a time as the check walks them, and kept by no one.
  */
-import { FEED_FILE, feedTreeItems } from '../emit/feed.js';
+import { FEED_FILE } from '../emit/feed.js';
+import { feedTreeItems } from '../emit/feed-reading.js';
 import { readFeedShipping } from '../shipping/feed-shipping.js';
 import { isRecord } from './bundle-layout.js';
 import { serialisedValue } from './parse-once.js';

@@ -6,7 +6,7 @@
  * problems, owned by the module that emits the document it checks.
  */
 import type { Artifact } from '../artifact.js';
-import { checkFeed } from '../emit/feed.js';
+import { checkFeed } from '../emit/feed-check.js';
 import { checkHostingRules } from '../emit/hosting-check.js';
 import { checkKnowledgeBase } from '../emit/kb.js';
 import { checkLlms } from '../emit/llms.js';

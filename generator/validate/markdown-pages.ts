@@ -15,6 +15,7 @@ import {
 } from '../emit/sitemap-pages.js';
 import { DOCS_FILE, stringField } from './bundle-layout.js';
 import { catalogProductsOf } from './listed-records.js';
+import { indexCatalogPages, markPages } from './page-index.js';
 import type { BundleFiles, Problem } from './problem.js';
 
 const TWINS: readonly [page: string, twin: string][] = [
@@ -26,22 +27,13 @@ const FIELDS = ['id', 'url', 'price', 'currency', 'availability'] as const;
 /** What a catalog product's page is checked against: its slug and the fields its front matter states. */
 type PageFacts = { slug: string } & Partial<Record<(typeof FIELDS)[number], string>>;
 
-/**
- * The facts of each catalog product, in the catalog's order, the catalog let go once they
- * are read: the pages are checked for most of a big catalog's gate, and keeping the records
- * for it held a whole copy of the catalog (the build makes the records again for each reader).
- */
-function catalogPageFacts(files: BundleFiles): PageFacts[] {
-  const facts: PageFacts[] = [];
-  for (const product of catalogProductsOf(files) ?? []) {
-    const fact: PageFacts = { slug: stringField(product, 'slug') ?? '' };
-    for (const field of FIELDS) {
-      const value = stringField(product, field);
-      if (value !== undefined) fact[field] = value;
-    }
-    facts.push(fact);
+function pageFactsOf(product: unknown): PageFacts {
+  const fact: PageFacts = { slug: stringField(product, 'slug') ?? '' };
+  for (const field of FIELDS) {
+    const value = stringField(product, field);
+    if (value !== undefined) fact[field] = value;
   }
-  return facts;
+  return fact;
 }
 
 /** What is wrong with one page of a catalog product, against that product. */
@@ -61,42 +53,68 @@ function pageFaults(product: PageFacts, body: string): string[] {
 /**
  * The pages are read one at a time (a shard's text at most) and checked against the catalog
  * product they belong to, so the gate never holds every page at once (half a gigabyte of
- * text at 100,000 products); the problems are still listed in the catalog's order.
+ * text at 100,000 products), nor every product's facts or page name: the catalog is kept as
+ * digests (`PageIndex`), and walked again only when a page is missing or differs, to say
+ * so with the real strings. The problems are still listed in the catalog's order.
  */
 function checkProductPages(files: BundleFiles, problems: Problem[]): void {
-  const products = catalogPageFacts(files);
-  // The catalog's products by their page file; two products of one slug share a page.
-  const expected = new Map<string, number[]>();
-  for (const [index, product] of products.entries()) {
-    const file = productMarkdownFile(product.slug);
-    const indexes = expected.get(file);
-    if (indexes === undefined) expected.set(file, [index]);
-    else indexes.push(index);
-  }
+  const index = indexCatalogPages(catalogProductsOf(files) ?? [], (product) => {
+    const fact = pageFactsOf(product);
+    return { page: productMarkdownFile(fact.slug), fields: FIELDS.map((field) => fact[field]) };
+  });
   const shardProblems: Problem[] = [];
-  const faultsOf = new Map<number, string[]>();
-  const strays: string[] = [];
-  const seen = new Set<string>();
-  // Files, or entries of the live handler's page shards: the same pages either way. A page
-  // stored twice is read as its last copy, as a map of the pages would keep it.
-  for (const [page, body] of productPages(files, (problem) => shardProblems.push(problem))) {
-    if (!seen.has(page) && !expected.has(page)) strays.push(page);
-    seen.add(page);
-    for (const index of expected.get(page) ?? []) {
-      const product = products[index];
-      if (product !== undefined) faultsOf.set(index, pageFaults(product, body));
-    }
-  }
+  const marking = markPages(
+    index,
+    productPages(files, (problem) => shardProblems.push(problem)),
+    (body) => {
+      const reading = readProductMarkdown(body);
+      return 'error' in reading ? undefined : FIELDS.map((field) => reading.data[field]);
+    },
+  );
   problems.push(...shardProblems);
   // A bundle from before product pages existed is not refused for lacking all of them.
-  if (seen.size === 0) return;
-  for (const [index, { slug }] of products.entries()) {
-    const path = productMarkdownFile(slug);
-    const faults = faultsOf.get(index) ?? [`${slug} has no Markdown page`];
-    for (const message of faults) problems.push({ path, rule: 'markdown', message });
+  if (marking.pages === 0) return;
+  const strays = [...marking.strays];
+  if (index.allMatched()) {
+    for (const [, page] of strays) problems.push(strayProblem(page));
+    return;
   }
-  for (const page of strays)
-    problems.push({ path: page, rule: 'markdown', message: 'no catalog product has this page' });
+  // Only the products whose page is missing or may differ, with their facts, in catalog order.
+  const unmatched: { path: string; fact: PageFacts; faults?: string[] }[] = [];
+  let at = 0;
+  for (const product of catalogProductsOf(files) ?? []) {
+    if (!index.isMatched(at)) {
+      const fact = pageFactsOf(product);
+      unmatched.push({ path: productMarkdownFile(fact.slug), fact });
+    }
+    at += 1;
+  }
+  const byPage = new Map<string, (typeof unmatched)[number][]>();
+  for (const entry of unmatched) byPage.set(entry.path, [...(byPage.get(entry.path) ?? []), entry]);
+  // The pages again (their shards' problems said once already), for those products only: a
+  // page stored twice is read as its last copy, as a map of the pages would keep it.
+  let ordinal = 0;
+  const found = new Set<string>();
+  for (const [page, body] of productPages(files, () => undefined)) {
+    const entries = byPage.get(page);
+    if (entries !== undefined) for (const entry of entries) entry.faults = pageFaults(entry.fact, body);
+    // A page whose digest named only differing products, none of its name: no product has it.
+    else if (!found.has(page) && index.hitsOnlyUnmatched(page)) {
+      found.add(page);
+      strays.push([ordinal, page]);
+    }
+    ordinal += 1;
+  }
+  for (const { path, fact, faults } of unmatched) {
+    for (const message of faults ?? [`${fact.slug} has no Markdown page`])
+      problems.push({ path, rule: 'markdown', message });
+  }
+  strays.sort(([a], [b]) => a - b);
+  for (const [, page] of strays) problems.push(strayProblem(page));
+}
+
+function strayProblem(page: string): Problem {
+  return { path: page, rule: 'markdown', message: 'no catalog product has this page' };
 }
 
 export function checkMarkdownPages(files: BundleFiles): Problem[] {

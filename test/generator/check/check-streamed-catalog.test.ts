@@ -1,8 +1,8 @@
 /**
- * `check DIR` in bounded memory (issues 29 and 30): a directory's parted catalog and
- * `kb/products.json` are walked product by product from their parts, never read as one
- * text, so a catalog past V8's longest string (a million products, about 2.6 GB) can still
- * be checked. The sample store is built with small parts, then read by `check`'s own reader
+ * `check DIR` in bounded memory (issues 29 and 30): a directory's parted catalog,
+ * `kb/products.json` and `feed.xml` are walked product by product (item by item) from their
+ * parts, never read as one text, so a catalog past V8's longest string (a million products,
+ * about 2.6 GB, and a feed of 1.5 GB) can still be checked. The sample store is built with small parts, then read by `check`'s own reader
  * with the whole-text readers of those two documents made to throw: every checker must get
  * its products from the parts. A price planted in one part, and a product that breaks the
  * schema, must still be reported, with the paths and messages of the whole document.
@@ -10,9 +10,11 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../../generator/build.js';
 import { readBundleDir } from '../../../generator/check/read-dir.js';
+import { checkFeed } from '../../../generator/emit/feed-check.js';
 import { silentLogger } from '../../../generator/logger.js';
 import { partSizesAround } from '../../../generator/parts/cut-parts.js';
 import { partsDigest } from '../../../generator/parts/part-document.js';
@@ -24,7 +26,8 @@ import { FIXED_NOW, makeWorkspace, REPO_ROOT } from '../pipeline/helpers.js';
 
 const CATALOG = 'agent-catalog.json';
 const KB_PRODUCTS = 'kb/products.json';
-const WALKED = [CATALOG, KB_PRODUCTS];
+const FEED = 'feed.xml';
+const WALKED = [CATALOG, KB_PRODUCTS, FEED];
 
 /** The bundle as `check` reads it, but asking for the whole text of a walked document throws. */
 function withoutWholeTexts(files: BundleFiles): BundleFiles {
@@ -45,10 +48,17 @@ function withoutWholeTexts(files: BundleFiles): BundleFiles {
  * Edits the text of the first part of `document` that `pattern` matches, and writes the
  * part and the manifest as the build would have: the damaged-part check must not fire.
  */
-async function plantInPart(dir: string, document: string, pattern: RegExp, replace: string): Promise<void> {
+async function plantInPart(
+  dir: string,
+  document: string,
+  pattern: RegExp,
+  replace: string,
+  from: 'first' | 'last' = 'first',
+): Promise<void> {
   const manifestFile = join(dir, partsManifestPath(document));
   const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as PartsManifest;
-  for (const part of manifest.parts) {
+  const parts = from === 'first' ? manifest.parts : [...manifest.parts].reverse();
+  for (const part of parts) {
     if (part.path === undefined) continue;
     const text = await readFile(join(dir, part.path), 'utf8');
     if (!pattern.test(text)) continue;
@@ -63,6 +73,12 @@ async function plantInPart(dir: string, document: string, pattern: RegExp, repla
     return;
   }
   throw new Error(`no part of ${document} matches ${pattern}`);
+}
+
+/** A parted document's whole text, joined from its parts (what the old readers read). */
+function wholeText(files: BundleFiles, path: string): string {
+  if (!(files instanceof LazyBundleFiles)) throw new TypeError('check reads a directory lazily');
+  return Buffer.concat([...(files.chunks(path) ?? [])]).toString('utf8');
 }
 
 describe('check on a directory walks the catalog and kb/products.json from their parts', () => {
@@ -88,7 +104,7 @@ describe('check on a directory walks the catalog and kb/products.json from their
     await workspace?.cleanup();
   });
 
-  it('when the bundle is as built then it passes without reading either document as one text', async () => {
+  it('when the bundle is as built then it passes without reading any of those documents as one text', async () => {
     const files = await readBundleDir(bundleDir());
     for (const path of WALKED) expect(files.has(path), path).toBe(true);
     const manifest = JSON.parse(
@@ -96,6 +112,52 @@ describe('check on a directory walks the catalog and kb/products.json from their
     ) as PartsManifest;
     expect(manifest.parts.filter((part) => part.path !== undefined).length).toBeGreaterThan(2);
     expect(validateBundle(withoutWholeTexts(files))).toEqual([]);
+  });
+
+  it("when feed.xml's last part repeats its first g:id and states a malformed price then both items are named, as its whole text says", async () => {
+    const whole = wholeText(await readBundleDir(bundleDir()), FEED);
+    const first = /<g:id>([^<]+)<\/g:id>/.exec(whole)?.[1] ?? '';
+    const count = whole.split('<item>').length - 1;
+    await plantInPart(
+      bundleDir(),
+      FEED,
+      /<g:id>[^<]+<\/g:id>(?![\s\S]*<g:id>)/,
+      `<g:id>${first}</g:id>`,
+      'last',
+    );
+    await plantInPart(
+      bundleDir(),
+      FEED,
+      /<g:price>(\d+\.\d\d) ([A-Z]{3})<\/g:price>/,
+      '<g:price>$1$2</g:price>',
+    );
+    const files = await readBundleDir(bundleDir());
+    const said = checkFeed(withoutWholeTexts(files));
+    expect(said).toEqual([
+      expect.objectContaining({
+        path: FEED,
+        rule: 'feed',
+        message: expect.stringMatching(/^item \d+ \(g:id [^)]+\): g:price is not "12\.00 USD" form$/),
+      }),
+      { path: FEED, rule: 'feed', message: `item ${count} (g:id ${first}): duplicate g:id` },
+    ]);
+    expect(said).toEqual(checkFeed(new Map([[FEED, wholeText(files, FEED)]])));
+  });
+
+  it('when feed.xml is not well-formed in a late part then it is refused with the line and words a validation of its whole text gives', async () => {
+    await plantInPart(bundleDir(), FEED, /<\/g:title>(?![\s\S]*<\/g:title>)/, '</g:titlex>', 'last');
+    const files = await readBundleDir(bundleDir());
+    const text = wholeText(files, FEED);
+    const validation = XMLValidator.validate(text);
+    if (validation === true) throw new Error('the planted feed is well-formed');
+    expect(validation.err.line).toBeGreaterThan(100);
+    expect(checkFeed(withoutWholeTexts(files))).toEqual([
+      {
+        path: FEED,
+        rule: 'xml',
+        message: `not well-formed XML (line ${validation.err.line}): ${validation.err.msg}`,
+      },
+    ]);
   });
 
   it('when a product price is changed in one part of the catalog then the documents that disagree are named', async () => {

@@ -6,8 +6,9 @@
  */
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { checkFeed, emitFeed, FEED_FILE } from '../../../generator/emit/feed.js';
+import { emitFeed, FEED_FILE } from '../../../generator/emit/feed.js';
 import { isValidGtin, optionAttributes } from '../../../generator/emit/feed-attributes.js';
+import { checkFeed } from '../../../generator/emit/feed-check.js';
 import { screenFeedProducts } from '../../../generator/emit/feed-rules.js';
 import type { ProductRecord } from '../../../generator/model.js';
 import type { BuildPlan } from '../../../generator/plan.js';

@@ -1,7 +1,8 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { artifactBytes } from '../../../generator/compact-artifact.js';
-import { checkFeed, emitFeed, FEED_FILE } from '../../../generator/emit/feed.js';
+import { emitFeed, FEED_FILE } from '../../../generator/emit/feed.js';
+import { checkFeed } from '../../../generator/emit/feed-check.js';
 import { screenFeedProducts } from '../../../generator/emit/feed-rules.js';
 import { isCatalogError } from '../../../generator/errors.js';
 import type { BuildPlan } from '../../../generator/plan.js';

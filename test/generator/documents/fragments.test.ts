@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { artifactBytes } from '../../../generator/compact-artifact.js';
 import { type DocumentPiece, PieceSequence } from '../../../generator/document-pieces.js';
-import { readFeed } from '../../../generator/emit/feed.js';
+import { readFeed } from '../../../generator/emit/feed-reading.js';
 import { indentedJson, jsonChunksWithElements } from '../../../generator/emit/fragments.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { stableJson } from '../../../generator/emit/json.js';

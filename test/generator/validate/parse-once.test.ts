@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Artifact } from '../../../generator/artifact.js';
 import { spillArtifact } from '../../../generator/compact-artifact.js';
-import { readFeed } from '../../../generator/emit/feed.js';
+import { readFeed } from '../../../generator/emit/feed-reading.js';
 import { emitBundle } from '../../../generator/emit/index.js';
 import { readSitemap } from '../../../generator/emit/sitemap.js';
 import { readJson } from '../../../generator/validate/bundle-layout.js';
