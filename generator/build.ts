@@ -14,10 +14,11 @@ import { resolve } from 'node:path';
 import { countShards } from '../live/live-layout.js';
 import type { Artifact } from './artifact.js';
 import { type CacheReport, openBuildCache } from './cache/build-cache.js';
+import { CatalogTally } from './catalog-tally.js';
 import type { ConfigOverrides, ResolvedConfig } from './config.js';
 import { resolveConfigSources } from './config-file.js';
 import { checkContentUse, type UnusedContent } from './content/content-use.js';
-import { type FeedExclusion, screenFeedExclusions } from './emit/feed-rules.js';
+import type { FeedExclusion } from './emit/feed-rules.js';
 import { emitAgainst } from './emit-against.js';
 import { CatalogError } from './errors.js';
 import { type GatheredProducts, gatherProducts, type KeptProducts } from './gather-products.js';
@@ -29,7 +30,7 @@ import type { LeftOutProduct } from './merge.js';
 import { type PartSizes, partSizesAround } from './parts/cut-parts.js';
 import type { BuildStage, UpstreamFetcher } from './pipeline.js';
 import type { BuildPlan } from './plan.js';
-import { recordsOf } from './product-store/planned-products.js';
+import { productFactsOf } from './product-store/product-facts.js';
 import { factsOfPlan } from './publish/catalog-facts.js';
 import { compareWithDigests, knownFilesOf } from './publish/file-digest.js';
 import { keepCatalogFacts, type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
@@ -276,7 +277,10 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
     const now = (options.now ?? (() => new Date()))();
     // Each product dated by the cache (the sitemap's lastmod when the store gives none),
     // then kept for the plan; the content files used are known once every product is merged.
-    products = await gathered.keep(cache, now);
+    // One pass over the products as they are kept tallies what later stages need of them all.
+    const tally = new CatalogTally();
+    products = await gathered.keep(cache, now, tally.add);
+    const feedExcluded = tally.finish(products);
     const unusedContent = checkContentUse({
       content: content.products,
       unmatched: gathered.unmatched(),
@@ -286,7 +290,6 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       strict: options.strict === true,
       previousSlugs: previous?.products.map((product) => product.slug),
     });
-    const feedExcluded = screenFeedExclusions(products);
     for (const notice of describeBuildNotices(unusedContent, feedExcluded, config)) {
       warnings.push(notice);
       options.logger.warn(notice.message);
@@ -350,7 +353,7 @@ export async function build(options: BuildOptions): Promise<BuildResult> {
       artifacts,
       changed,
       published,
-      changes: diffCatalogs(previous?.products ?? [], recordsOf(emitted.plan.products)),
+      changes: diffCatalogs(previous?.products ?? [], productFactsOf(emitted.plan.products)),
       warnings,
       unusedContent,
       feedExcluded,

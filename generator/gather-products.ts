@@ -33,8 +33,11 @@ export interface GatheredProducts {
   count: number;
   /** Upstream products the merge left out (a slug another product has). */
   leftOut: LeftOutProduct[];
-  /** Dates the merged products by the cache and keeps them for the plan. Call once. */
-  keep(cache: BuildCache, now: Date): Promise<KeptProducts>;
+  /**
+   * Dates the merged products by the cache and keeps them for the plan, showing each
+   * product kept to `observe` in plan order (the one pass that reads them all). Call once.
+   */
+  keep(cache: BuildCache, now: Date, observe: (product: PlannedProduct) => void): Promise<KeptProducts>;
   /** The content files no product used; ask after `keep`. */
   unmatched(): ProductContent[];
   /** Lets go of the normaliser's products file, if any. Safe to call twice. */
@@ -54,8 +57,16 @@ function keepDated(dated: PlannedProduct[], from: number): KeptProducts {
   return dated.length >= from && dated.length > 0 ? storeProducts(dated) : dated;
 }
 
-function* dateEach(products: Iterable<PlannedProduct>, date: (product: PlannedProduct) => PlannedProduct) {
-  for (const product of products) yield date(product);
+function* dateEach(
+  products: Iterable<PlannedProduct>,
+  date: (product: PlannedProduct) => PlannedProduct,
+  observe: (product: PlannedProduct) => void,
+) {
+  for (const product of products) {
+    const dated = date(product);
+    observe(dated);
+    yield dated;
+  }
 }
 
 type MergeSettings = Omit<MergeInput, 'upstream'>;
@@ -68,10 +79,11 @@ function mergeInHeap(read: Read, products: NormalisedProduct[], input: MergeSett
     ...read,
     count: merged.products.length,
     leftOut: merged.leftOut,
-    async keep(cache: BuildCache, now: Date) {
+    async keep(cache: BuildCache, now: Date, observe: (product: PlannedProduct) => void) {
       // Taken out of `merged`: nothing else holds the array once the plan's list is made.
       const dated = await cache.dateProducts(merged.products, now);
       merged.products = [];
+      for (const product of dated) observe(product);
       return keepDated(dated, from);
     },
     unmatched: () => merged.unmatched,
@@ -86,11 +98,11 @@ function mergeOnDisk(read: Read, shelved: ShelvedProducts, input: MergeSettings)
     ...read,
     count: merge.count,
     leftOut: merge.leftOut,
-    async keep(cache, now) {
+    async keep(cache, now, observe) {
       const date = await cache.startDating(now);
       try {
         // An empty catalog keeps no file, as in the heap.
-        return merge.count === 0 ? [] : storeProducts(dateEach(merge.products(), date));
+        return merge.count === 0 ? [] : storeProducts(dateEach(merge.products(), date, observe));
       } finally {
         shelved.close();
       }

@@ -16,6 +16,8 @@ import { checkRobots } from './emit/robots.js';
 import { checkSitemap } from './emit/sitemap.js';
 import { planBuild } from './pipeline.js';
 import type { BuildPlan, PlannedProduct } from './plan.js';
+import { productAt } from './product-store/planned-products.js';
+import { keyColumnOf } from './product-store/product-keys.js';
 import { checkDiscovery } from './validate/discovery.js';
 import { bundleFilesOf, checkJsonSyntax, validateArtifacts, validateBundle } from './validate/index.js';
 import { checkOpenApi } from './validate/openapi.js';
@@ -51,8 +53,12 @@ export function validateChanged(
   validated: ReadonlySet<string>,
   unchangedFiles: ReadonlySet<string> = new Set(),
 ): Problem[] {
+  // By the key column: only the changed products are read (a whole walk parses every
+  // product of a list on disk, about 3 s at 100,000 products).
+  const keys = keyColumnOf(plan.products);
   const changed: PlannedProduct[] = [];
-  for (const product of plan.products) if (!validated.has(product.record.slug)) changed.push(product);
+  for (let index = 0; index < plan.products.length; index += 1)
+    if (!validated.has(keys.slug(index))) changed.push(productAt(plan.products, index, 'validateChanged'));
   const ofChanged = planBuild({
     config: plan.config,
     products: changed,

@@ -10,8 +10,12 @@ export class GrowableArray<T extends NumberArray> {
   private values: T;
   length = 0;
 
-  constructor(private readonly make: (length: number) => T) {
-    this.values = make(16);
+  /** `capacity`: how many values there will be, when known (no doubling, no spare room). */
+  constructor(
+    private readonly make: (length: number) => T,
+    capacity = 16,
+  ) {
+    this.values = make(Math.max(1, capacity));
   }
 
   push(value: number): void {
@@ -29,9 +33,27 @@ export class GrowableArray<T extends NumberArray> {
     this.values[index] = (this.values[index] as number) + amount;
   }
 
-  /** The values, in an array of exactly their length (a copy: the spare room is let go). */
-  trimmed(): T {
-    return this.values.slice(0, this.length) as T;
+  /** The values from `start` to `end` (a view: a later push may move them). */
+  view(start: number, end: number): T {
+    return this.values.subarray(start, Math.min(end, this.length)) as T;
+  }
+
+  /** The bytes held, spare room included. */
+  get byteLength(): number {
+    return this.values.byteLength;
+  }
+
+  /**
+   * The values, in an array of exactly their length (the array itself when there is no
+   * spare room, else a copy), and the list emptied: a builder that hands its columns on
+   * keeps no second copy of them while it finishes the rest.
+   */
+  take(): T {
+    const values =
+      this.length === this.values.length ? this.values : (this.values.slice(0, this.length) as T);
+    this.values = this.make(0);
+    this.length = 0;
+    return values;
   }
 
   private grow(least: number): void {

@@ -21,9 +21,10 @@ import {
 import { numberedRecords, type RecordSource } from './record-source.js';
 import { buildSearchIndexOfRows, type SearchRow, searchRowOf } from './search-index-file.js';
 import {
-  buildSearchPartitions,
   DEFAULT_PARTITION_SIZES,
   type PartitionSizes,
+  type SearchPartitions,
+  searchPartitions,
 } from './search-partitions-file.js';
 
 export {
@@ -108,7 +109,7 @@ export function* liveFiles(
   const counts = options.shards ?? chooseShardCounts(records.length);
   const collector = collectShardMembers(counts);
   // One read of the catalog feeds both the index and the shards' members.
-  const index = buildSearchPartitions(
+  let index: SearchPartitions | undefined = searchPartitions(
     buildSearchIndexOfRows(records.length, rowsNotingMembers(records, collector)),
     { ...DEFAULT_PARTITION_SIZES, ...options.indexSizes },
   );
@@ -121,7 +122,9 @@ export function* liveFiles(
     products: records.length,
   };
   yield { path: MANIFEST_PATH, body: JSON.stringify(manifest) };
-  for (const { name, body } of index) yield { path: indexFilePath(name), body };
+  for (const { name, body } of index.files()) yield { path: indexFilePath(name), body };
+  // Let the index go before the shards are packed: this frame lives until the last shard.
+  index = undefined;
   yield* packProductShards(records, collector.members, counts, options.packShard);
 }
 

@@ -35,25 +35,58 @@ export interface ColumnsFile {
   price_order: string;
 }
 
+/**
+ * The columns as the builder keeps them until the partition files are cut: typed arrays, a
+ * few bytes a product or variant (the `ColumnsFile` spells the same values out as JSON).
+ */
+export interface BuiltColumns {
+  categories: string[];
+  category: Uint32Array;
+  variants: Uint32Array;
+  prices: Float64Array;
+  /** Per variant, 1 when it can be bought now, else 0. */
+  available: Uint8Array;
+  /** Every variant number, ordered by price and then variant number. */
+  priceOrder: Uint32Array;
+}
+
 /** The columns of these products, in catalog order. */
 export function buildColumnsFile(rows: Iterable<ColumnsRow>): ColumnsFile {
   const builder = new ColumnsBuilder();
   for (const row of rows) builder.add(row);
-  return builder.finish();
+  return columnsFileOf(builder.finish());
+}
+
+/** The columns as the whole index file writes them. */
+export function columnsFileOf(columns: BuiltColumns): ColumnsFile {
+  return {
+    categories: columns.categories,
+    category: Array.from(columns.category),
+    variants: Array.from(columns.variants),
+    prices: Array.from(columns.prices),
+    available: latin1Text(columns.available.map((bit) => (bit === 1 ? ONE : ZERO))),
+    price_order: bytesToBase64(littleEndianBytes(columns.priceOrder)),
+  };
 }
 
 /**
- * The columns gathered a product at a time, as typed arrays until the end (the search
- * index's builder keeps nothing else of a product's offers): a few bytes a variant, no
- * object per product or variant.
+ * The columns gathered a product at a time, as typed arrays (the search index's builder
+ * keeps nothing else of a product's offers): a few bytes a variant, no object per product
+ * or variant.
  */
 export class ColumnsBuilder {
   private readonly categories: string[] = [];
   private readonly categoryOf = new Map<string, number>();
-  private readonly category = new GrowableArray((length) => new Uint32Array(length));
-  private readonly variants = new GrowableArray((length) => new Uint32Array(length));
+  private readonly category: GrowableArray<Uint32Array>;
+  private readonly variants: GrowableArray<Uint32Array>;
   private readonly prices = new GrowableArray((length) => new Float64Array(length));
   private readonly available = new GrowableArray((length) => new Uint8Array(length));
+
+  /** `count`: how many products there will be, when known (their columns then take no spare room). */
+  constructor(count?: number) {
+    this.category = new GrowableArray((length) => new Uint32Array(length), count);
+    this.variants = new GrowableArray((length) => new Uint32Array(length), count);
+  }
 
   add(row: ColumnsRow): void {
     const name = (row.category ?? '').trim().toLowerCase();
@@ -67,22 +100,29 @@ export class ColumnsBuilder {
     this.variants.push(row.offers.length);
     for (const offer of row.offers) {
       this.prices.push(offer.amount);
-      this.available.push(offer.available ? ONE : ZERO);
+      this.available.push(offer.available ? 1 : 0);
     }
   }
 
-  finish(): ColumnsFile {
-    const prices = this.prices.trimmed();
-    const order = new Uint32Array(prices.length);
-    for (let variant = 0; variant < order.length; variant += 1) order[variant] = variant;
-    order.sort((a, b) => (prices[a] as number) - (prices[b] as number) || a - b);
+  /** The bytes the columns hold now (spare room included): what a test bounds a product by. */
+  get byteLength(): number {
+    return (
+      this.category.byteLength + this.variants.byteLength + this.prices.byteLength + this.available.byteLength
+    );
+  }
+
+  finish(): BuiltColumns {
+    const prices = this.prices.take();
+    const priceOrder = new Uint32Array(prices.length);
+    for (let variant = 0; variant < priceOrder.length; variant += 1) priceOrder[variant] = variant;
+    priceOrder.sort((a, b) => (prices[a] as number) - (prices[b] as number) || a - b);
     return {
       categories: this.categories,
-      category: Array.from(this.category.trimmed()),
-      variants: Array.from(this.variants.trimmed()),
-      prices: Array.from(prices),
-      available: latin1Text(this.available.trimmed()),
-      price_order: bytesToBase64(littleEndianBytes(order)),
+      category: this.category.take(),
+      variants: this.variants.take(),
+      prices,
+      available: this.available.take(),
+      priceOrder,
     };
   }
 }

@@ -14,13 +14,13 @@ export const FIELDS = BOOSTS.length;
 const K1 = 1.2;
 const B = 0.75;
 
-/** Per field, its average length in words over the catalog (1 for a field empty everywhere). */
-export function fieldAverages(lengths: Uint32Array, count: number): number[] {
-  const totals = BOOSTS.map(() => 0);
-  for (let at = 0; at < lengths.length; at += 1) {
-    totals[at % FIELDS] = (totals[at % FIELDS] as number) + (lengths[at] as number);
-  }
-  return totals.map((total) => total / Math.max(1, count) || 1);
+/**
+ * Per field, its average length in words over the catalog (1 for a field empty
+ * everywhere), from each field's total over the `count` products (whole numbers, so the
+ * same whatever order they were added in).
+ */
+export function fieldAverages(totals: Float64Array, count: number): number[] {
+  return Array.from(totals, (total) => total / Math.max(1, count) || 1);
 }
 
 /** The inverse document frequency of a term `frequency` of `count` products carry. */
@@ -31,21 +31,20 @@ export function inverseFrequency(count: number, frequency: number): number {
 /**
  * A posting's impact, unquantised: per field, what one occurrence there adds (the field's
  * boost over BM25's length normalisation) added once per occurrence, then saturated.
- * `times[field]` is the term's count in that field, `lengths` from `base` the product's
- * field lengths.
+ * `times[field]` is the term's count in that field, `lengths[field]` the product's length
+ * there in words.
  */
 export function impactOf(
   idf: number,
   times: Uint32Array,
   lengths: Uint32Array,
-  base: number,
   averages: readonly number[],
 ): number {
   let weight = 0;
   for (let field = 0; field < FIELDS; field += 1) {
     const count = times[field] as number;
     if (count === 0) continue;
-    const norm = 1 - B + (B * (lengths[base + field] as number)) / (averages[field] as number);
+    const norm = 1 - B + (B * (lengths[field] as number)) / (averages[field] as number);
     const share = (BOOSTS[field] as number) / norm;
     for (let time = 0; time < count; time += 1) weight += share;
   }

@@ -11,9 +11,16 @@
  */
 import type { ProductRecord } from '../record/product-record.js';
 import { numberedRecords, type RecordSource } from './record-source.js';
-import { ColumnsBuilder, type ColumnsFile, type ColumnsRow } from './search-columns-file.js';
-import { PostingsBuilder } from './search-postings-builder.js';
+import {
+  type BuiltColumns,
+  ColumnsBuilder,
+  type ColumnsFile,
+  type ColumnsRow,
+  columnsFileOf,
+} from './search-columns-file.js';
+import { type BuiltPostings, PostingsBuilder, packedPostingsOf } from './search-postings-builder.js';
 import { tokenise } from './search-tokens.js';
+import { StringChunks, type StringList } from './string-chunks.js';
 import { ucpOffersOf } from './ucp-product.js';
 
 export interface SearchIndexFile extends ColumnsFile {
@@ -30,6 +37,15 @@ export interface SearchIndexFile extends ColumnsFile {
   postings: string;
   /** Base64: one byte per posting, the term's BM25F impact for that product, 1–255. */
   impacts: string;
+}
+
+/**
+ * The index as the builder hands it to the partition writer (search-partitions-file.ts):
+ * the same values as the file, in typed arrays and bytes, not JSON numbers and base64.
+ */
+export interface BuiltSearchIndex extends BuiltColumns, BuiltPostings {
+  /** Product ids in catalog order (an array, or the builder's chunks: string-chunks.ts). */
+  ids: StringList;
 }
 
 /** One product as the index sees it: its id, its six fields' text and its filter row. */
@@ -64,9 +80,15 @@ function optionsText(record: ProductRecord): string {
   return words.join(' ');
 }
 
-/** The index of the source's records, in catalog order, read once with `for…of`. */
+/** The index file of the source's records, in catalog order, read once with `for…of`. */
 export function buildSearchIndex(records: RecordSource): SearchIndexFile {
-  return buildSearchIndexOfRows(records.length, rowsOf(records));
+  return searchIndexFileOf(buildSearchIndexOfRows(records.length, rowsOf(records)));
+}
+
+/** The index as the whole file writes it (format 3: numbers as JSON, bytes as base64). */
+export function searchIndexFileOf(index: BuiltSearchIndex): SearchIndexFile {
+  const ids = Array.from({ length: index.ids.length }, (_, product) => index.ids.at(product) as string);
+  return { format: 3, ids, ...columnsFileOf(index), ...packedPostingsOf(index) };
 }
 
 function* rowsOf(records: RecordSource): Generator<SearchRow> {
@@ -79,10 +101,10 @@ function* rowsOf(records: RecordSource): Generator<SearchRow> {
  * and one byte stream (search-postings-builder.ts): a caller with a million rows (from a
  * list on disk, or synthetic) need not hold them all, nor an object per term or product.
  */
-export function buildSearchIndexOfRows(count: number, rows: Iterable<SearchRow>): SearchIndexFile {
+export function buildSearchIndexOfRows(count: number, rows: Iterable<SearchRow>): BuiltSearchIndex {
   const postings = new PostingsBuilder(count);
-  const columns = new ColumnsBuilder();
-  const ids: string[] = [];
+  const columns = new ColumnsBuilder(count);
+  const ids = new StringChunks(count);
   for (const row of rows) {
     if (ids.length >= count) throw new TypeError(`buildSearchIndexOfRows: more than ${count} rows`);
     ids.push(row.id);
@@ -90,5 +112,5 @@ export function buildSearchIndexOfRows(count: number, rows: Iterable<SearchRow>)
     postings.addProduct(row.fields.map(tokenise));
   }
   if (ids.length < count) throw new TypeError(`buildSearchIndexOfRows: ${ids.length} rows of ${count}`);
-  return { format: 3, ids, ...columns.finish(), ...postings.finish() };
+  return { ids, ...columns.finish(), ...postings.finish() };
 }

@@ -1,19 +1,36 @@
 /**
  * The postings of the live search index, gathered a product at a time in a bounded number
  * of bytes a posting (issue 29: at 1,000,000 products a list and an object a term, and 8
- * bytes a number, were over a gigabyte alone). Each term is a number, interned once; each
- * product's postings go to one byte stream as LEB128 (term, fields carrying it, count per
- * such field), two to five bytes a posting. Once the last product is in, the fields'
+ * bytes a number, were over a gigabyte alone). Each term is a number, interned once in a
+ * table of typed arrays (term-table.ts); each product goes to one byte stream as LEB128: its
+ * fields' lengths in words, then its postings (term, fields carrying it, count per such
+ * field), two to five bytes a posting. Once the last product is in, the fields'
  * average lengths are known: two passes over the stream score each posting (the highest
- * impact first, then each quantised against it) straight into its term's run of two flat
- * typed arrays, products ascending, and those are packed as the index file stores them.
+ * impact first, then each quantised against it, the first also sizing each term's run)
+ * straight into its term's run of LEB128 gaps and of impact bytes, two arrays of exactly
+ * their size that the partition files are cut from (no product number kept per posting).
  */
 
 import { bytesToBase64 } from './base64-bytes.js';
 import { ByteChunks } from './byte-chunks.js';
-import { ByteWriter } from './byte-writer.js';
 import { GrowableArray } from './growable-array.js';
 import { FIELDS, fieldAverages, impactOf, inverseFrequency, quantiseImpact } from './search-impacts.js';
+import { StringChunks, type StringList } from './string-chunks.js';
+import { TermTable } from './term-table.js';
+
+/** The postings as the partition files are cut from them: terms in order, each one's runs end to end. */
+export interface BuiltPostings {
+  /** The vocabulary, sorted by code unit (as chunks: no string a term). */
+  terms: StringList;
+  /** Per term, how many products carry it. */
+  counts: Uint32Array;
+  /** Per term, the byte length of its postings in `postings`. */
+  lengths: Uint32Array;
+  /** Per term, its product numbers ascending as unsigned LEB128 gaps. */
+  postings: Uint8Array;
+  /** One byte per posting, its quantised impact. */
+  impacts: Uint8Array;
+}
 
 /** What the index file stores of the postings (search-index-file.ts). */
 export interface PackedPostings {
@@ -29,30 +46,30 @@ export interface PackedPostings {
   impacts: string;
 }
 
-/** Terms this long or longer may be views into their whole field's text (V8 slices strings of 13 units or more). */
-const SLICED_LENGTH = 13;
+/** The field mask's bit above the fields': the term is once in each field that carries it. */
+const ONCE_EACH = 1 << FIELDS;
 
 export class PostingsBuilder {
-  private readonly termIds = new Map<string, number>();
+  private readonly vocabulary = new TermTable();
   private readonly frequencies = new GrowableArray((length) => new Uint32Array(length));
   private readonly stream = new ByteChunks();
-  /** Per field of each product, its length in words. */
-  private readonly fieldLengths: Uint32Array;
+  /** Per field, its length in words summed over the products so far (each product's own are in the stream). */
+  private readonly fieldTotals = new Float64Array(FIELDS);
   /** The current product's terms (to a slot) and, at 6 × slot + field, each one's count there. */
   private readonly rowSlots = new Map<string, number>();
   private rowTimes = new Uint32Array(64 * FIELDS);
   private products = 0;
+  private finishPeak = 0;
 
-  constructor(private readonly count: number) {
-    this.fieldLengths = new Uint32Array(count * FIELDS);
-  }
+  constructor(private readonly count: number) {}
 
   /** Adds the next product, given the tokens of each of its fields in order. */
   addProduct(fields: readonly (readonly string[])[]): void {
     if (this.products >= this.count) throw new TypeError(`PostingsBuilder: more than ${this.count} products`);
     this.rowSlots.clear();
     fields.forEach((tokens, field) => {
-      this.fieldLengths[this.products * FIELDS + field] = tokens.length;
+      this.stream.varint(tokens.length);
+      this.fieldTotals[field] = (this.fieldTotals[field] as number) + tokens.length;
       for (const token of tokens) {
         const slot = this.rowSlots.get(token) ?? this.newSlot(token);
         this.rowTimes[slot * FIELDS + field] = (this.rowTimes[slot * FIELDS + field] as number) + 1;
@@ -63,22 +80,34 @@ export class PostingsBuilder {
     this.products += 1;
   }
 
-  /** The packed postings, once every product is in. */
-  finish(): PackedPostings {
+  /** The postings as the partition files cut them, once every product is in. */
+  finish(): BuiltPostings {
     if (this.products < this.count) {
       throw new TypeError(`PostingsBuilder: ${this.products} products of ${this.count}`);
     }
-    const byId = [...this.termIds.keys()];
-    this.termIds.clear();
-    const frequencies = this.frequencies.trimmed();
-    const order = Uint32Array.from(byId, (_, id) => id).sort((a, b) => {
-      const left = byId[a] as string;
-      const right = byId[b] as string;
-      return left < right ? -1 : left > right ? 1 : 0;
-    });
-    const grouped = this.groupByTerm(order, frequencies);
-    const terms = Array.from(order, (id) => byId[id] as string);
-    return { terms, counts: Array.from(order, (id) => frequencies[id] as number), ...packGrouped(grouped) };
+    const { vocabulary } = this;
+    const frequencies = this.frequencies.take();
+    const order = Uint32Array.from(frequencies, (_, id) => id).sort((a, b) => vocabulary.compare(a, b));
+    const { postings, impacts, lengthOf } = this.groupByTerm(order, frequencies);
+    return {
+      terms: sortedTerms(vocabulary, order),
+      counts: order.map((id) => frequencies[id] as number),
+      lengths: order.map((id) => lengthOf[id] as number),
+      postings,
+      impacts,
+    };
+  }
+
+  /** The bytes the builder holds now (spare room included): what a test bounds a product by. */
+  get byteLength(): number {
+    return (
+      this.stream.length + this.frequencies.byteLength + this.rowTimes.byteLength + this.vocabulary.byteLength
+    );
+  }
+
+  /** The most bytes `finish` held at once, besides its `byteLength`: what a test bounds a posting by. */
+  get finishByteLength(): number {
+    return this.finishPeak;
   }
 
   private newSlot(token: string): number {
@@ -94,28 +123,26 @@ export class PostingsBuilder {
   }
 
   private termIdOf(term: string): number {
-    let id = this.termIds.get(term);
-    if (id === undefined) {
-      id = this.termIds.size;
-      // A copy of its own, so the vocabulary does not keep a product's whole text alive.
-      this.termIds.set(
-        term.length >= SLICED_LENGTH ? (JSON.parse(JSON.stringify(term)) as string) : term,
-        id,
-      );
-      this.frequencies.push(0);
-    }
+    const id = this.vocabulary.idOf(term);
+    if (id === this.frequencies.length) this.frequencies.push(0);
     return id;
   }
 
-  /** One posting in the stream: its term, a bit per field that carries it, then those fields' counts. */
+  /**
+   * One posting in the stream: its term, a bit per field that carries it, then those
+   * fields' counts, unless the `ONCE_EACH` bit says each is 1 (most postings: a byte saved).
+   */
   private writePosting(termId: number, slot: number): void {
     this.frequencies.add(termId, 1);
-    let mask = 0;
+    let mask = ONCE_EACH;
     for (let field = 0; field < FIELDS; field += 1) {
-      if ((this.rowTimes[slot * FIELDS + field] as number) > 0) mask |= 1 << field;
+      const times = this.rowTimes[slot * FIELDS + field] as number;
+      if (times > 0) mask |= 1 << field;
+      if (times > 1) mask &= ~ONCE_EACH;
     }
     this.stream.varint(termId);
     this.stream.varint(mask);
+    if (mask & ONCE_EACH) return;
     for (let field = 0; field < FIELDS; field += 1) {
       const times = this.rowTimes[slot * FIELDS + field] as number;
       if (times > 0) this.stream.varint(times);
@@ -123,33 +150,57 @@ export class PostingsBuilder {
   }
 
   /**
-   * Each term's products (ascending) and quantised impacts, terms in `order`, in two flat
-   * arrays. The stream is read twice, scoring each posting both times, rather than keeping
-   * 8 bytes a posting of unquantised impacts for the highest.
+   * Each term's products (ascending, as LEB128 gaps) and quantised impacts, terms in
+   * `order`, in two flat arrays of exactly their size. The stream is read twice, scoring
+   * each posting both times, rather than keeping 8 bytes a posting of unquantised impacts
+   * for the highest; the first read also sizes each term's gaps, so the second writes them
+   * in place and no posting's product number is kept apart (4 bytes a posting).
    */
   private groupByTerm(order: Uint32Array, frequencies: Uint32Array): Grouped {
-    const starts = new Float64Array(order.length + 1);
-    const cursor = new Float64Array(frequencies.length);
-    order.forEach((id, rank) => {
-      cursor[id] = starts[rank] as number;
-      starts[rank + 1] = (starts[rank] as number) + (frequencies[id] as number);
-    });
-    const total = starts[order.length] as number;
     const idf = Float64Array.from(frequencies, (frequency) => inverseFrequency(this.count, frequency));
-    const averages = fieldAverages(this.fieldLengths, this.count);
+    const averages = fieldAverages(this.fieldTotals, this.count);
+    const previous = new Uint32Array(frequencies.length);
+    const lengthOf = new Uint32Array(frequencies.length);
     let highest = 0;
-    this.readPostings(idf, averages, (_, _product, impact) => {
-      if (impact > highest) highest = impact;
-    });
-    const products = new Uint32Array(total);
-    const impacts = new Uint8Array(total);
     this.readPostings(idf, averages, (termId, product, impact) => {
-      const at = cursor[termId] as number;
-      products[at] = product;
-      impacts[at] = quantiseImpact(impact, highest);
-      cursor[termId] = at + 1;
+      if (impact > highest) highest = impact;
+      lengthOf[termId] = (lengthOf[termId] as number) + varintLength(product - (previous[termId] as number));
+      previous[termId] = product;
     });
-    return { starts, products, impacts };
+    // Where each term's run starts, in the bytes and in the impacts: 32 bits, as a typed
+    // array's length is (one of 2^32 bytes or more cannot be made, so nothing wraps unseen).
+    const byteAt = new Uint32Array(frequencies.length);
+    const impactAt = new Uint32Array(frequencies.length);
+    let bytes = 0;
+    let total = 0;
+    for (const id of order) {
+      byteAt[id] = bytes;
+      impactAt[id] = total;
+      bytes += lengthOf[id] as number;
+      total += frequencies[id] as number;
+    }
+    const postings = new Uint8Array(bytes);
+    const impacts = new Uint8Array(total);
+    this.finishPeak = [
+      frequencies,
+      order,
+      idf,
+      previous,
+      lengthOf,
+      byteAt,
+      impactAt,
+      postings,
+      impacts,
+    ].reduce((sum, array) => sum + array.byteLength, 0);
+    previous.fill(0);
+    this.readPostings(idf, averages, (termId, product, impact) => {
+      byteAt[termId] = putVarint(postings, byteAt[termId] as number, product - (previous[termId] as number));
+      previous[termId] = product;
+      const at = impactAt[termId] as number;
+      impacts[at] = quantiseImpact(impact, highest);
+      impactAt[termId] = at + 1;
+    });
+    return { postings, impacts, lengthOf };
   }
 
   /** Every posting in product order, with its unquantised impact. */
@@ -160,47 +211,64 @@ export class PostingsBuilder {
   ): void {
     const reader = this.stream.reader();
     const times = new Uint32Array(FIELDS);
+    const lengths = new Uint32Array(FIELDS);
     for (let product = 0; product < this.count; product += 1) {
+      for (let field = 0; field < FIELDS; field += 1) lengths[field] = reader.varint();
       const postings = reader.varint();
       for (let posting = 0; posting < postings; posting += 1) {
         const termId = reader.varint();
         const mask = reader.varint();
-        for (let field = 0; field < FIELDS; field += 1)
-          times[field] = mask & (1 << field) ? reader.varint() : 0;
-        visit(
-          termId,
-          product,
-          impactOf(idf[termId] as number, times, this.fieldLengths, product * FIELDS, averages),
-        );
+        for (let field = 0; field < FIELDS; field += 1) {
+          const carries = (mask & (1 << field)) !== 0;
+          times[field] = !carries ? 0 : mask & ONCE_EACH ? 1 : reader.varint();
+        }
+        visit(termId, product, impactOf(idf[termId] as number, times, lengths, averages));
       }
     }
   }
 }
 
-/** Per term in order, where its run starts in `products` and `impacts` (and, last, their length). */
+/** The grouped postings and impacts, terms in order, and each term's byte length by its number. */
 interface Grouped {
-  starts: Float64Array;
-  products: Uint32Array;
+  postings: Uint8Array;
   impacts: Uint8Array;
+  lengthOf: Uint32Array;
 }
 
-/** The grouped postings as LEB128 gaps per term, and the impacts as they are. */
-function packGrouped({
-  starts,
-  products,
-  impacts,
-}: Grouped): Pick<PackedPostings, 'lengths' | 'postings' | 'impacts'> {
-  const bytes = new ByteWriter();
-  const lengths: number[] = [];
-  for (let term = 0; term + 1 < starts.length; term += 1) {
-    const start = bytes.length;
-    let previous = 0;
-    for (let at = starts[term] as number; at < (starts[term + 1] as number); at += 1) {
-      const product = products[at] as number;
-      bytes.varint(product - previous);
-      previous = product;
-    }
-    lengths.push(bytes.length - start);
+/** How many bytes `value` takes as unsigned LEB128. */
+function varintLength(value: number): number {
+  let length = 1;
+  for (let rest = value; rest >= 0x80; rest = Math.floor(rest / 0x80)) length += 1;
+  return length;
+}
+
+/** Writes `value` as unsigned LEB128 at `at`; where the next byte goes. */
+function putVarint(bytes: Uint8Array, at: number, value: number): number {
+  let next = at;
+  let rest = value;
+  // writeVarint's loop, without a callback per posting (tens of millions at 1,000,000 products).
+  while (rest >= 0x80) {
+    bytes[next] = (rest & 0x7f) | 0x80;
+    next += 1;
+    rest = Math.floor(rest / 0x80);
   }
-  return { lengths, postings: bytes.base64(), impacts: bytesToBase64(impacts) };
+  bytes[next] = rest;
+  return next + 1;
+}
+
+function sortedTerms(vocabulary: TermTable, order: Uint32Array): StringChunks {
+  const terms = new StringChunks(order.length);
+  for (const id of order) terms.push(vocabulary.termAt(id));
+  return terms;
+}
+
+/** The postings as the whole index file writes them: gaps and impacts in base64. */
+export function packedPostingsOf(built: BuiltPostings): PackedPostings {
+  return {
+    terms: Array.from({ length: built.terms.length }, (_, term) => built.terms.at(term) as string),
+    counts: Array.from(built.counts),
+    lengths: Array.from(built.lengths),
+    postings: bytesToBase64(built.postings),
+    impacts: bytesToBase64(built.impacts),
+  };
 }

@@ -12,7 +12,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { W3C_DATETIME } from '../emit/sitemap.js';
+import { W3C_DATETIME } from '../emit/sitemap-entries.js';
 import { type CachedProduct, CacheRows, isRowDigest } from './cache-rows.js';
 
 /** Bumped whenever the tables or what a digest covers change: an older cache is then rebuilt. */

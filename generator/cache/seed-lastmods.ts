@@ -10,7 +10,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ResolvedConfig } from '../config.js';
 import { catalogPaths } from '../emit/catalog.js';
-import { parseSitemap, SITEMAP_FILE, W3C_DATETIME } from '../emit/sitemap.js';
+import { parseSitemap, SITEMAP_FILE } from '../emit/sitemap.js';
+import { W3C_DATETIME } from '../emit/sitemap-entries.js';
 import { productMarkdownPath } from '../emit/sitemap-pages.js';
 import { digestRecord } from './product-digest.js';
 

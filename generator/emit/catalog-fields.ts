@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ProductRecord } from '../model.js';
-import type { BuildPlan } from '../plan.js';
+import type { BuildPlan, PlannedProducts } from '../plan.js';
 import { recordsOf } from '../product-store/planned-products.js';
 
 export interface CatalogFields {
@@ -48,12 +48,9 @@ function hasValue(value: unknown): boolean {
   return true;
 }
 
-/**
- * The facets of the records (pure; `describeCatalogFields` memoises it per plan), in one
- * pass: the plan's products may be read back from disk, one at a time.
- */
-export function collectCatalogFields(records: Iterable<ProductRecord>): CatalogFields {
-  const fields: CatalogFields = {
+/** The facets of a catalog before any product is seen: none. */
+export function noCatalogFields(): CatalogFields {
+  return {
     flavor: false,
     packaging: false,
     ingredients: false,
@@ -66,26 +63,51 @@ export function collectCatalogFields(records: Iterable<ProductRecord>): CatalogF
     options: [],
     salePrices: false,
   };
-  for (const record of records) {
-    for (const name of SEED_FACETS) if (!fields[name] && hasValue(record[name])) fields[name] = true;
-    if (!fields.brand && hasValue(record.brand)) fields.brand = true;
-    if (record.images.length > 0) fields.images = true;
-    if (record.variants.length > 1) fields.variants = true;
-    if (!fields.salePrices && record.variants.some((variant) => variant.compare_at_price !== undefined))
-      fields.salePrices = true;
-    for (const option of record.options) {
-      const name = option.name.trim().toLowerCase();
-      if (name !== '' && !fields.options.includes(name)) fields.options.push(name);
-    }
+}
+
+/** Adds what `record` carries to `fields` (in catalog order: option names keep their first-seen order). */
+export function addCatalogFields(fields: CatalogFields, record: ProductRecord): void {
+  for (const name of SEED_FACETS) if (!fields[name] && hasValue(record[name])) fields[name] = true;
+  if (!fields.brand && hasValue(record.brand)) fields.brand = true;
+  if (record.images.length > 0) fields.images = true;
+  if (record.variants.length > 1) fields.variants = true;
+  if (!fields.salePrices && record.variants.some((variant) => variant.compare_at_price !== undefined))
+    fields.salePrices = true;
+  for (const option of record.options) {
+    const name = option.name.trim().toLowerCase();
+    if (name !== '' && !fields.options.includes(name)) fields.options.push(name);
   }
+}
+
+/**
+ * The facets of the records (pure; `describeCatalogFields` memoises it per plan), in one
+ * pass: the plan's products may be read back from disk, one at a time.
+ */
+export function collectCatalogFields(records: Iterable<ProductRecord>): CatalogFields {
+  const fields = noCatalogFields();
+  for (const record of records) addCatalogFields(fields, record);
   return fields;
 }
 
 const fieldsByPlan = new WeakMap<BuildPlan, CatalogFields>();
 
-/** The facets of the plan's catalog, computed once per plan (a plan never changes after `planBuild`). */
+/**
+ * The facets a build took as it kept the products (catalog-tally.ts), by the list it kept
+ * them in: the plans of one build share that list, and it never changes once kept.
+ */
+const fieldsByProducts = new WeakMap<PlannedProducts, CatalogFields>();
+
+/** Remembers `fields` as `collectCatalogFields` of every record of `products`. */
+export function rememberCatalogFields(products: PlannedProducts, fields: CatalogFields): void {
+  fieldsByProducts.set(products, fields);
+}
+
+/**
+ * The facets of the plan's catalog: those taken as its products were kept, else computed
+ * once per plan (a plan never changes after `planBuild`).
+ */
 export function describeCatalogFields(plan: BuildPlan): CatalogFields {
-  let fields = fieldsByPlan.get(plan);
+  let fields = fieldsByProducts.get(plan.products) ?? fieldsByPlan.get(plan);
   if (fields === undefined) {
     fields = collectCatalogFields(recordsOf(plan.products));
     fieldsByPlan.set(plan, fields);

@@ -73,9 +73,16 @@ export function screenFeedProducts(products: Iterable<PlannedProduct>): {
  */
 export function screenFeedExclusions(products: Iterable<PlannedProduct>): FeedExclusion[] {
   const excluded: FeedExclusion[] = [];
-  const items = { push: () => 0 };
-  for (const product of products) screenProduct(product, items, excluded);
+  for (const product of products) addFeedExclusions(excluded, product);
   return excluded;
+}
+
+/** Where the screening of exclusions puts the items it keeps: nowhere. */
+const NO_ITEMS: Pick<FeedOffer[], 'push'> = { push: () => 0 };
+
+/** What `screenFeedProducts` leaves out of one product, added to `excluded`. */
+export function addFeedExclusions(excluded: FeedExclusion[], product: PlannedProduct): void {
+  screenProduct(product, NO_ITEMS, excluded);
 }
 
 function screenProduct(

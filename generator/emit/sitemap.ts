@@ -9,11 +9,14 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Artifact } from '../artifact.js';
-import type { BuildPlan, PlannedProduct } from '../plan.js';
+import type { BuildPlan } from '../plan.js';
 import { isRecord } from '../validate/bundle-layout.js';
-import { type DocumentReader, readOnce } from '../validate/parse-once.js';
+import { digestOf } from '../validate/digests.js';
+import { type DocumentReader, readOnce, readUnkept } from '../validate/parse-once.js';
 import type { BundleFiles, Problem } from '../validate/problem.js';
+import { SeenDigests } from '../validate/seen-digests.js';
 import { hasOwnHost, LANDING_PUBLIC_PATH } from './landing.js';
+import { sitemapProductsOf, W3C_DATETIME } from './sitemap-entries.js';
 import {
   API_DOCS_MARKDOWN_PATH,
   API_DOCS_PATH,
@@ -40,21 +43,8 @@ interface SitemapEntry {
   lastmod: string;
 }
 
-/** The W3C Datetime forms the protocol accepts for `lastmod`; the emitter and the checker share it. */
-export const W3C_DATETIME = /^\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?)?)?$/;
-
-/**
- * The upstream time when it is already a W3C Datetime (`Date.parse` also accepts forms
- * such as RFC 2822 dates that the protocol refuses), else the time the build cache says
- * the product last changed, else (a plan built without the cache) the build time.
- */
-function lastmodOf(product: PlannedProduct, generated: string): string {
-  const { updatedAt, changedAt } = product;
-  if (updatedAt !== undefined && W3C_DATETIME.test(updatedAt)) return updatedAt;
-  return changedAt ?? generated;
-}
-
-function listEntries(plan: BuildPlan): SitemapEntry[] {
+/** The sitemap's URLs in order, a repeated one each time it comes: the documents, then each product's pages. */
+function* allEntries(plan: BuildPlan): Generator<SitemapEntry> {
   const { config, generated } = plan;
   const origin = new URL(config.site_url).origin;
   const documents = [
@@ -67,71 +57,124 @@ function listEntries(plan: BuildPlan): SitemapEntry[] {
   ];
   // Model (a): the landing page is the host's home page, a page for people like /api/.
   if (hasOwnHost(config)) documents.unshift(LANDING_PUBLIC_PATH, LANDING_MARKDOWN_PATH);
-  const entries: SitemapEntry[] = documents.map((path) => ({
-    loc: siteUrl(config, path),
-    lastmod: generated,
-  }));
-  for (const product of plan.products) {
+  for (const path of documents) yield { loc: siteUrl(config, path), lastmod: generated };
+  // `uniqueEntries` goes through these twice: from the column taken as the products were
+  // kept (sitemap-entries.ts), neither time parses a product.
+  for (const product of sitemapProductsOf(plan.products)) {
+    const lastmod = product.lastmod ?? generated;
     // The product's Markdown page is on this host in both models.
-    entries.push({
-      loc: siteUrl(config, productMarkdownPath(product.record.slug)),
-      lastmod: lastmodOf(product, generated),
-    });
-    const loc = requireAbsoluteUrl(product.record.url, { product: product.record.slug, field: 'url' });
+    yield { loc: siteUrl(config, productMarkdownPath(product.slug)), lastmod };
+    const loc = requireAbsoluteUrl(product.url, { product: product.slug, field: 'url' });
     if (new URL(loc).origin !== origin) continue;
-    entries.push({ loc, lastmod: lastmodOf(product, generated) });
+    yield { loc, lastmod };
   }
-  const seen = new Set<string>();
-  return entries.filter((entry) => !seen.has(entry.loc) && seen.add(entry.loc) !== undefined);
 }
 
-interface SerialisedSitemap {
-  body: string;
-  tree: Record<string, unknown>;
-}
-
-function buildUrlset(entries: readonly SitemapEntry[]): SerialisedSitemap {
-  const tree = { urlset: { '@_xmlns': SITEMAP_NAMESPACE, url: entries } };
-  return { body: buildXmlDocument(tree), tree };
-}
-
-function sitemapArtifact(path: string, sitemap: SerialisedSitemap): Artifact {
-  const { body, tree } = sitemap;
-  return { path, mediaType: SITEMAP_MEDIA_TYPE, body, serialisedFrom: { body, value: tree } };
-}
-
-/** Splits entries into files under both limits: by count first, then halving any file still too large. */
-function splitEntries(entries: readonly SitemapEntry[]): SerialisedSitemap[] {
-  const chunks: SitemapEntry[][] = [];
-  for (let start = 0; start < entries.length; start += MAX_SITEMAP_URLS) {
-    chunks.push(entries.slice(start, start + MAX_SITEMAP_URLS));
+/**
+ * Each URL once, where it first comes, without a set of every URL (two million strings at
+ * 1,000,000 products): a first walk keeps each URL's 8-byte digest and notes the digests met
+ * twice; the second walk yields every URL whose digest was met once, and keeps the texts of
+ * the others only, so a repeat is confirmed against the real URL and a collision of digests
+ * drops nothing.
+ */
+function* uniqueEntries(plan: BuildPlan): Generator<SitemapEntry> {
+  const seen = new SeenDigests();
+  const repeated = new Set<bigint>();
+  for (const { loc } of allEntries(plan)) {
+    const digest = digestOf(loc);
+    if (seen.add(digest)) repeated.add(digest);
   }
-  const sitemaps: SerialisedSitemap[] = [];
-  const pending = chunks.reverse();
-  for (let chunk = pending.pop(); chunk !== undefined; chunk = pending.pop()) {
-    const sitemap = buildUrlset(chunk);
-    if (Buffer.byteLength(sitemap.body) <= MAX_SITEMAP_BYTES || chunk.length === 1) {
-      sitemaps.push(sitemap);
+  const met = new Map<bigint, string[]>();
+  for (const entry of allEntries(plan)) {
+    const digest = repeated.size === 0 ? 0n : digestOf(entry.loc);
+    if (!repeated.has(digest)) {
+      yield entry;
       continue;
     }
-    const half = Math.ceil(chunk.length / 2);
-    pending.push(chunk.slice(half), chunk.slice(0, half));
+    const texts = met.get(digest) ?? [];
+    if (texts.includes(entry.loc)) continue;
+    texts.push(entry.loc);
+    met.set(digest, texts);
+    yield entry;
   }
-  return sitemaps;
 }
 
-export function emitSitemap(plan: BuildPlan): Artifact[] {
-  const entries = listEntries(plan);
-  const sitemaps = splitEntries(entries);
-  if (sitemaps.length <= 1) return [sitemapArtifact(SITEMAP_FILE, sitemaps[0] ?? buildUrlset(entries))];
-  const parts = sitemaps.map((sitemap, index) => sitemapArtifact(`sitemap-${index + 1}.xml`, sitemap));
-  const tree = {
-    sitemapindex: {
-      '@_xmlns': SITEMAP_NAMESPACE,
-      sitemap: parts.map((part) => ({ loc: siteUrl(plan.config, `/${part.path}`), lastmod: plan.generated })),
-    },
+function buildUrlset(entries: readonly SitemapEntry[]): string {
+  return buildXmlDocument({ urlset: { '@_xmlns': SITEMAP_NAMESPACE, url: entries } });
+}
+
+function sitemapArtifact(path: string, body: string, tree?: Record<string, unknown>): Artifact {
+  return {
+    path,
+    mediaType: SITEMAP_MEDIA_TYPE,
+    body,
+    ...(tree !== undefined ? { serialisedFrom: { body, value: tree } } : {}),
   };
-  return [sitemapArtifact(SITEMAP_FILE, { body: buildXmlDocument(tree), tree }), ...parts];
+}
+
+/** One run of URLs as sitemap bodies under the byte limit: whole, or halved until each half fits. */
+function* bodiesOf(entries: readonly SitemapEntry[]): Generator<string> {
+  const body = buildUrlset(entries);
+  if (Buffer.byteLength(body) <= MAX_SITEMAP_BYTES || entries.length === 1) {
+    yield body;
+    return;
+  }
+  const half = Math.ceil(entries.length / 2);
+  yield* bodiesOf(entries.slice(0, half));
+  yield* bodiesOf(entries.slice(half));
+}
+
+/** The URLs in runs of at most `MAX_SITEMAP_URLS`, one run at a time. */
+function* runsOf(entries: Iterable<SitemapEntry>): Generator<SitemapEntry[]> {
+  let run: SitemapEntry[] = [];
+  for (const entry of entries) {
+    run.push(entry);
+    if (run.length === MAX_SITEMAP_URLS) {
+      yield run;
+      run = [];
+    }
+  }
+  if (run.length > 0) yield run;
+}
+
+/**
+ * `/sitemap.xml` alone when every URL fits in it, else `/sitemap-<n>.xml` one at a time as
+ * each run is made and `/sitemap.xml` as their index last: at 1,000,000 products there are
+ * 41 of them, and holding them all (their entries, bodies and trees) until the gate raised
+ * the build's peak by a gigabyte. A part carries no tree for the gate: the gate reads it from
+ * its file, one part at a time; only a sitemap small enough to be one file keeps its tree.
+ */
+export function* emitSitemap(plan: BuildPlan): Generator<Artifact> {
+  const runs = runsOf(uniqueEntries(plan));
+  const first = runs.next();
+  const firstRun = first.done === true ? [] : first.value;
+  const second = runs.next();
+  if (second.done === true) {
+    const bodies = [...bodiesOf(firstRun)];
+    const [only] = bodies;
+    if (bodies.length === 1 && only !== undefined) {
+      yield sitemapArtifact(SITEMAP_FILE, only, { urlset: { '@_xmlns': SITEMAP_NAMESPACE, url: firstRun } });
+      return;
+    }
+  }
+  let parts = 0;
+  const emitRun = function* (run: readonly SitemapEntry[]): Generator<Artifact> {
+    for (const body of bodiesOf(run)) {
+      parts += 1;
+      yield sitemapArtifact(`sitemap-${parts}.xml`, body);
+    }
+  };
+  yield* emitRun(firstRun);
+  if (second.done !== true) {
+    yield* emitRun(second.value);
+    for (const run of runs) yield* emitRun(run);
+  }
+  const sitemap = Array.from({ length: parts }, (_, index) => ({
+    loc: siteUrl(plan.config, `/sitemap-${index + 1}.xml`),
+    lastmod: plan.generated,
+  }));
+  const tree = { sitemapindex: { '@_xmlns': SITEMAP_NAMESPACE, sitemap } };
+  yield sitemapArtifact(SITEMAP_FILE, buildXmlDocument(tree), tree);
 }
 
 const parser = new XMLParser({
@@ -203,7 +246,9 @@ function checkOneSitemap(
   allowIndex: boolean,
 ): { problems: Problem[]; children: string[] } {
   const problem = (message: string): Problem => ({ path, rule: 'sitemap', message });
-  const reading = readSitemap(files, path);
+  // A part of an index is read once, here, and let go: kept, the parts' entries (two million
+  // at 1,000,000 products) would stay with the bundle until the gate ends.
+  const reading = allowIndex ? readSitemap(files, path) : readUnkept(files, path, SITEMAP_READER);
   if (reading === undefined) return { problems: [problem('the sitemap is missing')], children: [] };
   if (!reading.ok)
     return { problems: [{ path, rule: reading.rule, message: reading.message }], children: [] };

@@ -9,7 +9,7 @@
 
 import { parseJsonBytes } from '../json-bytes.js';
 import type { BuildPlan } from '../plan.js';
-import { mapProducts } from '../product-store/planned-products.js';
+import { productFactsOf } from '../product-store/product-facts.js';
 import { readJsonItems } from '../sources/json-items.js';
 import { type ProductFacts, productFactOf } from '../summary/diff.js';
 
@@ -54,9 +54,7 @@ export function factsOfPlan(plan: Pick<BuildPlan, 'catalog' | 'products'>): Cata
   return {
     count: plan.products.length,
     ...(typeof plan.catalog.generated === 'string' ? { generated: plan.catalog.generated } : {}),
-    products: mapProducts(plan.products, (product) => productFactOf(product.record)).filter(
-      (fact) => fact !== undefined,
-    ),
+    products: [...productFactsOf(plan.products)],
   };
 }
 

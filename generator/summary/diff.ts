@@ -4,7 +4,6 @@
  * `--json` object report it so a person (or a CI job) sees what a deploy would change.
  * Pure.
  */
-import type { Product } from '../model.js';
 
 export interface FieldChange {
   slug: string;
@@ -55,7 +54,7 @@ export function productFactsOf(catalog: unknown): ProductFacts[] {
  */
 export function diffCatalogs(
   previous: readonly ProductFacts[],
-  next: Iterable<Pick<Product, 'slug' | 'price' | 'availability'>>,
+  next: Iterable<ProductFacts>,
 ): CatalogChanges {
   const before = new Map(previous.map((product) => [product.slug, product]));
   const after = new Set<string>();

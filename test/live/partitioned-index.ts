@@ -4,8 +4,14 @@
  * it reads. Small partitions by default, so a test catalog spreads over many files.
  */
 
+import { base64ToBytes } from '../../live/base64-bytes.js';
+import { readUint32LittleEndian } from '../../live/search-columns-file.js';
 import { type LoadedSearchIndex, openSearchIndex, type SearchQuery } from '../../live/search-index.js';
-import { buildSearchIndex, type SearchIndexFile } from '../../live/search-index-file.js';
+import {
+  type BuiltSearchIndex,
+  buildSearchIndex,
+  type SearchIndexFile,
+} from '../../live/search-index-file.js';
 import { openPartitionStore } from '../../live/search-partitions.js';
 import { buildSearchPartitions, type PartitionSizes } from '../../live/search-partitions-file.js';
 import type { ProductRecord } from '../../record/product-record.js';
@@ -32,8 +38,28 @@ export async function openIndexOf(
   cacheBytes?: number,
 ): Promise<OpenedIndex> {
   const whole = Array.isArray(records) ? buildSearchIndex(records) : (records as SearchIndexFile);
-  const files = new Map(buildSearchPartitions(whole, sizes).map((file) => [file.name, file.body]));
+  const files = new Map(
+    buildSearchPartitions(builtIndexOf(whole), sizes).map((file) => [file.name, file.body]),
+  );
   return openIndexFiles(files, cacheBytes);
+}
+
+/** The index a whole index file (format 3) holds, as the builder hands it to the partition writer. */
+export function builtIndexOf(file: SearchIndexFile): BuiltSearchIndex {
+  return {
+    ids: file.ids,
+    categories: file.categories,
+    category: Uint32Array.from(file.category),
+    variants: Uint32Array.from(file.variants),
+    prices: Float64Array.from(file.prices),
+    available: Uint8Array.from(file.available, (bit) => (bit === '1' ? 1 : 0)),
+    priceOrder: readUint32LittleEndian(base64ToBytes(file.price_order)),
+    terms: file.terms,
+    counts: Uint32Array.from(file.counts),
+    lengths: Uint32Array.from(file.lengths),
+    postings: base64ToBytes(file.postings),
+    impacts: base64ToBytes(file.impacts),
+  };
 }
 
 /** The index these files hold, opened afresh: nothing cached, nothing read but the root. */

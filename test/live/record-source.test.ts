@@ -11,7 +11,7 @@ import { emitLiveIndex } from '../../generator/emit/live-index.js';
 import { emitProductPages } from '../../generator/emit/product-page-shards.js';
 import type { BuildPlan, PlannedProducts } from '../../generator/plan.js';
 import { KeyColumnWriter } from '../../generator/product-store/product-keys.js';
-import { buildLiveFiles, type LiveManifestSettings } from '../../live/live-files.js';
+import { buildLiveFiles } from '../../live/live-files.js';
 import type { ShardPacker } from '../../live/product-shards.js';
 import type { RecordSource } from '../../live/record-source.js';
 import type { ProductRecord } from '../../record/product-record.js';
@@ -21,19 +21,9 @@ import {
   makeSamplePlan,
   SAMPLE_CONFIG_INPUT,
 } from '../helpers/sample-plan.js';
+import { LIVE_SETTINGS } from './live-settings.js';
 import { SMALL_PARTITIONS } from './partitioned-index.js';
 import { makeVariedRecords } from './varied-catalog.js';
-
-const SETTINGS: LiveManifestSettings = {
-  generated: '2026-11-27T12:00:00.000Z',
-  base_path: '',
-  site_url: 'https://juice.example',
-  allowed_origins: [],
-  requests_per_minute: 60,
-  policy_headers: [],
-  server: { name: 'juice-catalog', title: 'Juice catalog', version: '1' },
-  instructions: 'Test catalog.',
-};
 
 /** Few shards, so each holds many products and a variant shard holds some product twice over. */
 const OPTIONS = { indexSizes: SMALL_PARTITIONS, shards: { products: 8, variants: 4 } };
@@ -63,13 +53,13 @@ function bodiesOf(files: readonly { path: string; body: string | Uint8Array }[])
 
 describe('the live files of a record source', () => {
   const records = makeVariedRecords(300);
-  const fromArray = bodiesOf(buildLiveFiles(records, SETTINGS, OPTIONS));
+  const fromArray = bodiesOf(buildLiveFiles(records, LIVE_SETTINGS, OPTIONS));
 
   it('when every read gives a fresh copy then the files are the array’s, byte for byte', () => {
-    expect(bodiesOf(buildLiveFiles(freshSource(records), SETTINGS, OPTIONS))).toEqual(fromArray);
+    expect(bodiesOf(buildLiveFiles(freshSource(records), LIVE_SETTINGS, OPTIONS))).toEqual(fromArray);
     // And with the shard counts chosen from the catalog's size.
-    expect(bodiesOf(buildLiveFiles(freshSource(records), SETTINGS))).toEqual(
-      bodiesOf(buildLiveFiles(records, SETTINGS)),
+    expect(bodiesOf(buildLiveFiles(freshSource(records), LIVE_SETTINGS))).toEqual(
+      bodiesOf(buildLiveFiles(records, LIVE_SETTINGS)),
     );
   });
 
@@ -83,7 +73,7 @@ describe('the live files of a record source', () => {
       events.push(...reads.splice(0));
       return body;
     };
-    const files = buildLiveFiles(source, SETTINGS, { ...OPTIONS, packShard });
+    const files = buildLiveFiles(source, LIVE_SETTINGS, { ...OPTIONS, packShard });
     events.push(...reads.splice(0));
     expect(bodiesOf(files)).toEqual(fromArray);
 
@@ -112,14 +102,14 @@ describe('the live files of a record source', () => {
     const reads: Read[] = [];
     const packShard: ShardPacker = ({ members }, pack) =>
       pack(members.map((index) => structuredClone(records[index] as ProductRecord)));
-    const files = buildLiveFiles(freshSource(records, reads), SETTINGS, { ...OPTIONS, packShard });
+    const files = buildLiveFiles(freshSource(records, reads), LIVE_SETTINGS, { ...OPTIONS, packShard });
     expect(bodiesOf(files)).toEqual(fromArray);
     expect(reads).toEqual([{ iteration: true }]);
   });
 
   it('refuses a packer that gives another count of records than the shard has members', () => {
     const packShard: ShardPacker = (_shard, pack) => pack([]);
-    expect(() => buildLiveFiles(records, SETTINGS, { ...OPTIONS, packShard })).toThrow(TypeError);
+    expect(() => buildLiveFiles(records, LIVE_SETTINGS, { ...OPTIONS, packShard })).toThrow(TypeError);
   });
 
   it('refuses a source whose iteration gives more or fewer records than its length', () => {
@@ -133,8 +123,8 @@ describe('the live files of a record source', () => {
       at: (index) => records[index],
       [Symbol.iterator]: () => records.slice(0, 4).values(),
     };
-    expect(() => buildLiveFiles(short, SETTINGS)).toThrow(TypeError);
-    expect(() => buildLiveFiles(long, SETTINGS)).toThrow(TypeError);
+    expect(() => buildLiveFiles(short, LIVE_SETTINGS)).toThrow(TypeError);
+    expect(() => buildLiveFiles(long, LIVE_SETTINGS)).toThrow(TypeError);
   });
 });
 

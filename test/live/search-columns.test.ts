@@ -12,6 +12,7 @@ import { buildColumnsFile, readUint32LittleEndian } from '../../live/search-colu
 import { buildSearchIndex } from '../../live/search-index.js';
 import { buildSearchPartitions } from '../../live/search-partitions-file.js';
 import { assetFilesOf, liveFetch } from './live-bundle.js';
+import { builtIndexOf } from './partitioned-index.js';
 import { syntheticLiveBundle } from './synthetic-bundle.js';
 import { makeVariedRecords } from './varied-catalog.js';
 
@@ -51,7 +52,7 @@ describe('the price order', () => {
   it('is refused by the partition writer when it does not cover every variant', () => {
     const file = JSON.parse(JSON.stringify(buildSearchIndex(makeVariedRecords(20))));
     file.price_order = file.price_order.slice(0, 16);
-    expect(() => buildSearchPartitions(file)).toThrow(/price order/);
+    expect(() => buildSearchPartitions(builtIndexOf(file))).toThrow(/price order/);
   });
 });
 

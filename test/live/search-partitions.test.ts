@@ -6,12 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ByteLru } from '../../live/byte-lru.js';
+import { contentCuts } from '../../live/content-cuts.js';
 import { PackedStrings } from '../../live/packed-strings.js';
 import { buildSearchIndex } from '../../live/search-index-file.js';
 import { readPricePartition, readTermPartition } from '../../live/search-partition-format.js';
-import { buildSearchPartitions, contentCuts } from '../../live/search-partitions-file.js';
+import { buildSearchPartitions } from '../../live/search-partitions-file.js';
 import type { ProductRecord } from '../../record/product-record.js';
-import { idsOf, openIndexFiles, openIndexOf, SMALL_PARTITIONS } from './partitioned-index.js';
+import { builtIndexOf, idsOf, openIndexFiles, openIndexOf, SMALL_PARTITIONS } from './partitioned-index.js';
 import { makeVariedRecords } from './varied-catalog.js';
 
 const records = makeVariedRecords(2_000);
@@ -250,7 +251,7 @@ describe('where partitions end', () => {
 describe('one changed product', () => {
   const filesOf = (list: readonly ProductRecord[]) =>
     new Map(
-      buildSearchPartitions(buildSearchIndex(list), SMALL_PARTITIONS).map((file) => [
+      buildSearchPartitions(builtIndexOf(buildSearchIndex(list)), SMALL_PARTITIONS).map((file) => [
         file.name,
         // Bytes compared as text: the same bytes give the same text.
         typeof file.body === 'string' ? file.body : Buffer.from(file.body).toString('latin1'),

@@ -14,7 +14,9 @@ import { stringify } from 'csv-stringify/sync';
 import type { Artifact } from '../../artifact.js';
 import { textDigestedArtifact } from '../../compact-artifact.js';
 import { type OpenAiFeedSettings, openAiFeedSettings } from '../../config-agent-feeds.js';
-import type { BuildPlan } from '../../plan.js';
+import type { ProductRecord } from '../../model.js';
+import type { BuildPlan, PlannedProducts } from '../../plan.js';
+import { ListColumns } from '../../product-store/list-columns.js';
 import { mapProducts, productAt } from '../../product-store/planned-products.js';
 import { shardKey } from '../fragments.js';
 import { jsonBody } from '../json.js';
@@ -77,7 +79,7 @@ interface Cursor {
 }
 
 /** The next `rows` rows from `start`, product by product, with where the shard after them begins. */
-function cutShard(counts: readonly number[], start: Cursor, rows: number): { spans: Span[]; next: Cursor } {
+function cutShard(counts: ArrayLike<number>, start: Cursor, rows: number): { spans: Span[]; next: Cursor } {
   const spans: Span[] = [];
   let { product, skip } = start;
   for (let left = rows; left > 0; ) {
@@ -108,7 +110,7 @@ type ShardTexts = Record<'jsonl' | 'csv', Buffer>;
 function shardRenderer(
   plan: BuildPlan,
   settings: OpenAiFeedSettings,
-  counts: readonly number[],
+  counts: ArrayLike<number>,
 ): (spans: readonly Span[]) => ShardTexts {
   const header = Buffer.from(stringify([[...OPENAI_COLUMNS]], { record_delimiter: '\n' }), 'utf8');
   let last: { index: number; rows: ProductRows } | undefined;
@@ -181,15 +183,32 @@ function shardFiles(
   });
 }
 
+/** How many rows of the feed a product has: one per variant with an image. */
+export function countOpenAiRows(record: ProductRecord): number {
+  let count = 0;
+  for (const variant of record.variants) if (hasOpenAiRow(record, variant)) count += 1;
+  return count;
+}
+
+/** Each product's row count, by the plan's list of products (which never changes once kept). */
+const rowCountsByProducts = new ListColumns<ArrayLike<number>>("the OpenAI feed's row counts");
+
+/** Remembers `counts` as `countOpenAiRows` of each product of `products`, in their order. */
+export function rememberOpenAiRowCounts(products: PlannedProducts, counts: ArrayLike<number>): void {
+  rowCountsByProducts.remember(products, counts);
+}
+
 export function* emitOpenAiFeed(plan: BuildPlan): Generator<Artifact> {
   const settings = openAiFeedSettings(plan.config.agent_feeds, plan.config.merchant.ships_to);
   if (settings === undefined) return;
   const size = settings.shard_rows;
-  // Counted without building the rows, so a shard knows its products before reading any.
-  const counts = mapProducts(plan.products, ({ record }) =>
-    record.variants.reduce((count, variant) => count + (hasOpenAiRow(record, variant) ? 1 : 0), 0),
-  );
-  const total = counts.reduce((sum, count) => sum + count, 0);
+  // Counted without building the rows, so a shard knows its products before reading any;
+  // taken as the products were kept when the build gave them (`rememberOpenAiRowCounts`).
+  const counts =
+    rowCountsByProducts.of(plan.products) ??
+    mapProducts(plan.products, ({ record }) => countOpenAiRows(record));
+  let total = 0;
+  for (let index = 0; index < counts.length; index += 1) total += counts[index] ?? 0;
   const renderShard = shardRenderer(plan, settings, counts);
   const files: { path: string; format: string; rows: number; content_sha256: string }[] = [];
   const shards = Math.max(1, Math.ceil(total / size));

@@ -45,7 +45,7 @@ function manyProducts(count: number): PlannedProduct[] {
 describe('emitSitemap', () => {
   it('lists every product page and the public documents as absolute URLs with lastmod', () => {
     const plan = makeSamplePlan();
-    const [artifact, ...rest] = emitSitemap(plan);
+    const [artifact, ...rest] = [...emitSitemap(plan)];
     expect(rest).toEqual([]);
     expect(artifact?.path).toBe('sitemap.xml');
     expect(artifact?.mediaType).toBe('application/xml');
@@ -66,7 +66,7 @@ describe('emitSitemap', () => {
     const config = makeSampleConfig();
     const products = makeSampleProducts(config).map(({ updatedAt: _drop, ...rest }) => rest);
     const plan = makeSamplePlan({ config, products });
-    const parsed = parse(emitSitemap(plan)[0]?.body ?? '');
+    const parsed = parse([...emitSitemap(plan)][0]?.body ?? '');
     for (const entry of parsed.urlset?.url ?? []) expect(entry.lastmod).toBe(plan.generated);
   });
 
@@ -77,7 +77,7 @@ describe('emitSitemap', () => {
       updatedAt: 'Fri, 20 Nov 2026 08:00:00 GMT',
     }));
     const plan = makeSamplePlan({ config, products });
-    const [artifact] = emitSitemap(plan);
+    const [artifact] = [...emitSitemap(plan)];
     const parsed = parse(artifact?.body ?? '');
     for (const entry of parsed.urlset?.url ?? []) expect(entry.lastmod).toBe(plan.generated);
     expect(checkSitemap(bundleFilesOf(artifact ? [artifact] : []))).toEqual([]);
@@ -89,7 +89,7 @@ describe('emitSitemap', () => {
     const moved = products.map((p, i) =>
       i === 0 ? { ...p, record: { ...p.record, url: 'https://elsewhere.example/products/green-glow' } } : p,
     );
-    const parsed = parse(emitSitemap(makeSamplePlan({ config, products: moved }))[0]?.body ?? '');
+    const parsed = parse([...emitSitemap(makeSamplePlan({ config, products: moved }))][0]?.body ?? '');
     expect(parsed.urlset?.url.some((entry) => entry.loc.includes('elsewhere'))).toBe(false);
   });
 
@@ -99,7 +99,7 @@ describe('emitSitemap', () => {
     const products = makeSampleProducts(config).map((p, i) =>
       i === 0 ? { ...p, record: { ...p.record, url } } : p,
     );
-    const body = emitSitemap(makeSamplePlan({ config, products }))[0]?.body ?? '';
+    const body = [...emitSitemap(makeSamplePlan({ config, products }))][0]?.body ?? '';
     expect(body).toContain('size=6&amp;pack=glass');
     expect(parse(body).urlset?.url.map((entry) => entry.loc)).toContain(url);
   });
@@ -110,7 +110,7 @@ describe('emitSitemap', () => {
       ...p,
       record: { ...p.record, url: `${p.record.url} x` },
     }));
-    expect(() => emitSitemap(makeSamplePlan({ config, products }))).toThrow(
+    expect(() => [...emitSitemap(makeSamplePlan({ config, products }))]).toThrow(
       expect.objectContaining({
         code: 'PRODUCT_INVALID',
         details: expect.objectContaining({ product: 'green-glow' }),
@@ -120,7 +120,7 @@ describe('emitSitemap', () => {
 
   it('splits 50,001 products (and their Markdown pages) into sitemaps of at most 50,000 URLs under a sitemap index', () => {
     const plan = makeSamplePlan({ products: manyProducts(50_001) });
-    const artifacts = emitSitemap(plan);
+    const artifacts = [...emitSitemap(plan)];
     const index = parse(artifacts.find((a) => a.path === SITEMAP_FILE)?.body ?? '');
     expect(index.urlset).toBeUndefined();
     expect(index.sitemapindex?.['@_xmlns']).toBe(NS);
@@ -143,13 +143,59 @@ describe('emitSitemap', () => {
     expect(checkSitemap(bundleFilesOf(artifacts))).toEqual([]);
   });
 
+  it('lists a URL several products share once, where it first comes, in one file and across parts', () => {
+    const config = makeSampleConfig();
+    // Every third product shares one page; the rest have their own.
+    const shared = `${config.site_url}/products/assortment`;
+    const sharing = (count: number): PlannedProduct[] =>
+      manyProducts(count).map((product, index) =>
+        index % 3 === 0 ? { ...product, record: { ...product.record, url: shared } } : product,
+      );
+    for (const count of [30, 60_000]) {
+      const products = sharing(count);
+      const artifacts = [...emitSitemap(makeSamplePlan({ config, products }))];
+      const index = parse(artifacts.find((a) => a.path === SITEMAP_FILE)?.body ?? '');
+      const files = index.sitemapindex
+        ? index.sitemapindex.sitemap.map((entry) => new URL(entry.loc).pathname.slice(1))
+        : [SITEMAP_FILE];
+      const locs = files.flatMap((file) =>
+        (parse(artifacts.find((a) => a.path === file)?.body ?? '').urlset?.url ?? []).map(
+          (entry) => entry.loc,
+        ),
+      );
+      expect(new Set(locs).size).toBe(locs.length);
+      const pages = products.map((product) => `${config.site_url}/kb/products/${product.record.slug}.md`);
+      const own = products.filter((_, index) => index % 3 !== 0).map((product) => product.record.url);
+      expect(new Set(locs)).toEqual(new Set([...locs.slice(0, 6), ...pages, ...own, shared]));
+      // The shared page comes right after the first product's Markdown page, and only there.
+      expect(locs.indexOf(shared)).toBe(locs.indexOf(pages[0] ?? '') + 1);
+      expect(checkSitemap(bundleFilesOf(artifacts))).toEqual([]);
+    }
+  });
+
+  it('gives the parts of a split sitemap no tree to hold until the gate: the gate reads each from its file', () => {
+    const artifacts = [...emitSitemap(makeSamplePlan({ products: manyProducts(50_001) }))];
+    const parts = artifacts.filter((artifact) => artifact.path !== SITEMAP_FILE);
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) expect(part.serialisedFrom).toBeUndefined();
+    // A part edited after emitting is what the gate judges: nothing stands in for its text.
+    const [first] = parts;
+    if (first === undefined) throw new Error('no part');
+    const broken = artifacts.map((artifact) =>
+      artifact === first ? { ...artifact, body: artifact.body.replace('</urlset>', '') } : artifact,
+    );
+    expect(checkSitemap(bundleFilesOf(broken)).map((problem) => [problem.path, problem.rule])).toEqual([
+      [first.path, 'xml'],
+    ]);
+  });
+
   it('passes its own checker', () => {
-    expect(checkSitemap(bundleFilesOf(emitSitemap(makeSamplePlan())))).toEqual([]);
+    expect(checkSitemap(bundleFilesOf([...emitSitemap(makeSamplePlan())]))).toEqual([]);
   });
 });
 
 describe('checkSitemap', () => {
-  const good = emitSitemap(makeSamplePlan())[0]?.body ?? '';
+  const good = [...emitSitemap(makeSamplePlan())][0]?.body ?? '';
   const check = (body: string) => checkSitemap(new Map([[SITEMAP_FILE, body]]));
 
   it('refuses a relative URL', () => {
