@@ -86,7 +86,7 @@ export interface BuildOptions {
  * parses the file again), still under a fifth of the cold build. At 10,000, once the heap
  * grew by half at a time (heap-policy.ts), the records were what the heap held at the peak:
  * on disk V8's heap peaked 50–60 MB lower and the process about 70 MB lower, for about 2 s
- * more CPU (BENCHMARKS.md, "the 10,000-product build under 300 MB"). Below this a store is
+ * more CPU (BENCHMARKS.md, "the 10,000-product build near 300 MB"). Below this a store is
  * small enough that its records cost little and its rebuild keeps the heap's speed.
  */
 export const PRODUCTS_ON_DISK_FROM = 5_000;

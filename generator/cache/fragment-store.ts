@@ -42,7 +42,7 @@ const PAGE_SIZE = 65_536;
  * builds SQLite with 16,000 KiB a connection, and the store holds two: at 10,000 products
  * their caches were 34 MB of the malloc heap when the build peaked, and glibc does not hand
  * that back. A cold build writes each row once and reads each kind in one forward scan, so
- * a larger cache saves no read (BENCHMARKS.md, "the 10,000-product build under 300 MB").
+ * a larger cache saves no read (BENCHMARKS.md, "the 10,000-product build near 300 MB").
  */
 export const FRAGMENT_CACHE_KIB = 2_000;
 

@@ -1,7 +1,7 @@
 /**
  * Where a mid-sized catalog's products live by default. At 10,000 products the records in
  * the heap were what V8's heap held at the build's peak (BENCHMARKS.md, "the
- * 10,000-product build under 300 MB"), so from 5,000 products they are kept on disk.
+ * 10,000-product build near 300 MB"), so from 5,000 products they are kept on disk.
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
