@@ -13,33 +13,33 @@
 import { resolve } from 'node:path';
 import { countShards } from '../live/live-layout.js';
 import type { Artifact } from './artifact.js';
+import { type BuildWarning, guardEmpty, guardShrink, leftOutWarnings } from './build-guards.js';
+import { partSizesOf, productsOnDiskFrom } from './build-settings.js';
 import { type CacheReport, openBuildCache } from './cache/build-cache.js';
 import { CatalogTally } from './catalog-tally.js';
-import type { ConfigOverrides, ResolvedConfig } from './config.js';
+import type { ConfigOverrides } from './config.js';
 import { resolveConfigSources } from './config-file.js';
 import { checkContentUse, type UnusedContent } from './content/content-use.js';
 import type { FeedExclusion } from './emit/feed-rules.js';
 import { emitAgainst } from './emit-against.js';
-import { CatalogError } from './errors.js';
 import { type GatheredProducts, gatherProducts, type KeptProducts } from './gather-products.js';
 import { readBundleDirShape, shapeOfArtifacts } from './hosting/bundle-shape.js';
 import { checkEveryHost, type HostFit } from './hosting/host-fit.js';
 import { judgeHostFit } from './hosting/judge-host-fit.js';
 import type { Logger } from './logger.js';
-import type { LeftOutProduct } from './merge.js';
-import { type PartSizes, partSizesAround } from './parts/cut-parts.js';
+import type { PartSizes } from './parts/cut-parts.js';
 import type { BuildStage, UpstreamFetcher } from './pipeline.js';
 import type { BuildPlan } from './plan.js';
 import { productFactsOf } from './product-store/product-facts.js';
 import { factsOfPlan } from './publish/catalog-facts.js';
 import { compareWithDigests, knownFilesOf } from './publish/file-digest.js';
-import { keepCatalogFacts, type PreviousBundle, readPreviousBundle } from './publish/previous-bundle.js';
+import { keepCatalogFacts, readPreviousBundle } from './publish/previous-bundle.js';
 import { type PublishReport, recoverBundle } from './publish/publish-bundle.js';
 import { stampBundle } from './publish/read-bundle.js';
 import { sweepScratchFolders } from './scratch-folder.js';
 import type { UpstreamResult } from './sources/index.js';
 import { type CatalogChanges, diffCatalogs } from './summary/diff.js';
-import { type BuildNotice, describeBuildNotices } from './summary/notices.js';
+import { describeBuildNotices } from './summary/notices.js';
 import type { Baseline } from './summary/report.js';
 
 export interface BuildOptions {
@@ -77,65 +77,8 @@ export interface BuildOptions {
   productsOnDiskFrom?: number;
 }
 
-/**
- * From this many products the records leave the heap (about 4 KB a product there). Measured
- * at 100,000 products on 2026-11-27 (BENCHMARKS.md, "the 100,000-product build on disk and
- * in the heap"), once the normaliser, the document pieces and the gate no longer held the
- * catalog: on disk the cold build peaked at 1.11 GB against 1.40 in the heap for the same
- * CPU, and a one-price rebuild at 0.73 GB against 0.97, for 67 s of CPU against 46 (each walk
- * parses the file again), still under a fifth of the cold build. At 10,000, once the heap
- * grew by half at a time (heap-policy.ts), the records were what the heap held at the peak:
- * on disk V8's heap peaked 50–60 MB lower and the process about 70 MB lower, for about 2 s
- * more CPU (BENCHMARKS.md, "the 10,000-product build near 300 MB"). Below this a store is
- * small enough that its records cost little and its rebuild keeps the heap's speed.
- */
-export const PRODUCTS_ON_DISK_FROM = 5_000;
-
-const PRODUCTS_ON_DISK_VARIABLE = 'AGENT_CATALOG_PRODUCTS_ON_DISK';
-
-/**
- * A whole number the environment sets for a build (`variable`), at least `least`;
- * undefined when unset. A bad value stops the build naming the variable and the unit.
- */
-function wholeNumberFromEnv(
-  options: BuildOptions,
-  variable: string,
-  least: number,
-  unit: string,
-): number | undefined {
-  const text = options.env?.[variable];
-  if (text === undefined || text === '') return undefined;
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < least) {
-    throw new CatalogError(
-      'CONFIG_INVALID',
-      `${variable} must be a whole number of ${unit}, ${least} or more: ${JSON.stringify(text)}`,
-      { field: variable },
-    );
-  }
-  return value;
-}
-
-function productsOnDiskFrom(options: BuildOptions): number {
-  if (options.productsOnDiskFrom !== undefined) return options.productsOnDiskFrom;
-  return wholeNumberFromEnv(options, PRODUCTS_ON_DISK_VARIABLE, 0, 'products') ?? PRODUCTS_ON_DISK_FROM;
-}
-
-const PART_BYTES_VARIABLE = 'AGENT_CATALOG_PART_BYTES';
-
-function partSizesOf(options: BuildOptions): PartSizes | undefined {
-  if (options.partSizes) return options.partSizes;
-  const avg = wholeNumberFromEnv(options, PART_BYTES_VARIABLE, 64, 'bytes');
-  return avg === undefined ? undefined : partSizesAround(avg);
-}
-
-export interface BuildWarning {
-  code: 'PRODUCT_INVALID' | 'PREVIOUS_UNREADABLE' | 'HOST_LIMIT' | BuildNotice['code'];
-  message: string;
-  product?: string;
-  /** The content file a CONTENT_UNUSED warning is about. */
-  file?: string;
-}
+export type { BuildWarning } from './build-guards.js';
+export { PRODUCTS_ON_DISK_FROM } from './build-settings.js';
 
 export interface BuildResult {
   /**
@@ -166,61 +109,6 @@ export interface BuildResult {
   cache: CacheReport;
   /** What `changed` and `files` were counted against (summary/report.ts). */
   baseline: Baseline;
-}
-
-function leftOutWarnings(leftOut: readonly LeftOutProduct[], strict: boolean): BuildWarning[] {
-  const warnings = leftOut.map((item) => ({
-    code: 'PRODUCT_INVALID' as const,
-    product: item.id,
-    // The reason already names the product (id and name): say it once.
-    message: `upstream ${item.reason}; left out of the catalog`,
-  }));
-  if (strict && warnings.length > 0) {
-    throw new CatalogError(
-      'PRODUCT_INVALID',
-      `${warnings.length} invalid upstream product(s) under --strict: ${warnings.map((w) => w.message).join('; ')}`,
-      { products: leftOut.map((item) => item.id) },
-    );
-  }
-  return warnings;
-}
-
-function guardShrink(
-  previous: PreviousBundle | undefined,
-  count: number,
-  config: ResolvedConfig,
-  allow: boolean,
-): void {
-  if (!previous || allow) return;
-  const floor = config.build.shrink_threshold * previous.count;
-  // An empty catalog after a non-empty one is always an upstream accident, whatever the threshold.
-  if (count < floor || (count === 0 && previous.count > 0)) {
-    throw new CatalogError(
-      'CATALOG_SHRANK',
-      `the catalog shrank from ${previous.count} to ${count} products (below ${config.build.shrink_threshold * 100}% of the last good bundle); pass --allow-shrink to publish anyway`,
-      { previous: previous.count, next: count, threshold: config.build.shrink_threshold },
-    );
-  }
-}
-
-/**
- * An empty catalog is never a success by accident: when the store gave nothing usable
- * (every product refused, as when an older WooCommerce answer has no `slug` field), the
- * build stops before publishing and says why the products were refused.
- */
-function guardEmpty(count: number, rejected: readonly LeftOutProduct[], allow: boolean): void {
-  if (count > 0 || allow) return;
-  const reasons = rejected.slice(0, 3).map((item) => item.reason);
-  const more = rejected.length > reasons.length ? `; and ${rejected.length - reasons.length} more` : '';
-  const why =
-    rejected.length === 0
-      ? 'the upstream has no products'
-      : `every upstream product was refused (${rejected.length}): ${reasons.join('; ')}${more}`;
-  throw new CatalogError(
-    'CATALOG_EMPTY',
-    `refusing to publish an empty catalog: ${why}; pass --allow-empty to publish it anyway`,
-    { rejected: rejected.length },
-  );
 }
 
 export async function build(options: BuildOptions): Promise<BuildResult> {
