@@ -91,24 +91,39 @@ function mergeInHeap(read: Read, products: NormalisedProduct[], input: MergeSett
   };
 }
 
-/** The catalog on disk: each product read back in slug order, merged, dated and written to the plan's file. */
+/**
+ * The catalog on disk: each product read back in slug order, merged, dated and written to
+ * the plan's file. Once kept, the normaliser's shelf and the merge are let go (the content
+ * files no product used are taken first): their tables of digests, slugs and offsets (about
+ * 90 MB at 1,000,000 products) would otherwise live until the build ends.
+ */
 function mergeOnDisk(read: Read, shelved: ShelvedProducts, input: MergeSettings): GatheredProducts {
-  const merge = mergeShelvedProducts(shelved, input);
+  let held: { shelved: ShelvedProducts; merge: ReturnType<typeof mergeShelvedProducts> } | undefined = {
+    shelved,
+    merge: mergeShelvedProducts(shelved, input),
+  };
+  let unmatched: ProductContent[] | undefined;
+  const { count, leftOut } = held.merge;
   return {
     ...read,
-    count: merge.count,
-    leftOut: merge.leftOut,
+    count,
+    leftOut,
     async keep(cache, now, observe) {
+      const source = held;
+      if (source === undefined) throw new TypeError('the shelved products were kept already');
       const date = await cache.startDating(now);
       try {
         // An empty catalog keeps no file, as in the heap.
-        return merge.count === 0 ? [] : storeProducts(dateEach(merge.products(), date, observe));
+        const kept = count === 0 ? [] : storeProducts(dateEach(source.merge.products(), date, observe));
+        unmatched = source.merge.unmatched();
+        return kept;
       } finally {
-        shelved.close();
+        source.shelved.close();
+        held = undefined;
       }
     },
-    unmatched: () => merge.unmatched(),
-    close: () => shelved.close(),
+    unmatched: () => unmatched ?? held?.merge.unmatched() ?? [],
+    close: () => held?.shelved.close(),
   };
 }
 
