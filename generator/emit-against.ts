@@ -22,7 +22,7 @@ import { validateChanged } from './incremental-gate.js';
 import type { Logger } from './logger.js';
 import type { PartSizes } from './parts/cut-parts.js';
 import { type BuildStage, planBuild } from './pipeline.js';
-import type { Article, BuildPlan, PlannedProducts, ProductFragments } from './plan.js';
+import type { Article, BuildPlan, PlannedProducts, ProductFragments, ValidatedProducts } from './plan.js';
 import {
   type BundleDigests,
   compareWithDigests,
@@ -59,7 +59,7 @@ export interface EmitInput {
 
 /** What the gate may take as checked, and whom it tells when it passed (the build cache). */
 export interface GateTrust {
-  validatedProducts(products: PlannedProducts): ReadonlySet<string> | undefined;
+  validatedProducts(products: PlannedProducts): ValidatedProducts | undefined;
   gatePassed(): void;
 }
 

@@ -15,7 +15,7 @@ import { checkLlmsIndex } from './emit/llms.js';
 import { checkRobots } from './emit/robots.js';
 import { checkSitemap } from './emit/sitemap.js';
 import { planBuild } from './pipeline.js';
-import type { BuildPlan, PlannedProduct } from './plan.js';
+import type { BuildPlan, PlannedProduct, ValidatedProducts } from './plan.js';
 import { productAt } from './product-store/planned-products.js';
 import { keyColumnOf } from './product-store/product-keys.js';
 import { checkDiscovery } from './validate/discovery.js';
@@ -50,7 +50,7 @@ export const WHOLE_BUNDLE_CHECKERS: readonly BundleChecker[] = [
 export function validateChanged(
   plan: BuildPlan,
   artifacts: readonly Artifact[],
-  validated: ReadonlySet<string>,
+  validated: ValidatedProducts,
   unchangedFiles: ReadonlySet<string> = new Set(),
 ): Problem[] {
   // By the key column: only the changed products are read (a whole walk parses every

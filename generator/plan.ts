@@ -76,6 +76,17 @@ export interface RunPart {
 }
 
 /**
+ * The plan's products a build's gate need not check again, by slug (every fragment copied
+ * from a row a published build's gate passed; cache/cached-fragments.ts). Asked only of the
+ * plan's own slugs; iterating gives those slugs in plan order.
+ */
+export interface ValidatedProducts extends Iterable<string> {
+  /** How many of the plan's products. */
+  readonly size: number;
+  has(slug: string): boolean;
+}
+
+/**
  * Where an emitter gets one product's fragment of a big document (emit/fragments.ts):
  * `render` is called only when the bytes are not already known for this product.
  */

@@ -11,7 +11,7 @@
 import type { ResolvedConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { NormaliseMemo } from '../normalise/item-key.js';
-import type { PlannedProduct, PlannedProducts, ProductFragments } from '../plan.js';
+import type { PlannedProduct, PlannedProducts, ProductFragments, ValidatedProducts } from '../plan.js';
 import type { KnownFile } from '../publish/file-digest.js';
 import type { CatalogFactsStore } from '../publish/previous-bundle.js';
 import { readPackageVersion } from '../sources/deadline.js';
@@ -60,7 +60,7 @@ export interface BuildCache {
    * The products this build's gate need not check again (every fragment copied from a row a
    * published build's gate passed), when the cache is trusted; undefined otherwise.
    */
-  validatedProducts(products: PlannedProducts): ReadonlySet<string> | undefined;
+  validatedProducts(products: PlannedProducts): ValidatedProducts | undefined;
   /** This build's gate passed: the fragments it wrote need no checking again. */
   gatePassed(): void;
   /**

@@ -6,9 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import { parseJsonBytes } from '../json-bytes.js';
-import type { PlannedProducts, ProductFragments, RunPart } from '../plan.js';
+import type { PlannedProducts, ProductFragments, RunPart, ValidatedProducts } from '../plan.js';
 import { productAt } from '../product-store/planned-products.js';
 import { keyColumnOf } from '../product-store/product-keys.js';
+import { digestOf } from '../validate/digests.js';
+import { SeenDigests } from '../validate/seen-digests.js';
 import type { FragmentStore } from './fragment-store.js';
 import { digestOfProduct } from './product-digest.js';
 
@@ -19,26 +21,32 @@ export interface CachedFragments extends ProductFragments {
    * The products every fragment of which was copied from a row a published build's gate
    * passed: the gate of this build need not check them again (incremental-gate.ts).
    */
-  validatedProducts(products: PlannedProducts): Set<string>;
+  validatedProducts(products: PlannedProducts): ValidatedProducts;
 }
 
 export function cachedFragments(store: FragmentStore): CachedFragments {
   const counts = { copied: 0, rendered: 0 };
-  // Products with a fragment rendered here, or copied from a row no gate has passed yet.
-  const unchecked = new Set<string>();
+  // Products with a fragment rendered here, or copied from a row no gate has passed yet:
+  // their slugs' 8-byte digests, not the slugs (every product, on a cold build: a set of a
+  // million strings at 1,000,000 products). Two slugs sharing a digest can only make a
+  // product count as unchecked, and be checked again: never the other way.
+  const unchecked = new SeenDigests();
+  const markUnchecked = (slug: string): void => {
+    unchecked.add(digestOf(slug));
+  };
   store.keepTouchedOnly(RUN_PARTS);
   /** The fragment of `kind` of the product `slug` at `digest`: copied when known, else rendered and kept. */
   const fragment = (kind: string, slug: string, digest: string, render: () => string): Buffer => {
     const known = store.get(kind, slug, digest);
     if (known !== undefined) {
       counts.copied += 1;
-      if (!known.validated) unchecked.add(slug);
+      if (!known.validated) markUnchecked(slug);
       return known.bytes;
     }
     const bytes = Buffer.from(render(), 'utf8');
     store.put(kind, slug, digest, bytes);
     counts.rendered += 1;
-    unchecked.add(slug);
+    markUnchecked(slug);
     return bytes;
   };
   const fragments: CachedFragments = {
@@ -57,7 +65,7 @@ export function cachedFragments(store: FragmentStore): CachedFragments {
       if (known !== undefined) {
         counts.copied += 1;
         // Copied from a row no gate passed yet: its products were not checked in it.
-        if (!known.validated) for (const member of members) unchecked.add(column.slug(member));
+        if (!known.validated) for (const member of members) markUnchecked(column.slug(member));
         return known.bytes;
       }
       const bytes = Buffer.from(render(), 'utf8');
@@ -84,7 +92,7 @@ export function cachedFragments(store: FragmentStore): CachedFragments {
       if (known === undefined || parts === undefined) return undefined;
       counts.copied += 1;
       // Kept from a run no gate passed yet: its products were not checked in it.
-      if (!known.validated) for (const slug of members) unchecked.add(slug);
+      if (!known.validated) for (const slug of members) markUnchecked(slug);
       return parts;
     },
     keepRunParts(key, parts) {
@@ -104,13 +112,20 @@ export function cachedFragments(store: FragmentStore): CachedFragments {
       store.put(RUN_LENGTH, document, '', Buffer.from(String(length)));
     },
     validatedProducts(products) {
-      const validated = new Set<string>();
       const column = keyColumnOf(products);
-      for (let index = 0; index < products.length; index += 1) {
-        const slug = column.slug(index);
-        if (!unchecked.has(slug)) validated.add(slug);
-      }
-      return validated;
+      const isValidated = (slug: string): boolean => !unchecked.has(digestOf(slug));
+      let size = 0;
+      for (let index = 0; index < products.length; index += 1) if (isValidated(column.slug(index))) size += 1;
+      return {
+        size,
+        has: isValidated,
+        *[Symbol.iterator]() {
+          for (let index = 0; index < products.length; index += 1) {
+            const slug = column.slug(index);
+            if (isValidated(slug)) yield slug;
+          }
+        },
+      };
     },
   };
   return fragments;

@@ -28,6 +28,18 @@ export class SeenDigests {
     return false;
   }
 
+  /** Whether the digest was added; true may be another text's digest, as for `add`. */
+  has(digest: bigint): boolean {
+    if (digest === 0n) return this.#zero;
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    for (let slot = Number(BigInt.asUintN(32, digest)) & mask; ; slot = (slot + 1) & mask) {
+      const held = slots[slot] ?? 0n;
+      if (held === digest) return true;
+      if (held === 0n) return false;
+    }
+  }
+
   /** The bytes kept. */
   get byteLength(): number {
     return this.#slots.byteLength;
