@@ -15,9 +15,14 @@
  *   reported in reactplay/react-play-web-svc#13). Netlify documents no file-count or
  *   per-file limit.
  * - A parted document (`live/bundle-parts.ts`) is streamed by the live handler. On Cloudflare
- *   each part is one `env.ASSETS.fetch`, counted here as a subrequest (50 a request on Workers
- *   Free, 10,000 on paid plans: https://developers.cloudflare.com/workers/platform/limits/;
- *   the docs do not say the assets binding is exempt). A Netlify function streams "a 20 MB
+ *   each part is one `env.ASSETS.fetch`, a request to a Cloudflare service through a binding,
+ *   not to the Internet: Workers Free allows "50 external subrequests and 1000 subrequests to
+ *   Cloudflare services per invocation", paid plans 10,000 by default (Cloudflare's changelog
+ *   of 2026-02-11, "Workers are no longer limited to 1000 subrequests"; the limits page says
+ *   the same of internal services: "the subrequest limit is 1,000 per request, regardless of
+ *   the usage model", https://developers.cloudflare.com/workers/platform/limits/#subrequests).
+ *   Serving a document makes no external fetch (only a rebuild hook calls out), so the 1,000
+ *   is the limit it meets. A Netlify function streams "a 20 MB
  *   response size limit" at most (https://docs.netlify.com/functions/api/, "Streaming
  *   responses"), so a larger parted document cannot be served there; Netlify alone keeps
  *   documents whole (`emit/document-storage.ts`).
@@ -56,7 +61,7 @@ export const HOST_LIMITS: Readonly<Record<HostName, HostLimits>> = {
     headerRules: 100,
     routeRules: 100,
     workerCompressedBytes: 3 * MIB,
-    subrequests: 50,
+    subrequests: 1_000,
   },
   'cloudflare-pages-paid': {
     files: 100_000,
