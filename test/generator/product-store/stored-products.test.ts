@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { digestOfProduct, digestProduct } from '../../../generator/cache/product-digest.js';
 import type { PlannedProduct } from '../../../generator/plan.js';
-import { storeProducts } from '../../../generator/product-store/stored-products.js';
+import { countStoredReads, storeProducts } from '../../../generator/product-store/stored-products.js';
 import { makeManyProducts, makeSampleConfig, makeVariedProducts } from '../../helpers/sample-plan.js';
 
 let parent = '';
@@ -53,6 +53,26 @@ describe('products kept on disk', () => {
       expect(stored.at(products.length)).toBeUndefined();
       expect(stored.at(-1)).toBeUndefined();
       expect(stored.at(1.5)).toBeUndefined();
+    } finally {
+      stored.close();
+    }
+  });
+
+  it('when read by index in order then one read of the file serves many products, and out of order one each', () => {
+    const products = makeManyProducts(makeSampleConfig(), 300);
+    const stored = storeProducts(products, parent);
+    try {
+      const before = countStoredReads().fileReads;
+      for (let index = 0; index < products.length; index += 1)
+        expect(stored.at(index)).toEqual(products[index]);
+      const inOrder = countStoredReads().fileReads - before;
+      expect(inOrder).toBeGreaterThan(0);
+      expect(inOrder).toBeLessThan(products.length / 10);
+      // A fixed shuffle, as the shards ask by hash: each product is one read of its own line.
+      const shuffled = products.map((_, index) => (index * 7919) % products.length);
+      const start = countStoredReads().fileReads;
+      for (const index of shuffled) expect(stored.at(index)).toEqual(products[index]);
+      expect(countStoredReads().fileReads - start).toBe(products.length);
     } finally {
       stored.close();
     }
