@@ -278,6 +278,11 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
     'INSERT OR REPLACE INTO fragments (kind, slug, digest, bytes, generation) VALUES (?, ?, ?, ?, ?)',
   );
   const kinds = new Set<string>();
+  // A file started empty by this build holds no row of a kind this build has not written:
+  // a cold build asks for every fragment once before it renders it (tens of thousands of
+  // queries at 10,000 products), and each such query would find nothing.
+  const startedEmpty = !(trusted !== undefined && 'db' in trusted);
+  const written = new Set<string>();
   const touched = new Map<string, Set<string>>();
   const touch = (kind: string, slug: string) => touched.get(kind)?.add(slug);
   let pending = 0;
@@ -314,6 +319,7 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
     get(kind, slug, digest) {
       kinds.add(kind);
       touch(kind, slug);
+      if (startedEmpty && !written.has(kind)) return undefined;
       const row = guarded('reading', () => rows.get(kind, slug), undefined);
       if (row === undefined || row.digest !== digest) return undefined;
       return { bytes: row.bytes, validated: row.generation <= validatedThrough };
@@ -326,6 +332,7 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
         () => {
           if (!writer.inTransaction) writer.exec('BEGIN');
           insert.run(kind, slug, digest, bytes, generation);
+          written.add(kind);
           pending += 1;
           if (pending >= ROWS_PER_COMMIT) commit();
         },

@@ -106,6 +106,24 @@ describe('the fragment file', () => {
     }
   });
 
+  it('when the file was started empty then a kind not yet written is answered without a query', () => {
+    const store = openFragmentStore(dir, 'settings');
+    try {
+      expect(store.state).toBe('created');
+      for (const slug of slugs) expect(store.get('page', slug, `digest-${slug}`)).toBeUndefined();
+      expect(store.reads).toEqual({ scans: 0, points: 0 });
+      // Once this build wrote a row of the kind, its lookups go to the file again and find it.
+      store.put('page', 'product-0007', 'digest-product-0007', Buffer.from('body'));
+      // Committed, so that the reading connection sees it.
+      store.markValidated();
+      expect(store.get('page', 'product-0007', 'digest-product-0007')?.bytes.toString()).toBe('body');
+      expect(store.get('page', 'product-0008', 'digest-product-0008')).toBeUndefined();
+      expect(store.reads.points).toBe(2);
+    } finally {
+      store.close();
+    }
+  });
+
   it('when the digest differs or the slug is unknown then nothing is found', () => {
     fill();
     const store = openFragmentStore(dir, 'settings');

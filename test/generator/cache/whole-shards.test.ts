@@ -81,6 +81,13 @@ describe('a packed shard kept whole in the fragment file', () => {
     expect(moved.packed).toEqual([[a.record.slug, b.record.slug], []]);
   });
 
+  it('when the fragment file was started empty then no product counts as checked', () => {
+    const first = shardRun([members()]);
+    expect(first.packed).toHaveLength(1);
+    expect(first.validated.size).toBe(0);
+    expect([...first.validated]).toEqual([]);
+  });
+
   it('when it was copied from a row no gate passed then its products are not counted as checked', () => {
     const shard = members();
     shardRun([shard], false);
