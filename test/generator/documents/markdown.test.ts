@@ -51,6 +51,29 @@ describe('escapeMarkdownInline', () => {
   it('drops control characters', () => {
     expect(escapeMarkdownInline('a\u0000b\u0007c')).toBe('abc');
   });
+
+  it('when the text is plain ASCII words then only a leading marker or odd spacing changes it', () => {
+    const cases: [string, string][] = [
+      ['12 fl oz', '12 fl oz'],
+      ['3-pack, 6-pack & more: 50% off!', '3-pack, 6-pack & more: 50% off!'],
+      ['Pack | 6 (glass) {new} ~ x_y = z', 'Pack | 6 (glass) {new} ~ x_y = z'],
+      ['1) first', '1\\) first'],
+      ['1. first', '1\\. first'],
+      ['+ plus', '\\+ plus'],
+      ['* star', '\\* star'],
+      ['***', '\\***'],
+      ['===', '\\==='],
+      ['~~~ fence', '\\~~~ fence'],
+      ['#hash', '\\#hash'],
+      ['Juice #', 'Juice \\#'],
+      ['a  b', 'a b'],
+      [' a ', 'a'],
+      ['a\tb', 'a b'],
+      ['a`b', 'a\\`b'],
+      ['Piña 抹茶', 'Piña 抹茶'],
+    ];
+    for (const [text, expected] of cases) expect(escapeMarkdownInline(text)).toBe(expected);
+  });
 });
 
 describe('escapeMarkdownParagraphs', () => {
