@@ -55,6 +55,14 @@ class KeyColumns {
   }
 }
 
+/** Bytes handed to the item reader at once: its products of one chunk are parsed together, and a part is 16 MiB. */
+const PIECE_BYTES = 1 << 20;
+
+async function* piecesOf(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  for await (const chunk of chunks)
+    for (let at = 0; at < chunk.length; at += PIECE_BYTES) yield chunk.subarray(at, at + PIECE_BYTES);
+}
+
 async function readKeys(
   out: string,
   path: string,
@@ -64,7 +72,7 @@ async function readKeys(
   const options = { where: join(out, path), listKey: 'products', maxItemBytes: Number.MAX_SAFE_INTEGER };
   let columns = new KeyColumns();
   let isArray = false;
-  for await (const events of readJsonItems(chunks, options)) {
+  for await (const events of readJsonItems(piecesOf(chunks), options)) {
     for (const event of events) {
       if (event.kind === 'root') isArray = event.root === 'array';
       // As JSON.parse reads a member given twice: the last `products` counts.
