@@ -137,7 +137,10 @@ describe('a last bundle stored in parts that cannot be read', () => {
     const manifest = JSON.parse(await readFile(join(dir, 'dist', CATALOG_MANIFEST), 'utf8')) as {
       parts: { path?: string }[];
     };
-    const part = manifest.parts.find((entry) => entry.path !== undefined)?.path;
+    // The last part file: the products of the parts before it read well, and must seed nothing either.
+    const files = manifest.parts.flatMap((entry) => entry.path ?? []);
+    expect(files.length).toBeGreaterThan(1);
+    const part = files.at(-1);
     if (part === undefined) throw new Error('the catalog has no part file');
     const bytes = await readFile(join(dir, 'dist', part));
     await writeFile(join(dir, 'dist', part), bytes.subarray(0, bytes.length >> 1));
@@ -155,4 +158,26 @@ describe('a last bundle stored in parts that cannot be read', () => {
     await writeFile(join(dir, 'dist/_parts/sitemap.xml/manifest.json'), 'not json');
     await expectNothingSeeded();
   });
+});
+
+describe('a last catalog that names a product twice', () => {
+  for (const where of ['before', 'after'] as const) {
+    it(`when a slug is listed twice, a second record ${where} the real one, then neither dates it and the others keep theirs`, async () => {
+      await editJson('catalog.config.json', (config) => ({ ...config, live: { enabled: false } }));
+      const first = await build(options(FIXED_NOW));
+      await dropCache();
+      const [twice, ...others] = slugsOf(first);
+      if (twice === undefined || others.length === 0) throw new Error('the sample needs two products');
+      await editJson('dist/agent-catalog.json', (catalog) => {
+        const products = catalog.products as Record<string, unknown>[];
+        const second = { ...products.find((product) => product.slug === twice), price: '0.01' };
+        return { ...catalog, products: where === 'before' ? [second, ...products] : [...products, second] };
+      });
+      await build(options(AN_HOUR_LATER));
+      expect(cachedLastmods()).toEqual({
+        ...everyLastmod(others, FIXED_NOW),
+        [twice]: AN_HOUR_LATER.toISOString(),
+      });
+    });
+  }
 });
