@@ -29,6 +29,8 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { KnownFile } from '../publish/file-digest.js';
+import { digestOf } from '../validate/digests.js';
+import { SeenDigests } from '../validate/seen-digests.js';
 
 /** Bumped whenever the table or what a kind renders changes: an older file is then emptied. */
 // 7: a product's OpenAI rows are a header of lengths and the lines (openai-rows-fragment.ts), not JSON.
@@ -283,8 +285,10 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
   // queries at 10,000 products), and each such query would find nothing.
   const startedEmpty = !(trusted !== undefined && 'db' in trusted);
   const written = new Set<string>();
-  const touched = new Map<string, Set<string>>();
-  const touch = (kind: string, slug: string) => touched.get(kind)?.add(slug);
+  // The slugs met of each kind that keeps only those, as 8-byte digests: a million strings
+  // at 1,000,000 products otherwise, held from the first fragment until the build ends.
+  const touched = new Map<string, SeenDigests>();
+  const touch = (kind: string, slug: string) => touched.get(kind)?.add(digestOf(slug));
   let pending = 0;
   let failure: string | undefined;
   /**
@@ -359,7 +363,7 @@ export function openFragmentStore(dir: string, settings: string, fresh = false):
       );
     },
     keepTouchedOnly(kind) {
-      if (!touched.has(kind)) touched.set(kind, new Set());
+      if (!touched.has(kind)) touched.set(kind, new SeenDigests());
     },
     close(prune) {
       try {
@@ -439,7 +443,7 @@ function removeRows(
   db: Database.Database,
   slugs: readonly string[],
   kinds: ReadonlySet<string>,
-  touchedOnly: ReadonlyMap<string, ReadonlySet<string>>,
+  touchedOnly: ReadonlyMap<string, SeenDigests>,
 ): void {
   const stored = storedKinds(db);
   const removeKind = db.prepare('DELETE FROM fragments WHERE kind = ?');
@@ -450,8 +454,12 @@ function removeRows(
       const keep = touchedOnly.get(kind);
       if (!kinds.has(kind)) removeKind.run(kind);
       else if (keep !== undefined) {
-        // Collected first: deleting while the same table is being read is not allowed.
-        const stale = (slugsOf.all(kind) as string[]).filter((slug) => !keep.has(slug));
+        // Collected first: deleting while the same table is being read is not allowed. Only
+        // the stale slugs are kept (a rebuild has few), not every slug of the kind. A stale
+        // slug sharing a digest with a met one keeps its row: an unused row, never a lost one.
+        const stale: string[] = [];
+        for (const slug of slugsOf.iterate(kind) as Iterable<string>)
+          if (!keep.has(digestOf(slug))) stale.push(slug);
         for (const slug of stale) removeSlug.run(kind, slug);
       } else for (const slug of slugs) removeSlug.run(kind, slug);
     }

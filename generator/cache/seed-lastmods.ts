@@ -5,67 +5,84 @@
  * sitemap and a rebuild where nothing changed still writes nothing. A product that is new
  * or whose record differs gets the build time, as it would with a cache. Anything the
  * last bundle does not hold, or holds unreadably, seeds nothing.
+ *
+ * Memory does not grow with the catalog's text: the last catalog is read product by product
+ * (last-catalog-keys.ts), whole or in parts, and the sitemap one file at a time
+ * (last-sitemap-times.ts); what is kept of a product is numbers in typed arrays (8-byte
+ * digests of its slug, record and page, a time), 28 bytes a dated product once the sitemap
+ * is read, where a map of slugs and texts cost hundreds of megabytes at 1,000,000 products.
+ * A digest never dates a product wrongly without a second coincidence: a page digest or
+ * slug digest the last catalog holds twice (a repeated slug, or two texts sharing 8 bytes)
+ * dates none of its products, and a slug found is dated only when its record's digest is
+ * the one kept, so at worst a product gets the build time.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { ResolvedConfig } from '../config.js';
-import { catalogPaths } from '../emit/catalog.js';
-import { parseSitemap, SITEMAP_FILE } from '../emit/sitemap.js';
-import { W3C_DATETIME } from '../emit/sitemap-entries.js';
-import { productMarkdownPath } from '../emit/sitemap-pages.js';
-import { digestRecord } from './product-digest.js';
+import { PRODUCT_MARKDOWN_DIR } from '../emit/sitemap-pages.js';
+import { digestOf, SortedDigests } from '../validate/digests.js';
+import { type LastCatalogKeys, readLastCatalogKeys, recordKey } from './last-catalog-keys.js';
+import { visitSitemapLastmods } from './last-sitemap-times.js';
 
-/** A sitemap part the index may name: `sitemap-<n>.xml` at the bundle's root, nothing else. */
-const SITEMAP_PART = /^sitemap-\d+\.xml$/;
+/** A page the last sitemap dated twice, with two times: it dates nothing. */
+const CONFLICT = Number.NEGATIVE_INFINITY;
 
-async function readText(file: string): Promise<string | undefined> {
-  return readFile(file, 'utf8').catch(() => undefined);
+function placesUpTo(length: number): Uint32Array {
+  return Uint32Array.from({ length }, (_, place) => place);
 }
 
-function addEntries(lastmods: Map<string, string>, entries: readonly Record<string, unknown>[]): void {
-  for (const { loc, lastmod } of entries) {
-    if (typeof loc !== 'string' || typeof lastmod !== 'string' || !W3C_DATETIME.test(lastmod)) continue;
-    try {
-      lastmods.set(new URL(loc).pathname, lastmod);
-    } catch {
-      // Not a URL: the last bundle's sitemap was not valid; that entry seeds nothing.
+/** The place holding `digest` when exactly one does, else -1. */
+function onlyPlace(sorted: SortedDigests, digest: bigint): number {
+  const at = sorted.find(digest);
+  if (at === -1 || sorted.digests[at + 1] === digest) return -1;
+  return sorted.owners[at] ?? -1;
+}
+
+/** The time the last sitemap gave each product's page, by the product's place; NaN where none. */
+async function readPageTimes(out: string, pages: BigUint64Array): Promise<Float64Array> {
+  const byPage = new SortedDigests(pages, placesUpTo(pages.length));
+  const times = new Float64Array(pages.length).fill(Number.NaN);
+  await visitSitemapLastmods(out, (path, time) => {
+    // The documents' and the products' own URLs are no page: no digest to look up.
+    if (!path.startsWith(PRODUCT_MARKDOWN_DIR)) return;
+    const place = onlyPlace(byPage, digestOf(path));
+    if (place === -1) return;
+    const held = times[place] ?? Number.NaN;
+    times[place] = Number.isNaN(held) || held === time ? time : CONFLICT;
+  });
+  return times;
+}
+
+/** The dated products of the last catalog, by slug digest: each one's record digest and time. */
+class SeedTable {
+  readonly #bySlug: SortedDigests;
+  readonly #records: BigUint64Array;
+  readonly #times: Float64Array;
+
+  constructor(keys: LastCatalogKeys, pageTimes: Float64Array) {
+    let count = 0;
+    for (const time of pageTimes) if (Number.isFinite(time)) count += 1;
+    const slugs = new BigUint64Array(count);
+    this.#records = new BigUint64Array(count);
+    this.#times = new Float64Array(count);
+    let at = 0;
+    for (const [place, time] of pageTimes.entries()) {
+      if (!Number.isFinite(time)) continue;
+      slugs[at] = keys.slugs[place] ?? 0n;
+      this.#records[at] = keys.records[place] ?? 0n;
+      this.#times[at] = time;
+      at += 1;
     }
+    this.#bySlug = new SortedDigests(slugs, placesUpTo(count));
   }
-}
 
-/** The last sitemap's lastmod of each URL path, the parts of a sitemap index included. */
-async function readSitemapLastmods(out: string): Promise<Map<string, string>> {
-  const lastmods = new Map<string, string>();
-  const root = await readText(join(out, SITEMAP_FILE));
-  const parsed = root === undefined ? undefined : parseSitemap(root);
-  if (parsed?.kind === 'urlset') addEntries(lastmods, parsed.entries);
-  if (parsed?.kind !== 'sitemapindex') return lastmods;
-  for (const { loc } of parsed.entries) {
-    const part = typeof loc === 'string' && URL.canParse(loc) ? new URL(loc).pathname.slice(1) : '';
-    if (!SITEMAP_PART.test(part)) continue;
-    const text = await readText(join(out, part));
-    const child = text === undefined ? undefined : parseSitemap(text);
-    if (child?.kind === 'urlset') addEntries(lastmods, child.entries);
+  get size(): number {
+    return this.#times.length;
   }
-  return lastmods;
-}
 
-/** The record digest of each product of the last catalog, by slug. */
-async function readCatalogDigests(out: string, config: ResolvedConfig): Promise<Map<string, string>> {
-  const digests = new Map<string, string>();
-  const text = await readText(join(out, `${catalogPaths(config.base_url).catalogPath.slice(1)}.json`));
-  let data: unknown;
-  try {
-    data = text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    return digests;
+  lastmod(slug: string, record: unknown): string | undefined {
+    const at = onlyPlace(this.#bySlug, digestOf(slug));
+    if (at === -1 || this.#records[at] !== recordKey(record)) return undefined;
+    return new Date(this.#times[at] ?? 0).toISOString();
   }
-  const products = typeof data === 'object' && data !== null && 'products' in data ? data.products : [];
-  for (const record of Array.isArray(products) ? products : []) {
-    const slug: unknown = typeof record === 'object' && record !== null ? record.slug : undefined;
-    if (typeof slug === 'string') digests.set(slug, digestRecord(record));
-  }
-  return digests;
 }
 
 /** The lastmod a product is seeded with (its slug and record), or undefined for none. */
@@ -75,16 +92,12 @@ export type LastmodSeeder = (slug: string, record: unknown) => string | undefine
  * The lastmod to seed a product with (by slug) when its record is unchanged since the last
  * bundle and the last sitemap dated its page, asked one product at a time (the products
  * may be read back from disk one at a time). A record is digested only when the last
- * catalog has its slug: a cold build with no last bundle digests none (canonical JSON
+ * bundle dated its slug: a cold build with no last bundle digests none (canonical JSON
  * sorts every object's keys, a quarter of a second at 10,000 products, for nothing).
  */
 export async function lastmodSeeder(out: string, config: ResolvedConfig): Promise<LastmodSeeder> {
-  const previous = await readCatalogDigests(out, config);
-  if (previous.size === 0) return () => undefined;
-  const lastmods = await readSitemapLastmods(out);
-  return (slug, record) => {
-    const before = previous.get(slug);
-    if (before === undefined || before !== digestRecord(record)) return undefined;
-    return lastmods.get(new URL(productMarkdownPath(slug), config.site_url).pathname);
-  };
+  const keys = await readLastCatalogKeys(out, config);
+  if (keys === undefined || keys.slugs.length === 0) return () => undefined;
+  const table = new SeedTable(keys, await readPageTimes(out, keys.pages));
+  return table.size === 0 ? () => undefined : (slug, record) => table.lastmod(slug, record);
 }

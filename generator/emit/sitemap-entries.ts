@@ -56,9 +56,9 @@ export class SitemapColumnWriter {
     const { slug, url } = product.record;
     const at = url.lastIndexOf(slug);
     const lastmod = lastmodOf(product);
-    const time = lastmod === undefined ? Number.NaN : Date.parse(lastmod);
+    const time = lastmod === undefined ? Number.NaN : lastmodTime(lastmod);
     // Only a time that reads back as the same text is kept as a number.
-    if (at < 0 || slug === '' || (lastmod !== undefined && !sameTime(time, lastmod))) {
+    if (at < 0 || slug === '' || (lastmod !== undefined && Number.isNaN(time))) {
       this.#failed = true;
       return;
     }
@@ -116,8 +116,14 @@ export class SitemapColumnWriter {
   }
 }
 
-function sameTime(time: number, text: string): boolean {
-  return !Number.isNaN(time) && new Date(time).toISOString() === text;
+/**
+ * A lastmod as the number it is kept as (milliseconds), when that number reads back as the
+ * same text (`toISOString`, the form the build cache dates products in); NaN for any other
+ * text, which only its text can keep.
+ */
+export function lastmodTime(text: string): number {
+  const time = Date.parse(text);
+  return !Number.isNaN(time) && new Date(time).toISOString() === text ? time : Number.NaN;
 }
 
 const columns = new ListColumns<SitemapColumn>('the sitemap column');

@@ -35,7 +35,8 @@ export function documentTexts(files: BundleFiles, path: string): Iterable<string
   return decodedPieces(chunks);
 }
 
-function* decodedPieces(chunks: Iterable<Buffer>): Generator<string> {
+/** Byte chunks decoded as text a mebibyte at a time, never one string of them all. */
+export function* decodedPieces(chunks: Iterable<Buffer>): Generator<string> {
   // The decoder holds back a character cut between two chunks, as decoding the whole would read it.
   const decoder = new StringDecoder('utf8');
   for (const chunk of chunks) {
