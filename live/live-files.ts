@@ -17,6 +17,7 @@ import {
   packProductShards,
   type ShardMembersCollector,
   type ShardPacker,
+  type VariantPairs,
 } from './product-shards.js';
 import { numberedRecords, type RecordSource } from './record-source.js';
 import { buildSearchIndexOfRows, type SearchRow, searchRowOf } from './search-index-file.js';
@@ -94,6 +95,8 @@ export interface LiveFilesOptions {
   indexSizes?: Partial<PartitionSizes>;
   shards?: Pick<ShardCounts, 'products' | 'variants'>;
   packShard?: ShardPacker;
+  /** Where the variant shards' entries are kept as the catalog is read; without it they are read again. */
+  variantPairs?: VariantPairs;
 }
 
 /**
@@ -107,7 +110,7 @@ export function* liveFiles(
   options: LiveFilesOptions = {},
 ): Generator<LiveFile> {
   const counts = options.shards ?? chooseShardCounts(records.length);
-  const collector = collectShardMembers(counts);
+  const collector = collectShardMembers(counts, options.variantPairs);
   // One read of the catalog feeds both the index and the shards' members.
   let index: SearchPartitions | undefined = searchPartitions(
     buildSearchIndexOfRows(records.length, rowsNotingMembers(records, collector)),

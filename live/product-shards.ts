@@ -27,6 +27,21 @@ export type ShardCountsOf = Pick<ShardCounts, 'products' | 'variants'>;
 export interface ShardMembers {
   readonly products: readonly (readonly number[])[];
   readonly variants: readonly (readonly number[])[];
+  /** Each variant shard's entries as they were met, when the collector was given a place for them. */
+  readonly variantPairs?: VariantPairs;
+}
+
+/**
+ * Each variant shard's entries (variant id, product id), kept as the catalog is read so a
+ * variant shard is packed without reading its products again: a variant shard needs two
+ * ids of each, and a product read back from disk is parsed whole (at 10,000 products the
+ * variant shards read 30,000 products). Where they are kept is the builder's choice (the
+ * generator keeps them in a file).
+ */
+export interface VariantPairs {
+  add(shard: number, variantId: string, productId: string): void;
+  /** The shard's entries in the order they were added. */
+  of(shard: number): Iterable<readonly [variantId: string, productId: string]>;
 }
 
 /**
@@ -49,17 +64,22 @@ export interface ShardMembersCollector {
   readonly members: ShardMembers;
 }
 
-export function collectShardMembers(counts: ShardCountsOf): ShardMembersCollector {
+export function collectShardMembers(
+  counts: ShardCountsOf,
+  variantPairs?: VariantPairs,
+): ShardMembersCollector {
   const products = Array.from({ length: counts.products }, (): number[] => []);
   const variants = Array.from({ length: counts.variants }, (): number[] => []);
   return {
-    members: { products, variants },
+    members: { products, variants, ...(variantPairs === undefined ? {} : { variantPairs }) },
     add(index, record) {
       products[shardOf(record.id, counts.products)]?.push(index);
       for (const variant of record.variants) {
-        const bucket = variants[shardOf(variant.id, counts.variants)];
+        const shard = shardOf(variant.id, counts.variants);
+        const bucket = variants[shard];
         // A product whose variants land in one shard twice is one member of it, once.
         if (bucket !== undefined && bucket.at(-1) !== index) bucket.push(index);
+        variantPairs?.add(shard, variant.id, record.id);
       }
     },
   };
@@ -108,11 +128,16 @@ export function* packProductShards(
       ),
     };
   }
+  const pairs = members.variantPairs;
   for (const [index, shard] of members.variants.entries()) {
     yield {
       path: variantShardPath(index),
       body: packShard({ kind: 'variants', index, members: shard }, (given) =>
-        packEntries(variantEntries(membersRecords(source, shard, given), index, counts.variants)),
+        packEntries(
+          given === undefined && pairs !== undefined
+            ? Array.from(pairs.of(index), ([key, body]) => ({ key, body }))
+            : variantEntries(membersRecords(source, shard, given), index, counts.variants),
+        ),
       ),
     };
   }

@@ -12,6 +12,7 @@ import type { RecordSource } from '../../live/record-source.js';
 import type { Artifact } from '../artifact.js';
 import { bytesArtifact } from '../compact-artifact.js';
 import type { BuildPlan, PlannedProduct } from '../plan.js';
+import { createVariantPairsFile } from '../product-store/variant-pairs-file.js';
 import { shardKey } from './fragments.js';
 import { markdownTwins } from './markdown-twins.js';
 import { filePathOf } from './sitemap-pages.js';
@@ -42,25 +43,40 @@ export function* emitLiveIndex(plan: BuildPlan): Generator<Artifact> {
   // A shard whose products all kept their digests is copied from the last build; the count
   // is in the kind, so shards cut another way are never mistaken for these.
   // The shard's products are read only when it is packed again.
+  // A variant shard is packed from the entries noted as the catalog was read (with the
+  // products on disk, where reading its members again would parse each one whole).
   const packShard: ShardPacker = ({ kind, index, members }, pack) =>
     plan.fragments.whole(
       `live-${kind}/shards-${kind === 'products' ? plan.shards.products : plan.shards.variants}`,
       shardKey(index),
       products,
       members,
-      () => pack(members.map((member) => plannedAt(plan, member).record)),
+      () =>
+        kind === 'variants' && variantPairs !== undefined
+          ? pack()
+          : pack(members.map((member) => plannedAt(plan, member).record)),
     );
-  for (const file of liveFiles(records, liveSettings(plan), { shards: plan.shards, packShard })) {
-    const meta = { path: file.path, mediaType: mediaTypeOf(file.path) };
-    if (typeof file.body === 'string') {
-      yield { ...meta, body: file.body };
-      continue;
+  const variantPairs = products.keyColumn === undefined ? undefined : createVariantPairsFile();
+  try {
+    const options = {
+      shards: plan.shards,
+      packShard,
+      ...(variantPairs === undefined ? {} : { variantPairs }),
+    };
+    for (const file of liveFiles(records, liveSettings(plan), options)) {
+      const meta = { path: file.path, mediaType: mediaTypeOf(file.path) };
+      if (typeof file.body === 'string') {
+        yield { ...meta, body: file.body };
+        continue;
+      }
+      const { buffer, byteOffset, byteLength } = file.body;
+      yield bytesArtifact(
+        meta,
+        Buffer.isBuffer(file.body) ? file.body : Buffer.from(buffer, byteOffset, byteLength),
+      );
     }
-    const { buffer, byteOffset, byteLength } = file.body;
-    yield bytesArtifact(
-      meta,
-      Buffer.isBuffer(file.body) ? file.body : Buffer.from(buffer, byteOffset, byteLength),
-    );
+  } finally {
+    variantPairs?.close();
   }
 }
 

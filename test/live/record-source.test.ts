@@ -12,7 +12,7 @@ import { emitProductPages } from '../../generator/emit/product-page-shards.js';
 import type { BuildPlan, PlannedProducts } from '../../generator/plan.js';
 import { KeyColumnWriter } from '../../generator/product-store/product-keys.js';
 import { buildLiveFiles } from '../../live/live-files.js';
-import type { ShardPacker } from '../../live/product-shards.js';
+import type { ShardPacker, VariantPairs } from '../../live/product-shards.js';
 import type { RecordSource } from '../../live/record-source.js';
 import type { ProductRecord } from '../../record/product-record.js';
 import {
@@ -107,6 +107,24 @@ describe('the live files of a record source', () => {
     expect(reads).toEqual([{ iteration: true }]);
   });
 
+  it('when the variant shards’ entries are noted as the catalog is read then only the product shards read their members', () => {
+    const reads: Read[] = [];
+    const noted = new Map<number, [string, string][]>();
+    const variantPairs: VariantPairs = {
+      add: (shard, variantId, productId) =>
+        noted.set(shard, [...(noted.get(shard) ?? []), [variantId, productId]]),
+      of: (shard) => noted.get(shard) ?? [],
+    };
+    const files = buildLiveFiles(freshSource(records, reads), LIVE_SETTINGS, { ...OPTIONS, variantPairs });
+    expect(bodiesOf(files)).toEqual(fromArray);
+    // Each product once, for its product shard; a variant shard reads none.
+    const at = reads.flatMap((read) => ('at' in read ? [read.at] : []));
+    expect([...at].sort((a, b) => a - b)).toEqual(records.map((_, index) => index));
+    expect([...noted.values()].flat()).toHaveLength(
+      records.reduce((sum, record) => sum + record.variants.length, 0),
+    );
+  });
+
   it('refuses a packer that gives another count of records than the shard has members', () => {
     const packShard: ShardPacker = (_shard, pack) => pack([]);
     expect(() => buildLiveFiles(records, LIVE_SETTINGS, { ...OPTIONS, packShard })).toThrow(TypeError);
@@ -195,6 +213,21 @@ describe('the shards made one at a time, as the bundle’s writer asks for them'
     takeUntil(artifacts, (path) => path.startsWith('_live/products/'));
     expect(reads.at).toBeGreaterThan(0);
     expect(reads.at).toBeLessThan(300);
+  });
+
+  it('when the products are on disk then the variant shards are packed without reading a product', () => {
+    const { plan, reads } = countingPlan(300);
+    const onDisk = [...emitLiveIndex(plan)];
+    // Each product once, for its product shard.
+    expect(reads.at).toBe(300);
+    expect(onDisk.filter((artifact) => artifact.path.startsWith('_live/variants/')).length).toBe(4);
+    // The bytes a list in the heap gives, which reads the variant shards' members back.
+    const { keyColumn: _keys, ...inHeap } = plan.products;
+    const expected = [...emitLiveIndex({ ...plan, products: inHeap } as BuildPlan)];
+    expect(reads.at).toBeGreaterThan(600);
+    const bytesOf = (artifacts: typeof onDisk) =>
+      artifacts.map((artifact) => [artifact.path, artifactBytes(artifact).toString('base64')]);
+    expect(bytesOf(onDisk)).toEqual(bytesOf(expected));
   });
 
   it('when the page shards are taken one by one then each shard’s pages are rendered only when it is taken', () => {
