@@ -22,6 +22,7 @@ import {
   type KnowledgeBaseStream,
   streamKnowledgeBase,
 } from './kb-reading.js';
+import { type ComparedFacts, comparedDigest, indexSections, sectionFactsOf } from './kb-section-digests.js';
 import { escapeMarkdownInline } from './markdown-text.js';
 import { filePathOf, KB_PRODUCTS_PATH, knowledgeBasePath } from './sitemap-pages.js';
 import { resolveUsagePolicy } from './usage-policy.js';
@@ -119,18 +120,11 @@ export function readKnowledgeBase(files: BundleFiles, path: string): KnowledgeBa
   return { frontMatter: reading.frontMatter, products };
 }
 
-/** What a section is compared with products.json on, copied out of the text it was read from. */
-type SectionFacts = Pick<KnowledgeBaseProduct, 'link' | 'price' | 'availability'>;
-
-/**
- * The sections by id, with only what is compared: a section's strings are slices of the
- * piece of text it was read from, and one kept would keep the whole piece.
- */
-function sectionsById(sections: Iterable<KnowledgeBaseProduct>): Map<string, SectionFacts> {
-  const byId = new Map<string, SectionFacts>();
-  for (const { id, link, price, availability } of sections)
-    byId.set(...structuredClone([id, { link, price, availability }] as const));
-  return byId;
+/** A product of products.json the knowledge base has no section for, or whose section's facts may differ. */
+interface Pending {
+  slug: string;
+  /** What its section must state; undefined when it has no section. */
+  expected?: ComparedFacts;
 }
 
 function checkMarkdown(path: string, reading: KnowledgeBaseStream, products: Iterable<Product>): Problem[] {
@@ -147,23 +141,35 @@ function checkMarkdown(path: string, reading: KnowledgeBaseStream, products: Ite
       problem('front-matter', `front matter has no ${key}`);
   }
   if (!hasTitle) problem('markdown', 'no H1 title');
-  const sections = sectionsById(reading.sections);
+  // The sections as digests; only the products that may differ are kept, in their order.
+  const sections = indexSections(reading.sections);
+  const pending: Pending[] = [];
   let count = 0;
   for (const product of products) {
     count += 1;
-    const section = sections.get(product.slug);
-    if (section === undefined) {
-      problem('kb', `product ${product.slug} is in products.json but not in the knowledge base`);
+    const facts = sections.factsOf(product.slug);
+    const expected = {
+      link: product.url,
+      price: `${product.price} ${product.currency}`,
+      availability: product.availability,
+    };
+    if (facts === undefined) pending.push({ slug: product.slug });
+    else if (facts !== comparedDigest(expected)) pending.push({ slug: product.slug, expected });
+  }
+  // The sections of the products whose facts' digest differed, read again to say what differs.
+  const differing = new Set(pending.flatMap(({ slug, expected }) => (expected === undefined ? [] : [slug])));
+  const stated =
+    differing.size === 0 ? new Map<string, ComparedFacts>() : sectionFactsOf(reading.sections, differing);
+  for (const { slug, expected } of pending) {
+    const section = stated.get(slug);
+    if (expected === undefined || section === undefined) {
+      problem('kb', `product ${slug} is in products.json but not in the knowledge base`);
       continue;
     }
-    if (section.link !== product.url)
-      problem('kb', `product ${product.slug}: link differs from products.json`);
-    if (section.price !== `${product.price} ${product.currency}`) {
-      problem('kb', `product ${product.slug}: price differs from products.json`);
-    }
-    if (section.availability !== product.availability) {
-      problem('kb', `product ${product.slug}: availability differs from products.json`);
-    }
+    if (section.link !== expected.link) problem('kb', `product ${slug}: link differs from products.json`);
+    if (section.price !== expected.price) problem('kb', `product ${slug}: price differs from products.json`);
+    if (section.availability !== expected.availability)
+      problem('kb', `product ${slug}: availability differs from products.json`);
   }
   if (sections.size !== count) problem('kb', 'the knowledge base and products.json list different products');
   return problems;
