@@ -83,6 +83,18 @@ describe('the knowledge base against products.json, its sections as digests', ()
   });
 });
 
+describe('a products.json record without a slug', () => {
+  it('when a record has no slug then it is said to have no section, and the check does not throw', () => {
+    const edited = editText(artifacts, 'kb/products.json', (text) => text.replace(/"slug": ?"[^"]*",/, ''));
+    const problems = validateArtifacts(edited).filter((problem) => problem.path === kbPath);
+    expect(problems).toContainEqual({
+      path: kbPath,
+      rule: 'kb',
+      message: 'product undefined is in products.json but not in the knowledge base',
+    });
+  });
+});
+
 describe('indexSections', () => {
   const section = (id: string, price: string): KnowledgeBaseProduct => ({
     name: id,
