@@ -1,7 +1,6 @@
 import { readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { XMLParser } from 'fast-xml-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type BuildOptions, type BuildResult, build } from '../../../generator/build.js';
 import { CACHE_FORMAT, createBuildCache } from '../../../generator/cache/build-cache-file.js';
@@ -10,6 +9,7 @@ import {
   hashTree,
   humanSummaryOf,
   makeWorkspace,
+  publishedProductLastmods,
   setUpstreamPrice,
   writingBuildOptions,
 } from '../pipeline/helpers.js';
@@ -57,20 +57,6 @@ function readCacheRows(): { slug: string; digest: string; lastmod: string }[] {
   } finally {
     db.close();
   }
-}
-
-/** The published sitemap's lastmod of each product page, by slug. */
-async function productLastmods(): Promise<Record<string, string>> {
-  const body = await readFile(join(dir, 'dist/sitemap.xml'), 'utf8');
-  const tree = new XMLParser({ isArray: (name) => name === 'url' }).parse(body) as {
-    urlset: { url: { loc: string; lastmod: string }[] };
-  };
-  const found: Record<string, string> = {};
-  for (const { loc, lastmod } of tree.urlset.url) {
-    const page = /\/kb\/products\/([^/]+)\.md$/.exec(new URL(loc).pathname);
-    if (page?.[1] !== undefined) found[decodeURIComponent(page[1])] = lastmod;
-  }
-  return found;
 }
 
 /** A rebuild where nothing changed: nothing in the bundle is written, whatever the cache's state. */
@@ -171,26 +157,26 @@ describe('the build cache beside the bundle', () => {
 
   it('when a setting that changes documents changes then the cache is rebuilt and unchanged products keep their lastmod', async () => {
     await build(options(FIXED_NOW));
-    const lastmodsBefore = await productLastmods();
+    const lastmodsBefore = await publishedProductLastmods(join(dir, 'dist'));
     const file = join(dir, 'catalog.config.json');
     const config = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
     await writeFile(file, JSON.stringify({ ...config, checkout_note: 'Pay on the shop, by a person.' }));
     const again = await build(options(AN_HOUR_LATER));
     expect(again.cache).toEqual({ state: 'rebuilt', reason: expect.stringMatching(/settings/) });
     expect(again.published).toBe(true);
-    expect(await productLastmods()).toEqual(lastmodsBefore);
+    expect(await publishedProductLastmods(join(dir, 'dist'))).toEqual(lastmodsBefore);
   });
 
   it('when one product changes an hour later then only its lastmod moves, and it stays on the next rebuilds', async () => {
     await build(options(FIXED_NOW));
-    const first = await productLastmods();
+    const first = await publishedProductLastmods(join(dir, 'dist'));
     expect(Object.keys(first)).toHaveLength(4);
     expect(Object.values(first).every((lastmod) => lastmod === FIXED_NOW.toISOString())).toBe(true);
 
     await setPrice('green-glow', '11.25');
     const second = await build(options(AN_HOUR_LATER));
     expect(second.cache.state).toBe('used');
-    const after = await productLastmods();
+    const after = await publishedProductLastmods(join(dir, 'dist'));
     expect(after['green-glow']).toBe(AN_HOUR_LATER.toISOString());
     for (const slug of ['peach-creme', 'winter-citrus', 'tart-cherry']) expect(after[slug]).toBe(first[slug]);
     expect(readCacheRows().find((row) => row.slug === 'green-glow')?.lastmod).toBe(
@@ -200,7 +186,7 @@ describe('the build cache beside the bundle', () => {
     // Another product changes later: the first one's date stays where its last change put it.
     await setPrice('tart-cherry', '3.10');
     await build(options(TWO_HOURS_LATER));
-    const third = await productLastmods();
+    const third = await publishedProductLastmods(join(dir, 'dist'));
     expect(third['green-glow']).toBe(AN_HOUR_LATER.toISOString());
     expect(third['tart-cherry']).toBe(TWO_HOURS_LATER.toISOString());
     expect(third['peach-creme']).toBe(first['peach-creme']);
@@ -214,7 +200,7 @@ describe('the build cache beside the bundle', () => {
     stamped.updated_at = '2026-10-05T08:00:00Z';
     await writeFile(file, JSON.stringify(data));
     await build(options(FIXED_NOW));
-    const lastmods = await productLastmods();
+    const lastmods = await publishedProductLastmods(join(dir, 'dist'));
     expect(lastmods['peach-creme']).toBe(new Date('2026-10-05T08:00:00Z').toISOString());
     expect(lastmods['green-glow']).toBe(FIXED_NOW.toISOString());
   });

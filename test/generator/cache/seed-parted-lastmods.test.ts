@@ -8,15 +8,14 @@ import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { XMLParser } from 'fast-xml-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type BuildOptions, type BuildResult, build } from '../../../generator/build.js';
-import { readBundleDir } from '../../../generator/check/read-dir.js';
 import { partSizesAround } from '../../../generator/parts/cut-parts.js';
 import {
   FIXED_NOW,
   hashTree,
   makeWorkspace,
+  publishedProductLastmods,
   setUpstreamPrice,
   writingBuildOptions,
 } from '../pipeline/helpers.js';
@@ -50,20 +49,6 @@ function options(now: Date): BuildOptions {
 
 async function dropCache(): Promise<void> {
   await rm(join(dir, '.dist-cache'), { recursive: true });
-}
-
-/** The published sitemap's lastmod of each product page, by slug, read back whole from its parts. */
-async function productLastmods(): Promise<Record<string, string>> {
-  const body = (await readBundleDir(join(dir, 'dist'))).get('sitemap.xml') ?? '';
-  const tree = new XMLParser({ isArray: (name) => name === 'url' }).parse(body) as {
-    urlset: { url: { loc: string; lastmod: string }[] };
-  };
-  const found: Record<string, string> = {};
-  for (const { loc, lastmod } of tree.urlset.url) {
-    const page = /\/kb\/products\/([^/]+)\.md$/.exec(new URL(loc).pathname);
-    if (page?.[1] !== undefined) found[decodeURIComponent(page[1])] = lastmod;
-  }
-  return found;
 }
 
 function cachedLastmods(): Record<string, string> {
@@ -117,7 +102,7 @@ describe('lastmods seeded from a last bundle stored in parts', () => {
     const again = await build(options(AN_HOUR_LATER));
     expect(again.published).toBe(true);
     const expected = { ...everyLastmod(others, FIXED_NOW), [changed]: AN_HOUR_LATER.toISOString() };
-    expect(await productLastmods()).toEqual(expected);
+    expect(await publishedProductLastmods(join(dir, 'dist'))).toEqual(expected);
     expect(cachedLastmods()).toEqual(expected);
   });
 });
@@ -128,7 +113,7 @@ describe('a last bundle stored in parts that cannot be read', () => {
     expect(again.published).toBe(true);
     expect(again.cache.state).toBe('created');
     const expected = everyLastmod(slugsOf(again), AN_HOUR_LATER);
-    expect(await productLastmods()).toEqual(expected);
+    expect(await publishedProductLastmods(join(dir, 'dist'))).toEqual(expected);
     expect(cachedLastmods()).toEqual(expected);
   }
 

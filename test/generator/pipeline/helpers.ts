@@ -8,7 +8,9 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { XMLParser } from 'fast-xml-parser';
 import type { BuildOptions, BuildResult } from '../../../generator/build.js';
+import { readBundleDir } from '../../../generator/check/read-dir.js';
 import { silentLogger } from '../../../generator/logger.js';
 import { formatReport, reportSuccess } from '../../../generator/summary/report.js';
 
@@ -96,4 +98,18 @@ export function humanSummaryOf(result: BuildResult): string {
       durationMs: 0,
     }),
   );
+}
+
+/** The published sitemap's lastmod of each product page, by slug, read back whole (from its parts when parted). */
+export async function publishedProductLastmods(out: string): Promise<Record<string, string>> {
+  const body = (await readBundleDir(out)).get('sitemap.xml') ?? '';
+  const tree = new XMLParser({ isArray: (name) => name === 'url' }).parse(body) as {
+    urlset: { url: { loc: string; lastmod: string }[] };
+  };
+  const found: Record<string, string> = {};
+  for (const { loc, lastmod } of tree.urlset.url) {
+    const page = /\/kb\/products\/([^/]+)\.md$/.exec(new URL(loc).pathname);
+    if (page?.[1] !== undefined) found[decodeURIComponent(page[1])] = lastmod;
+  }
+  return found;
 }
