@@ -9,6 +9,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { applyUsagePolicy, usageExitStatus } from '../cli/cli-usage.js';
 import { processIo } from './commands/io.js';
 import { growHeapSlowly } from './heap-policy.js';
+import { keepMallocLean } from './malloc-policy.js';
 import { overridingFlagHelp } from './override-docs.js';
 import { SOURCE_FORMATS } from './sources/source-formats.js';
 import { reportFlagError } from './summary/report.js';
@@ -66,6 +67,7 @@ export function createProgram(): Command {
     .option('--allow-empty', 'publish a catalog with no product at all', false)
     .action(async (options) => {
       growHeapSlowly();
+      await keepMallocLean();
       const { runBuild } = await import('./commands/build.js');
       process.exitCode = await runBuild(options, io);
     });
@@ -81,6 +83,7 @@ export function createProgram(): Command {
     )
     .action(async (target: string, options: { json: boolean; as?: string }) => {
       growHeapSlowly();
+      await keepMallocLean();
       const { runCheck } = await import('./commands/check.js');
       const as = options.as !== undefined ? { as: options.as } : {};
       process.exitCode = await runCheck({ target, json: options.json, ...as }, io);
