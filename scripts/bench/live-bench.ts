@@ -1,19 +1,24 @@
 /**
- * The live search's cost (issue 20): for each catalog size (10,000 and 100,000 products
- * with three variants each), the real build, then search latency p50 and p95 over HTTP on
- * Node (`agent-catalog serve`) and on workerd (`wrangler pages dev` running the bundle's
- * `_worker.js`), each against the same handler with the search swapped for a linear scan
- * of the catalog JSON (live-scan.ts); the index's size on disk; and the handler's cold
- * start (a fresh server's first search, the index load included). Requests are sequential
- * from one client, after a warm-up. Targets: p95 ≤ 20 ms at 100,000 products and ≥ 10×
- * faster than the scan there.
+ * The live search's cost (issues 20 and 30): for each catalog size (10,000, 100,000 and
+ * 1,000,000 products with three variants each), the real build, then search latency p50
+ * and p95 over HTTP on Node (`agent-catalog serve`) and on workerd (`wrangler pages dev`
+ * running the bundle's `_worker.js`); the index's size on disk; and the handler's cold
+ * start (a fresh server's first search, the index load included). Where the catalog is one
+ * file, the same handler with the search swapped for a linear scan of it (live-scan.ts)
+ * answers the same questions; a parted catalog (any larger than 25 MiB on Cloudflare
+ * Pages) has no such file, and no isolate could hold it anyway. Requests are sequential
+ * from one client, after a warm-up. Targets: p95 ≤ 20 ms on Node at 100,000 products
+ * (and ≥ 10× faster than the scan, where it runs); p95 ≤ 50 ms on `wrangler pages dev` at
+ * 1,000,000.
  */
-import { cp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { access, cp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { build as esbuild } from 'esbuild';
+import { partsManifestPath } from '../../live/bundle-parts.js';
 import type { LiveSettings } from '../../live/live-context.js';
 import { loadLiveData } from '../../live/live-data.js';
+import { expectShopifyProduct, makeShopifyProduct } from '../../test/fixtures/upstream/make-products.js';
 import { startWrangler } from '../../test/hosts/engines.js';
 import { runMeasured, startServer } from './child-process.js';
 import { folderBytes, writeBenchConfig } from './generator-bench.js';
@@ -26,6 +31,9 @@ import { type BenchRow, judge } from './results.js';
 const NODE = process.execPath;
 const P95_LIMIT_MS = 20;
 const SPEED_UP = 10;
+/** Issue 30: the end-to-end p95 on `wrangler pages dev` at 1,000,000 products. */
+const WORKERD_P95_LIMIT_MS = 50;
+const CATALOG_FILE = 'agent-catalog.json';
 const WARM_UP = 20;
 
 interface Query {
@@ -41,13 +49,16 @@ interface Latency {
   p95: number;
 }
 
-/** Names, single words and price ranges, spread evenly over the catalog. */
-function makeQueries(products: readonly { name: string; price: string }[], count: number): Query[] {
-  const step = Math.max(1, Math.floor(products.length / count));
+/**
+ * Names, single words and price ranges, spread evenly over the catalog: the fixture's
+ * products by index (the names and prices the build publishes), so no catalog is read.
+ */
+function makeQueries(size: number, count: number): Query[] {
+  const step = Math.max(1, Math.floor(size / count));
   return Array.from({ length: count }, (_, index) => {
-    const product = products[(index * step) % products.length];
-    const name = product?.name ?? '';
-    const cents = Math.round(Number(product?.price ?? 0) * 100);
+    const at = (index * step) % size;
+    const name = makeShopifyProduct(at).title;
+    const cents = Math.round(Number(expectShopifyProduct(at).price) * 100);
     if (index % 4 === 3)
       return { filters: { price: { min: cents - 100, max: cents + 100 } }, pagination: { limit: 10 } };
     if (index % 4 === 2) return { query: name.split(/\s+/)[0] ?? name, pagination: { limit: 10 } };
@@ -89,14 +100,16 @@ function latencyOf(times: readonly number[]): Latency {
 
 /**
  * The search step alone, in this process: the index's query against the scan's pass over
- * the catalog, each returning every match, without HTTP, product shards or the answer's
- * JSON. Every query runs once to warm up, then once measured; the index keeps its last 16
- * answers, so in a list of 220 distinct queries a measured one is never a kept answer.
+ * the catalog (when the catalog is one file), each returning every match, without HTTP,
+ * product shards or the answer's JSON. Every query runs once to warm up, then once
+ * measured; the index keeps its last 16 answers, so in a list of 220 distinct queries a
+ * measured one is never a kept answer.
  */
 async function searchStep(
   out: string,
   queries: readonly Query[],
-): Promise<{ index: Latency; scan: Latency }> {
+  catalogWhole: boolean,
+): Promise<{ index: Latency; scan: Latency | string }> {
   const readAsset = (path: string) => readFile(join(out, path), 'utf8').catch(() => undefined);
   const readAssetBytes = (path: string) => readFile(join(out, path)).catch(() => undefined);
   const settings: LiveSettings = {
@@ -110,7 +123,6 @@ async function searchStep(
     markdownPages: [],
   };
   const { index } = await loadLiveData(settings, { readAsset, readAssetBytes });
-  const scan = prepareScan(await readFile(join(out, 'agent-catalog.json'), 'utf8'));
   const asIndexQuery = (query: Query) => ({
     ...(query.query === undefined ? {} : { text: query.query }),
     ...(query.filters ? { price: query.filters.price } : {}),
@@ -124,14 +136,17 @@ async function searchStep(
     }
     return times;
   };
-  for (const query of queries) {
-    await index.search(asIndexQuery(query));
-    scanMatches(scan, query);
-  }
+  for (const query of queries) await index.search(asIndexQuery(query));
   const indexTimes = await timed((query) => index.search(asIndexQuery(query)));
+  if (!catalogWhole) return { index: latencyOf(indexTimes), scan: NO_SCAN };
+  const scan = prepareScan(await readFile(join(out, CATALOG_FILE), 'utf8'));
+  for (const query of queries) scanMatches(scan, query);
   const scanTimes = await timed((query) => scanMatches(scan, query));
   return { index: latencyOf(indexTimes), scan: latencyOf(scanTimes) };
 }
+
+/** The scan's rows where the catalog is parted: no file holds it, and no isolate could. */
+const NO_SCAN = 'not run: the catalog is parted (no one file holds it)';
 
 /** A copy of the bundle whose `_worker.js` searches by linear scan. */
 async function makeScanBundle(out: string, scanDir: string): Promise<void> {
@@ -194,19 +209,18 @@ async function onWorkerd(dir: string, queries: Query[]): Promise<Latency> {
 
 function rows(
   size: number,
-  runtime: string,
+  runtime: 'node' | 'workerd' | 'the search step in process',
   index: Latency | string,
   scan: Latency | string,
   bytes: Record<string, number>,
 ): BenchRow[] {
-  const failed = [index, scan].filter((item): item is string => typeof item === 'string');
+  const failed = [index, scan].filter((item): item is string => typeof item === 'string' && item !== NO_SCAN);
   const figure = (latency: Latency | string, key: keyof Latency): number | null =>
     typeof latency === 'string' ? null : latency[key];
   const speedUp = typeof index === 'string' || typeof scan === 'string' ? null : scan.p95 / index.p95;
   const p95 = figure(index, 'p95');
-  const hit =
-    p95 !== null && judge(p95, P95_LIMIT_MS, false) === 'pass' && speedUp !== null && speedUp >= SPEED_UP;
   const sizes = `index ${(bytes.index ?? 0) / 1e6} MB, _live ${(bytes.live ?? 0) / 1e6} MB, catalog ${(bytes.catalog ?? 0) / 1e6} MB`;
+  const { target, hit } = targetOf(size, runtime, p95, scan === NO_SCAN ? undefined : speedUp);
   return [
     {
       section: 'live',
@@ -220,13 +234,121 @@ function rows(
         'scan cold ms': figure(scan, 'coldMs'),
         'p95 speed-up': speedUp,
       },
-      target: size >= 100_000 ? `p95 ≤ ${P95_LIMIT_MS} ms, ≥ ${SPEED_UP}× the scan` : 'recorded',
-      verdict: size >= 100_000 ? (hit ? 'pass' : 'miss') : 'info',
+      target,
+      verdict: hit === undefined ? 'info' : hit ? 'pass' : 'miss',
       note:
-        [runtime === 'node' ? sizes : '', ...failed.map((reason) => `failed: ${reason}`)]
+        [
+          runtime === 'node' ? sizes : '',
+          scan === NO_SCAN ? NO_SCAN : '',
+          ...failed.map((reason) => `failed: ${reason}`),
+        ]
           .filter(Boolean)
           .join('; ') || undefined,
     },
+  ];
+}
+
+/**
+ * The issue's target for a row, and whether it was met (undefined where none applies):
+ * issue 20's on Node from 100,000 products (the ratio only where the scan could run),
+ * issue 30's on workerd at 1,000,000.
+ */
+function targetOf(
+  size: number,
+  runtime: string,
+  p95: number | null,
+  speedUp: number | null | undefined,
+): { target: string; hit: boolean | undefined } {
+  if (runtime === 'node' && size >= 100_000) {
+    const ratio = speedUp === undefined ? '' : `, ≥ ${SPEED_UP}× the scan`;
+    const fast = p95 !== null && judge(p95, P95_LIMIT_MS, false) === 'pass';
+    return {
+      target: `p95 ≤ ${P95_LIMIT_MS} ms${ratio}`,
+      hit: fast && (speedUp === undefined || (speedUp ?? 0) >= SPEED_UP),
+    };
+  }
+  if (runtime === 'workerd' && size >= 1_000_000)
+    return {
+      target: `p95 ≤ ${WORKERD_P95_LIMIT_MS} ms`,
+      hit: p95 !== null && judge(p95, WORKERD_P95_LIMIT_MS, false) === 'pass',
+    };
+  return { target: 'recorded', hit: undefined };
+}
+
+/** True when the bundle holds the catalog as one file (not parted). */
+async function catalogIsWhole(out: string): Promise<boolean> {
+  return access(join(out, CATALOG_FILE)).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The catalog's bytes, whole or as the length its parts' manifest gives. */
+async function catalogBytes(out: string, whole: boolean): Promise<number> {
+  if (whole) return (await stat(join(out, CATALOG_FILE))).size;
+  const manifest = JSON.parse(await readFile(join(out, partsManifestPath(CATALOG_FILE)), 'utf8')) as {
+    length: number;
+  };
+  return manifest.length;
+}
+
+/**
+ * Every row for one built bundle of `size` fixture products: Node, the search step in
+ * this process, and workerd, each with the scan beside it where the catalog is one file.
+ */
+export async function measureLiveBundle(
+  out: string,
+  size: number,
+  count: number,
+  scratch: string,
+  log: (line: string) => void,
+): Promise<BenchRow[]> {
+  const queries = makeQueries(size, count);
+  const whole = await catalogIsWhole(out);
+  const bytes = {
+    index: await folderBytes(join(out, '_live', 'index')),
+    live: await folderBytes(join(out, '_live')),
+    catalog: await catalogBytes(out, whole),
+  };
+  log(`live N=${size}: node`);
+  const search = (base: string): string => `${base}/ucp/catalog/search`;
+  let stepScan: Latency | string = 'not measured';
+  const serve = [CATALOG_CLI, 'serve', '--dir', out, '--port', '0', '--quiet'];
+  const nodeIndex = await attempt('node index', () => onNode(serve, search, queries), log);
+  const nodeScan = whole
+    ? await attempt(
+        'node scan',
+        () => onNode([benchScript('live-scan-server.js'), out], search, queries),
+        log,
+      )
+    : NO_SCAN;
+  log(`live N=${size}: search step in process`);
+  const step = await attempt(
+    'search step',
+    async () => {
+      const { index, scan } = await searchStep(out, queries, whole);
+      stepScan = scan;
+      return index;
+    },
+    log,
+  );
+  log(`live N=${size}: workerd`);
+  const workerdIndex = await attempt('workerd index', () => onWorkerd(out, queries), log);
+  let workerdScan: Latency | string = NO_SCAN;
+  if (whole) {
+    const scanDir = join(scratch, 'scan');
+    await makeScanBundle(out, scanDir);
+    workerdScan = await attempt('workerd scan', () => onWorkerd(scanDir, queries), log);
+  }
+  return [
+    ...rows(size, 'node', nodeIndex, nodeScan, bytes),
+    ...rows(size, 'workerd', workerdIndex, workerdScan, bytes),
+    ...rows(size, 'the search step in process', step, stepScan, bytes).map((row) => ({
+      ...row,
+      // The issue's targets are for the whole request; this row says what the index alone buys.
+      target: 'recorded',
+      verdict: 'info' as const,
+    })),
   ];
 }
 
@@ -241,61 +363,18 @@ async function benchSize(size: number, count: number, log: (line: string) => voi
     const built = await runMeasured(
       NODE,
       [CATALOG_CLI, 'build', '--quiet', '--allow-shrink', '--config', config, '--out', out],
-      { cwd: scratch, timeoutMs: 1_800_000 },
+      { cwd: scratch, timeoutMs: 3 * 3_600_000 },
     );
     if (built.exitCode !== 0)
       throw new Error(`build N=${size} exited ${built.exitCode}: ${built.stderr.slice(-800)}`);
-    const catalog = JSON.parse(await readFile(join(out, 'agent-catalog.json'), 'utf8')) as {
-      products: { name: string; price: string }[];
-    };
-    const queries = makeQueries(catalog.products, count);
-    const bytes = {
-      index: await folderBytes(join(out, '_live', 'index')),
-      live: await folderBytes(join(out, '_live')),
-      catalog: (await stat(join(out, 'agent-catalog.json'))).size,
-    };
-    log(`live N=${size}: node`);
-    const search = (base: string): string => `${base}/ucp/catalog/search`;
-    let stepScan: Latency | string = 'not measured';
-    const serve = [CATALOG_CLI, 'serve', '--dir', out, '--port', '0', '--quiet'];
-    const nodeIndex = await attempt('node index', () => onNode(serve, search, queries), log);
-    const nodeScan = await attempt(
-      'node scan',
-      () => onNode([benchScript('live-scan-server.js'), out], search, queries),
-      log,
-    );
-    log(`live N=${size}: search step in process`);
-    const step = await attempt(
-      'search step',
-      async () => {
-        const { index, scan } = await searchStep(out, queries);
-        stepScan = scan;
-        return index;
-      },
-      log,
-    );
-    log(`live N=${size}: workerd`);
-    const scanDir = join(scratch, 'scan');
-    await makeScanBundle(out, scanDir);
-    const workerdIndex = await attempt('workerd index', () => onWorkerd(out, queries), log);
-    const workerdScan = await attempt('workerd scan', () => onWorkerd(scanDir, queries), log);
-    return [
-      ...rows(size, 'node', nodeIndex, nodeScan, bytes),
-      ...rows(size, 'workerd', workerdIndex, workerdScan, bytes),
-      ...rows(size, 'the search step in process', step, stepScan, bytes).map((row) => ({
-        ...row,
-        // The issue's targets are for the whole request; this row says what the index alone buys.
-        target: 'recorded',
-        verdict: 'info' as const,
-      })),
-    ];
+    return await measureLiveBundle(out, size, count, scratch, log);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
 export async function benchLive(options: BenchOptions, log: (line: string) => void): Promise<BenchRow[]> {
-  const sizes = options.quick ? [1_000] : [10_000, 100_000];
+  const sizes = options.quick ? [1_000] : [10_000, 100_000, 1_000_000];
   const result: BenchRow[] = [];
   for (const size of sizes) {
     try {
@@ -308,7 +387,7 @@ export async function benchLive(options: BenchOptions, log: (line: string) => vo
         section: 'live',
         name: `search N=${size}`,
         figures: {},
-        target: size >= 100_000 ? `p95 ≤ ${P95_LIMIT_MS} ms, ≥ ${SPEED_UP}× the scan` : 'recorded',
+        target: targetOf(size, size >= 1_000_000 ? 'workerd' : 'node', null, undefined).target,
         verdict: 'miss',
         note: `failed: ${reason.slice(-600)}`,
       });
