@@ -22,6 +22,7 @@ import { expectShopifyProduct, makeShopifyProduct } from '../../test/fixtures/up
 import { startWrangler } from '../../test/hosts/engines.js';
 import { runMeasured, startServer } from './child-process.js';
 import { folderBytes, writeBenchConfig } from './generator-bench.js';
+import { isolateHeap } from './isolate-heap.js';
 import { prepareScan, scanMatches } from './live-scan.js';
 import { writeShopifyFixture } from './make-shopify-products.js';
 import type { BenchOptions } from './options.js';
@@ -47,6 +48,9 @@ interface Latency {
   coldMs: number | null;
   p50: number;
   p95: number;
+  /** The worker isolate's used heap in MB after the first request and after the last (workerd only). */
+  heapAfterColdMB?: number;
+  heapAtEndMB?: number;
 }
 
 /**
@@ -84,14 +88,26 @@ function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-async function measure(url: string, queries: readonly Query[]): Promise<Latency> {
+async function measure(
+  url: string,
+  queries: readonly Query[],
+  heapMB?: () => Promise<number>,
+): Promise<Latency> {
   const [first, ...rest] = queries;
   if (first === undefined) throw new Error('no queries');
   const coldMs = await search(url, first);
+  const heapAfterColdMB = await heapMB?.();
   for (const query of rest.slice(0, WARM_UP)) await search(url, query);
   const times: number[] = [];
   for (const query of rest) times.push(await search(url, query));
-  return { coldMs, p50: percentile(times, 50), p95: percentile(times, 95) };
+  const heapAtEndMB = await heapMB?.();
+  return {
+    coldMs,
+    p50: percentile(times, 50),
+    p95: percentile(times, 95),
+    ...(heapAfterColdMB === undefined ? {} : { heapAfterColdMB }),
+    ...(heapAtEndMB === undefined ? {} : { heapAtEndMB }),
+  };
 }
 
 function latencyOf(times: readonly number[]): Latency {
@@ -192,7 +208,10 @@ async function onNode(args: string[], url: (base: string) => string, queries: Qu
 async function onWorkerd(dir: string, queries: Query[]): Promise<Latency> {
   const engine = await startWrangler(dir);
   try {
-    return await measure(`${engine.url}/ucp/catalog/search`, queries);
+    const { inspector } = engine;
+    const heapMB =
+      inspector === undefined ? undefined : async () => (await isolateHeap(inspector)).usedBytes / 1e6;
+    return await measure(`${engine.url}/ucp/catalog/search`, queries, heapMB);
   } catch (error) {
     // workerd says why (a memory limit, an asset too large) in its own output.
     const said = engine
@@ -216,7 +235,7 @@ function rows(
 ): BenchRow[] {
   const failed = [index, scan].filter((item): item is string => typeof item === 'string' && item !== NO_SCAN);
   const figure = (latency: Latency | string, key: keyof Latency): number | null =>
-    typeof latency === 'string' ? null : latency[key];
+    typeof latency === 'string' ? null : (latency[key] ?? null);
   const speedUp = typeof index === 'string' || typeof scan === 'string' ? null : scan.p95 / index.p95;
   const p95 = figure(index, 'p95');
   const sizes = `index ${(bytes.index ?? 0) / 1e6} MB, _live ${(bytes.live ?? 0) / 1e6} MB, catalog ${(bytes.catalog ?? 0) / 1e6} MB`;
@@ -233,6 +252,13 @@ function rows(
         'scan p95 ms': figure(scan, 'p95'),
         'scan cold ms': figure(scan, 'coldMs'),
         'p95 speed-up': speedUp,
+        ...(runtime === 'workerd'
+          ? {
+              'isolate heap MB after cold start': figure(index, 'heapAfterColdMB'),
+              // workerd's inspector cannot collect garbage, so this includes what is not collected yet.
+              'isolate heap MB at end': figure(index, 'heapAtEndMB'),
+            }
+          : {}),
       },
       target,
       verdict: hit === undefined ? 'info' : hit ? 'pass' : 'miss',

@@ -58,6 +58,8 @@ export interface RunningEngine {
   url: string;
   /** The engine's process id, which leads its process group (workerd, the static server). */
   pid: number | undefined;
+  /** `http://127.0.0.1:<port>` of the worker's DevTools inspector (wrangler only). */
+  inspector?: string;
   /** Everything the engine printed so far. */
   output(): string;
   stop(): Promise<void>;
@@ -162,6 +164,13 @@ async function waitUntilServing(url: string, child: ChildProcess, output: () => 
 /** Variables for the site's code, as the host's settings would hold them (the webhook receiver's secrets). */
 export type SiteEnv = Readonly<Record<string, string>>;
 
+/** How to start an engine on its port, and where its inspector listens, if it has one. */
+interface EngineCommand {
+  args: string[];
+  cwd: string;
+  inspector?: string;
+}
+
 /** Starts before giving up when the port was taken between `freePort` and the engine's bind. */
 const START_ATTEMPTS = 3;
 
@@ -172,7 +181,7 @@ const START_ATTEMPTS = 3;
  */
 async function startEngine(
   name: RunningEngine['name'],
-  command: (port: number, home: string) => Promise<{ args: string[]; cwd: string }>,
+  command: (port: number, home: string) => Promise<EngineCommand>,
   siteEnv: SiteEnv = {},
 ): Promise<RunningEngine> {
   for (let attempt = 1; ; attempt += 1) {
@@ -187,13 +196,13 @@ async function startEngine(
 
 async function startEngineOnce(
   name: RunningEngine['name'],
-  command: (port: number, home: string) => Promise<{ args: string[]; cwd: string }>,
+  command: (port: number, home: string) => Promise<EngineCommand>,
   siteEnv: SiteEnv,
 ): Promise<RunningEngine> {
   const home = await mkdtemp(join(tmpdir(), `agent-catalog-${name}-`));
   await mkdir(join(home, 'tmp'));
   const port = await freePort();
-  const { args, cwd } = await command(port, home);
+  const { args, cwd, inspector } = await command(port, home);
   const { child, output } = run(args, cwd, { ...privateEnv(home), ...siteEnv });
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
@@ -206,7 +215,7 @@ async function startEngineOnce(
     await stop();
     throw error;
   }
-  return { name, url, pid: child.pid, output, stop };
+  return { name, url, pid: child.pid, output, stop, ...(inspector === undefined ? {} : { inspector }) };
 }
 
 /**
@@ -214,24 +223,28 @@ async function startEngineOnce(
  * becomes the worker's `env` bindings (`--binding NAME=value`, as a Pages project's variables).
  */
 export function startWrangler(dir: string, siteEnv: SiteEnv = {}): Promise<RunningEngine> {
-  return startEngine('wrangler', async (port, home) => ({
-    cwd: home,
-    args: [
-      WRANGLER,
-      'pages',
-      'dev',
-      dir,
-      '--ip',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--inspector-port',
-      String(await freePort()),
-      '--compatibility-date',
-      COMPATIBILITY_DATE,
-      ...Object.entries(siteEnv).flatMap(([name, value]) => ['--binding', `${name}=${value}`]),
-    ],
-  }));
+  return startEngine('wrangler', async (port, home) => {
+    const inspectorPort = await freePort();
+    return {
+      cwd: home,
+      inspector: `http://127.0.0.1:${inspectorPort}`,
+      args: [
+        WRANGLER,
+        'pages',
+        'dev',
+        dir,
+        '--ip',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--inspector-port',
+        String(inspectorPort),
+        '--compatibility-date',
+        COMPATIBILITY_DATE,
+        ...Object.entries(siteEnv).flatMap(([name, value]) => ['--binding', `${name}=${value}`]),
+      ],
+    };
+  });
 }
 
 /** Runs one netlify command to completion in the private home (used for `--telemetry-disable`). */
