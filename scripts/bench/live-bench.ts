@@ -209,8 +209,15 @@ async function onWorkerd(dir: string, queries: Query[]): Promise<Latency> {
   const engine = await startWrangler(dir);
   try {
     const { inspector } = engine;
+    // Best effort: an inspector that does not answer costs the figure, not the latencies.
     const heapMB =
-      inspector === undefined ? undefined : async () => (await isolateHeap(inspector)).usedBytes / 1e6;
+      inspector === undefined
+        ? undefined
+        : () =>
+            isolateHeap(inspector).then(
+              (heap) => heap.usedBytes / 1e6,
+              () => Number.NaN,
+            );
     return await measure(`${engine.url}/ucp/catalog/search`, queries, heapMB);
   } catch (error) {
     // workerd says why (a memory limit, an asset too large) in its own output.
@@ -235,7 +242,7 @@ function rows(
 ): BenchRow[] {
   const failed = [index, scan].filter((item): item is string => typeof item === 'string' && item !== NO_SCAN);
   const figure = (latency: Latency | string, key: keyof Latency): number | null =>
-    typeof latency === 'string' ? null : (latency[key] ?? null);
+    typeof latency === 'string' || !Number.isFinite(latency[key]) ? null : (latency[key] ?? null);
   const speedUp = typeof index === 'string' || typeof scan === 'string' ? null : scan.p95 / index.p95;
   const p95 = figure(index, 'p95');
   const sizes = `index ${(bytes.index ?? 0) / 1e6} MB, _live ${(bytes.live ?? 0) / 1e6} MB, catalog ${(bytes.catalog ?? 0) / 1e6} MB`;
