@@ -58,7 +58,10 @@ export function compactArtifact(artifact: Artifact): Artifact {
 }
 
 /** A compact artifact made from bytes already encoded (a part of a document): no text round trip. */
-export function bytesArtifact(meta: Pick<Artifact, 'path' | 'mediaType'>, bytes: Buffer): Artifact {
+export function bytesArtifact(
+  meta: Pick<Artifact, 'path' | 'mediaType'> & Partial<Pick<Artifact, 'encoding'>>,
+  bytes: Buffer,
+): Artifact {
   const artifact = compactArtifact({ ...meta, body: '' });
   bytesOfCompact.set(artifact, bytes);
   return artifact;

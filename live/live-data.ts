@@ -5,6 +5,7 @@
  * product and variant shards read on demand, kept in a cache bounded by size, of which
  * only the entries asked for are parsed (packed-shard.ts).
  */
+import { gunzipText } from './gzip-text.js';
 import type { AssetFiles, AssetReader, LiveSettings } from './live-context.js';
 import { indexFilePath, type LiveManifest, MANIFEST_PATH } from './live-files.js';
 import { productShardPath, shardOf, variantShardPath } from './live-layout.js';
@@ -81,7 +82,18 @@ async function readLiveData({ readAsset, readAssetBytes }: AssetFiles): Promise<
     bytes: (name: string) => readAssetBytes(indexFilePath(name)),
   };
   const index = brokenAsLiveDataError(openSearchIndex(await asLiveDataError(openPartitionStore(indexFiles))));
-  const readShard = createShardCache(readAsset, SHARD_CHARS_KEPT);
+  // Product and variant shards are gzipped (live-layout.ts): kept as their text, once unpacked.
+  const readShardText = async (path: string): Promise<string | undefined> => {
+    const bytes = await readAssetBytes(path);
+    if (bytes === undefined) return undefined;
+    try {
+      return await gunzipText(bytes);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new LiveDataError(`${path} cannot be unpacked (${reason}); rebuild the bundle`);
+    }
+  };
+  const readShard = createShardCache(readShardText, SHARD_CHARS_KEPT);
   const readEntry = async (path: string, key: string): Promise<string | undefined> => {
     const text = await readShard(path);
     if (text === undefined) throw new LiveDataError(`the bundle has no ${path}`);

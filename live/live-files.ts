@@ -2,8 +2,8 @@
  * The files the live handler reads, and how they are laid out in the bundle under
  * `_live/` (docs/live.md): `manifest.json` (the settings and the shard counts),
  * `index/` (the search index in partitions the handler reads as a query needs them:
- * search-partition-format.ts names them), `products/<n>.pack` (UCP products by product id) and
- * `variants/<n>.pack` (variant id → product id), packed shards (`packed-shard.ts`) whose
+ * search-partition-format.ts names them), `products/<n>.pack.gz` (UCP products by product id) and
+ * `variants/<n>.pack.gz` (variant id → product id), packed shards (`packed-shard.ts`), gzipped, whose
  * number `live-layout.ts` chooses. A lookup or a page of results reads one entry of a few
  * shards, and the handler's cold start is the index's root alone. The generator builds them with
  * `buildLiveFiles`; the handler finds a shard with the same `shardOf`.
@@ -57,9 +57,9 @@ export interface LiveManifest {
   server: { name: string; title: string; version: string };
   /** The MCP server's instructions: what the catalog is and the usage rules. */
   instructions: string;
-  /** How many `products/<n>.pack` files there are (a product's is `shardOf(id, shards)`). */
+  /** How many `products/<n>.pack.gz` files there are (a product's is `shardOf(id, shards)`). */
   shards: number;
-  /** How many `variants/<n>.pack` files there are (a variant's is `shardOf(id, variant_shards)`). */
+  /** How many `variants/<n>.pack.gz` files there are (a variant's is `shardOf(id, variant_shards)`). */
   variant_shards: number;
   /** How many files under `index/` hold the search index. */
   index_parts: number;

@@ -39,9 +39,26 @@ const SHARD_FOLDERS: Readonly<Record<ShardKind, string>> = {
   variants: `${LIVE_DIR}/variants`,
 };
 
-/** `.pack`: an offset table, then the entries (packed-shard.ts); not JSON as a whole. */
+/**
+ * The kinds whose shards are stored gzipped. A page of search results reads up to ten
+ * product shards, and at 1,000,000 products each is about 300 KB of JSON that gzip makes
+ * six to fifteen times smaller: the bytes a question moves were what made it slow where
+ * assets pass through a proxy (`wrangler pages dev`, 0.1 ms a kilobyte; BENCHMARKS.md).
+ * Product pages stay plain: their shard's bytes are served as they are.
+ */
+const GZIPPED_KINDS: ReadonlySet<ShardKind> = new Set(['products', 'variants']);
+
+/** True when a kind's shards are `.pack.gz` files (gzip of the `.pack` text). */
+export function isGzippedShardKind(kind: ShardKind): boolean {
+  return GZIPPED_KINDS.has(kind);
+}
+
+/**
+ * `.pack`: an offset table, then the entries (packed-shard.ts); not JSON as a whole.
+ * `.pack.gz`: the same, gzipped.
+ */
 export function shardPath(kind: ShardKind, shard: number): string {
-  return `${SHARD_FOLDERS[kind]}/${shard}.pack`;
+  return `${SHARD_FOLDERS[kind]}/${shard}.pack${isGzippedShardKind(kind) ? '.gz' : ''}`;
 }
 
 /** A file of the search index, by its name inside the index folder (search-partition-format.ts). */
@@ -108,9 +125,11 @@ export function countShards(paths: Iterable<string>): Partial<ShardCounts> {
   const counts: Partial<ShardCounts> = {};
   const kinds = Object.entries(SHARD_FOLDERS) as [ShardKind, string][];
   for (const path of paths) {
-    if (!path.endsWith('.pack')) continue;
+    if (!path.endsWith('.pack') && !path.endsWith('.pack.gz')) continue;
     const kind = kinds.find(([, folder]) => path.startsWith(`${folder}/`))?.[0];
-    if (kind !== undefined) counts[kind] = (counts[kind] ?? 0) + 1;
+    // A shard stored the other way is a bundle from before the kind's storage changed: not counted.
+    if (kind !== undefined && path.endsWith('.gz') === isGzippedShardKind(kind))
+      counts[kind] = (counts[kind] ?? 0) + 1;
   }
   return counts;
 }

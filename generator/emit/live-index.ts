@@ -10,6 +10,7 @@ import { LIVE_DIR, type LiveManifestSettings, liveFiles } from '../../live/live-
 import type { ShardPacker } from '../../live/product-shards.js';
 import type { RecordSource } from '../../live/record-source.js';
 import type { Artifact } from '../artifact.js';
+import { isGzipPath } from '../bundle-file-encoding.js';
 import { bytesArtifact } from '../compact-artifact.js';
 import type { BuildPlan, PlannedProduct } from '../plan.js';
 import { createVariantPairsFile } from '../product-store/variant-pairs-file.js';
@@ -64,7 +65,12 @@ export function* emitLiveIndex(plan: BuildPlan): Generator<Artifact> {
       ...(variantPairs === undefined ? {} : { variantPairs }),
     };
     for (const file of liveFiles(records, liveSettings(plan), options)) {
-      const meta = { path: file.path, mediaType: mediaTypeOf(file.path) };
+      // A `.pack.gz` shard's text, compressed by the writer only when it changed.
+      const meta = {
+        path: file.path,
+        mediaType: mediaTypeOf(file.path),
+        ...(isGzipPath(file.path) ? { encoding: 'gzip' as const } : {}),
+      };
       if (typeof file.body === 'string') {
         yield { ...meta, body: file.body };
         continue;
@@ -90,6 +96,7 @@ function plannedAt(plan: BuildPlan, index: number): PlannedProduct {
 /** The search index's `.bin` files are bytes no reader should take for text. */
 function mediaTypeOf(path: string): string {
   if (path.endsWith('.json')) return 'application/json';
+  if (isGzipPath(path)) return 'application/gzip';
   return path.endsWith('.bin') ? 'application/octet-stream' : 'text/plain; charset=utf-8';
 }
 

@@ -108,6 +108,14 @@ describe('shard sizing', () => {
     expect(countShards(['agent-catalog.json'])).toEqual({});
   });
 
+  it('when a last bundle stored product shards plain then they are not counted as this layout', () => {
+    expect(productShardPath(0).endsWith('.pack.gz')).toBe(true);
+    expect(pageShardPath(0).endsWith('.pack')).toBe(true);
+    expect(countShards(['_live/products/0.pack', '_live/products/1.pack', '_live/pages/0.pack.gz'])).toEqual(
+      {},
+    );
+  });
+
   it('spreads keys evenly over the shards', () => {
     const counts = new Array<number>(64).fill(0);
     for (let index = 0; index < 64_000; index += 1) counts[shardOf(`product-${index}`, 64)] += 1;
