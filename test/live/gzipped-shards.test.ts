@@ -106,6 +106,12 @@ describe('gunzipText', () => {
     expect(await gunzipText(new TextEncoder().encode(text))).toBe(text);
   });
 
+  it('when the gzip unpacks past its bound then it rejects, and up to it gives the text', async () => {
+    const text = 'a'.repeat(10_000);
+    await expect(gunzipText(gzipSync(text), 9_999)).rejects.toThrow(/more than 9999 bytes/);
+    expect(await gunzipText(gzipSync(text), 10_000)).toBe(text);
+  });
+
   it('when the gzip stream is cut short then it rejects', async () => {
     const cut = gzipSync('a longer text that will be cut before its end'.repeat(20)).subarray(0, 20);
     await expect(gunzipText(cut)).rejects.toThrow();
