@@ -12,8 +12,10 @@
  * glibc reads `MALLOC_MMAP_THRESHOLD_` and `MALLOC_ARENA_MAX` only when the process starts,
  * and `node lib/generator/cli.js build` cannot set them for itself, so the command calls
  * mallopt(3) through koffi's FFI. Setting the threshold also turns its raising off (the
- * mallopt page, M_MMAP_THRESHOLD). Only on Linux with glibc: elsewhere, or where koffi
- * cannot load, the command runs as before.
+ * glibc manual, "Malloc Tunable Parameters": "If the parameter is set, the dynamic
+ * adjustment is disabled"). The manual marks mallopt MT-unsafe against other threads'
+ * allocations, so it is called as the command starts, before its work runs any. Only on
+ * Linux with glibc: elsewhere, or where koffi cannot load, the command runs as before.
  */
 
 /** mallopt(3)'s parameter numbers, from glibc's malloc.h. */
