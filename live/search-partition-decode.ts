@@ -9,6 +9,13 @@ import { Leb128Reader } from './leb128-reader.js';
 import { PackedStrings } from './packed-strings.js';
 import { SearchIndexError } from './search-index-error.js';
 import { readPricePartition, readTermPartition } from './search-partition-format.js';
+import {
+  ONE_IMPACT,
+  POSTINGS_AS_RUNS,
+  readRuns,
+  repeatedImpact,
+  storedImpacts,
+} from './search-term-encoding.js';
 
 /** A term's products (ascending) and its impact byte for each. */
 export interface TermPostings {
@@ -46,54 +53,68 @@ export function expectLength(actual: number, expected: number, what: string): vo
 /**
  * A term partition (its file's bytes, search-partition-format.ts): a query needs one or
  * two of its terms, so only their postings are decoded, each checked then: its bytes hold
- * exactly its count of gaps, every product in the catalog. The bytes counted are the
+ * exactly its count of products, every product in the catalog. The bytes counted are the
  * file's, and each term's products as it is decoded (`grow`): counting every term as
  * decoded up front let the cache hold a third of the partitions it can. A partition of
- * one term (a word most products carry) is decoded at once.
+ * one term (a word most products carry) is decoded at once, unless stored as runs. A term stored as runs (a word
+ * most products carry) is a few bytes in the file and megabytes decoded: it is decoded
+ * again on each use and never kept, so it cannot push the rest of the cache out.
  */
 export function decodeTerms(
   bytes: Uint8Array,
   count: number,
   grow: (bytes: number) => void,
 ): { value: TermPartition; bytes: number } {
-  const { text, termLengths, counts, lengths, postings, impacts } = readTermPartition(bytes);
+  const { text, termLengths, counts, lengths, shapes, postings, impacts } = readTermPartition(bytes);
   const terms = PackedStrings.of(text, termLengths);
   const byteStarts = new Float64Array(terms.length + 1);
-  const postingStarts = new Float64Array(terms.length + 1);
+  const impactStarts = new Float64Array(terms.length + 1);
   for (let term = 0; term < terms.length; term += 1) {
     byteStarts[term + 1] = (byteStarts[term] as number) + (lengths[term] as number);
-    postingStarts[term + 1] = (postingStarts[term] as number) + (counts[term] as number);
+    impactStarts[term + 1] =
+      (impactStarts[term] as number) + storedImpacts(shapes[term] as number, counts[term] as number);
   }
   const decoded = new Map<number, TermPostings>();
   const decode = (at: number): TermPostings => {
-    let kept = decoded.get(at);
-    if (kept) return kept;
+    const size = counts[at] as number;
+    const shape = shapes[at] as number;
+    const what = (): string => `"${terms.at(at)}"`;
+    const stored = postings.subarray(byteStarts[at], byteStarts[at + 1]);
+    const impactBytes = impacts.subarray(impactStarts[at], impactStarts[at + 1]);
     try {
-      kept = {
-        products: readGaps(
-          postings.subarray(byteStarts[at], byteStarts[at + 1]),
-          counts[at] as number,
-          count,
-          () => `"${terms.at(at)}"`,
-        ),
-        impacts: impacts.subarray(postingStarts[at], postingStarts[at + 1]),
+      return {
+        products:
+          shape & POSTINGS_AS_RUNS
+            ? readRuns(stored, size, count, what)
+            : readGaps(stored, size, count, what),
+        impacts: shape & ONE_IMPACT ? repeatedImpact(impactBytes, size) : impactBytes,
       };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new SearchIndexError(`the search index's postings cannot be read (${reason})`);
     }
-    decoded.set(at, kept);
-    return kept;
   };
-  // The impacts are a view of the file, counted with it.
-  const sizeOf = ({ products }: TermPostings): number => products.byteLength;
+  const keptOrDecoded = (at: number): { postings: TermPostings; fresh: boolean } => {
+    const kept = decoded.get(at);
+    if (kept) return { postings: kept, fresh: false };
+    const postings = decode(at);
+    if (!((shapes[at] as number) & POSTINGS_AS_RUNS)) decoded.set(at, postings);
+    return { postings, fresh: true };
+  };
+  // The impacts are a view of the file, counted with it, unless made from its one byte.
+  const sizeOf = (at: number, { products, impacts: made }: TermPostings): number =>
+    (shapes[at] as number) & POSTINGS_AS_RUNS
+      ? 0
+      : products.byteLength + ((shapes[at] as number) & ONE_IMPACT ? made.byteLength : 0);
   const own = bytes.byteLength + terms.bytes + 16 * terms.length;
-  if (terms.length === 1) return { value: { terms, postings: decode }, bytes: own + sizeOf(decode(0)) };
+  if (terms.length === 1 && !((shapes[0] as number) & POSTINGS_AS_RUNS)) {
+    const { postings: first } = keptOrDecoded(0);
+    return { value: { terms, postings: (at) => keptOrDecoded(at).postings }, bytes: own + sizeOf(0, first) };
+  }
   const postingsAt = (at: number): TermPostings => {
-    const known = decoded.has(at);
-    const kept = decode(at);
-    if (!known) grow(sizeOf(kept));
-    return kept;
+    const { postings, fresh } = keptOrDecoded(at);
+    if (fresh) grow(sizeOf(at, postings));
+    return postings;
   };
   return { value: { terms, postings: postingsAt }, bytes: own };
 }

@@ -1,5 +1,5 @@
 /**
- * The live search index as partition files (format 6), the layout Pagefind uses: a small
+ * The live search index as partition files (format 7), the layout Pagefind uses: a small
  * root that says which file holds what, and files the handler reads only when a query
  * needs them (docs/live.md). Names here are relative to the index's folder; live-files.ts
  * owns where that folder sits in the bundle.
@@ -7,9 +7,9 @@
  * - `root.json`: the product count, the categories, the price span, the first term of
  *   each term partition, the first price of each price partition, the word lengths.
  * - `terms/<name>.bin`: a run of the sorted vocabulary with each term's postings (product
- *   numbers as LEB128 gaps) and impact bytes, cut where a term's hash says so and named
- *   by the hash of its first term, so a changed product moves few boundaries and renames
- *   no other file.
+ *   numbers as LEB128 gaps, or as runs of consecutive products) and impact bytes (or one
+ *   for all), cut where a term's hash says so and named by the hash of its first term, so
+ *   a changed product moves few boundaries and renames no other file.
  * - `vocab/<name>.json` and `rvocab/<name>.json`: the vocabulary alone, sorted, and each
  *   term spelled backwards, sorted, for the one-typo match: a term one edit away from a
  *   word starts with the word's first half or ends with the rest, so its candidates are
@@ -32,11 +32,14 @@
  * sections (binary-sections.ts), read as bytes into typed arrays: format 5 wrote them as
  * JSON with base64 strings, and reading the text, parsing it and decoding the base64 was
  * a third of a query's CPU at 1,000,000 products (BENCHMARKS.md). Their layouts are below.
+ * Format 7 stores a term's postings as runs, and its impacts as one byte, when smaller
+ * (search-term-encoding.ts): a word in every product was 2 MB at 1,000,000 products.
  */
 import { SectionReader, SectionWriter } from './binary-sections.js';
 import type { PackedStringsFile } from './packed-strings.js';
+import { expectShape, storedImpacts } from './search-term-encoding.js';
 
-export const SEARCH_INDEX_FORMAT = 6;
+export const SEARCH_INDEX_FORMAT = 7;
 export const ROOT_FILE = 'root.json';
 
 export interface SearchRoot {
@@ -74,14 +77,18 @@ export interface SearchRoot {
  * - 32-bit × n: per term, how many products carry it;
  * - 32-bit × n: per term, the byte length of its postings;
  * - 32-bit × n: per term, its length in UTF-16 code units;
+ * - n bytes: per term, its shape (search-term-encoding.ts: bit 1, postings as runs;
+ *   bit 2, one impact byte for all its products);
  * - the terms end to end, UTF-8 (words of letters and digits: no lone surrogate);
- * - per term, its product numbers ascending as unsigned LEB128 gaps;
- * - per term, one byte per product, its BM25F impact for that product, 1–255.
+ * - per term, its product numbers ascending as unsigned LEB128 gaps, or as runs;
+ * - per term, one byte per product, its BM25F impact for that product, 1–255 (one byte
+ *   alone when its shape says so).
  */
 export interface TermPartitionFile {
   terms: readonly string[];
   counts: ArrayLike<number>;
   lengths: ArrayLike<number>;
+  shapes: Uint8Array;
   postings: Uint8Array;
   impacts: Uint8Array;
 }
@@ -141,6 +148,7 @@ export function termPartitionBytes(file: TermPartitionFile): Uint8Array {
     .uint32s(file.counts)
     .uint32s(file.lengths)
     .uint32s(file.terms.map((term) => term.length))
+    .bytes(file.shapes)
     .bytes(text)
     .bytes(file.postings)
     .bytes(file.impacts)
@@ -153,6 +161,7 @@ export function readTermPartition(bytes: Uint8Array): {
   termLengths: Uint32Array;
   counts: Uint32Array;
   lengths: Uint32Array;
+  shapes: Uint8Array;
   postings: Uint8Array;
   impacts: Uint8Array;
 } {
@@ -161,17 +170,20 @@ export function readTermPartition(bytes: Uint8Array): {
   const counts = file.uint32s(terms, 'counts');
   const lengths = file.uint32s(terms, 'postings lengths');
   const termLengths = file.uint32s(terms, 'term lengths');
+  const shapes = file.take(terms, 'shapes');
   const text = new TextDecoder('utf-8', { fatal: true }).decode(file.take(textBytes, 'terms'));
   let postingBytes = 0;
-  let postingCount = 0;
+  let impactBytes = 0;
   for (let term = 0; term < terms; term += 1) {
+    const shape = shapes[term] as number;
+    expectShape(shape);
     postingBytes += lengths[term] as number;
-    postingCount += counts[term] as number;
+    impactBytes += storedImpacts(shape, counts[term] as number);
   }
   const postings = file.take(postingBytes, 'postings');
-  const impacts = file.take(postingCount, 'impacts');
+  const impacts = file.take(impactBytes, 'impacts');
   file.end();
-  return { text, termLengths, counts, lengths, postings, impacts };
+  return { text, termLengths, counts, lengths, shapes, postings, impacts };
 }
 
 export function pricePartitionBytes(file: PricePartitionFile): Uint8Array {

@@ -25,6 +25,7 @@ import {
   termPartitionBytes,
   vocabFile,
 } from './search-partition-format.js';
+import { type EncodedTerm, encodeTerm } from './search-term-encoding.js';
 import type { StringList } from './string-chunks.js';
 
 export interface PartitionSizes {
@@ -143,6 +144,11 @@ function commonPrefix(ids: readonly string[]): string {
   return last >= 0xd800 && last <= 0xdbff ? prefix.slice(0, -1) : prefix;
 }
 
+/**
+ * Cut by each term's bytes before encoding (gaps and an impact byte a product): a word
+ * stored as runs then sits alone in its partition, as in format 6, so format 7 cuts where
+ * format 6 did and each file holds the same terms (test/live/search-index-memory.test.ts).
+ */
 function termCuts(index: BuiltSearchIndex, target: number): Cuts<string> {
   const starts = contentCuts(
     index.terms.length,
@@ -162,21 +168,40 @@ function* termFiles(index: BuiltSearchIndex, { starts, names }: Cuts<string>): G
   for (let partition = 0; partition < starts.length; partition += 1) {
     const start = starts[partition] as number;
     const end = starts[partition + 1] ?? index.terms.length;
-    const lengths = index.lengths.subarray(start, end);
-    const counts = index.counts.subarray(start, end);
-    const byteEnd = lengths.reduce((sum, length) => sum + length, byteStart);
-    const impactEnd = counts.reduce((sum, count) => sum + count, impactStart);
+    const encoded: EncodedTerm[] = [];
+    for (let term = start; term < end; term += 1) {
+      const byteEnd = byteStart + (index.lengths[term] as number);
+      const impactEnd = impactStart + (index.counts[term] as number);
+      encoded.push(
+        encodeTerm(
+          index.postings.subarray(byteStart, byteEnd),
+          index.impacts.subarray(impactStart, impactEnd),
+          index.counts[term] as number,
+        ),
+      );
+      byteStart = byteEnd;
+      impactStart = impactEnd;
+    }
     const body = termPartitionBytes({
       terms: Array.from({ length: end - start }, (_, at) => index.terms.at(start + at) as string),
-      counts,
-      lengths,
-      postings: index.postings.subarray(byteStart, byteEnd),
-      impacts: index.impacts.subarray(impactStart, impactEnd),
+      counts: index.counts.subarray(start, end),
+      lengths: encoded.map(({ postings }) => postings.length),
+      shapes: Uint8Array.from(encoded, ({ shape }) => shape),
+      postings: concatenated(encoded.map(({ postings }) => postings)),
+      impacts: concatenated(encoded.map(({ impacts }) => impacts)),
     });
     yield { name: termFile(names[partition] as string), body };
-    byteStart = byteEnd;
-    impactStart = impactEnd;
   }
+}
+
+function concatenated(parts: readonly Uint8Array[]): Uint8Array {
+  const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    whole.set(part, at);
+    at += part.length;
+  }
+  return whole;
 }
 
 /** The terms' numbers in the order of their spellings backwards, compared code unit by code unit from the end. */

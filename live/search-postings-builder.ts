@@ -14,6 +14,7 @@
 import { bytesToBase64 } from './base64-bytes.js';
 import { ByteChunks } from './byte-chunks.js';
 import { GrowableArray } from './growable-array.js';
+import { putVarint, varintLength } from './leb128-writer.js';
 import { FIELDS, fieldAverages, impactOf, inverseFrequency, quantiseImpact } from './search-impacts.js';
 import { StringChunks, type StringList } from './string-chunks.js';
 import { TermTable } from './term-table.js';
@@ -233,27 +234,6 @@ interface Grouped {
   postings: Uint8Array;
   impacts: Uint8Array;
   lengthOf: Uint32Array;
-}
-
-/** How many bytes `value` takes as unsigned LEB128. */
-function varintLength(value: number): number {
-  let length = 1;
-  for (let rest = value; rest >= 0x80; rest = Math.floor(rest / 0x80)) length += 1;
-  return length;
-}
-
-/** Writes `value` as unsigned LEB128 at `at`; where the next byte goes. */
-function putVarint(bytes: Uint8Array, at: number, value: number): number {
-  let next = at;
-  let rest = value;
-  // writeVarint's loop, without a callback per posting (tens of millions at 1,000,000 products).
-  while (rest >= 0x80) {
-    bytes[next] = (rest & 0x7f) | 0x80;
-    next += 1;
-    rest = Math.floor(rest / 0x80);
-  }
-  bytes[next] = rest;
-  return next + 1;
 }
 
 function sortedTerms(vocabulary: TermTable, order: Uint32Array): StringChunks {
