@@ -3,6 +3,7 @@
  * sends too much, never finishes, or sends bytes that are not UTF-8 gets a 4xx instead of
  * holding the handler or reaching the parser. Web-standard streams only.
  */
+import { concatBytes } from './concat-bytes.js';
 
 export type BodyResult = { ok: true; text: string } | BodyFailure;
 export type BytesResult = { ok: true; bytes: Uint8Array<ArrayBuffer> } | BodyFailure;
@@ -54,17 +55,7 @@ export async function readBodyBytes(request: Request, limits: BodyLimits): Promi
   } finally {
     clearTimeout(timer);
   }
-  return { ok: true, bytes: join(chunks, size) };
-}
-
-function join(chunks: readonly Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return { ok: true, bytes: concatBytes(chunks, size) };
 }
 
 function decode(bytes: Uint8Array): BodyResult {

@@ -1,8 +1,10 @@
 /**
- * The live search index as partition files (format 7), the layout Pagefind uses: a small
+ * The live search index as partition files (format 8), the layout Pagefind uses: a small
  * root that says which file holds what, and files the handler reads only when a query
  * needs them (docs/live.md). Names here are relative to the index's folder; live-files.ts
  * owns where that folder sits in the bundle.
+ *
+ * Every file but the root is stored gzipped, its name ending in `.gz` (below).
  *
  * - `root.json`: the product count, the categories, the price span, the first term of
  *   each term partition, the first price of each price partition, the word lengths.
@@ -34,12 +36,13 @@
  * a third of a query's CPU at 1,000,000 products (BENCHMARKS.md). Their layouts are below.
  * Format 7 stores a term's postings as runs, and its impacts as one byte, when smaller
  * (search-term-encoding.ts): a word in every product was 2 MB at 1,000,000 products.
+ * Format 8 stores every file but the root gzipped.
  */
 import { SectionReader, SectionWriter } from './binary-sections.js';
 import type { PackedStringsFile } from './packed-strings.js';
 import { expectShape, storedImpacts } from './search-term-encoding.js';
 
-export const SEARCH_INDEX_FORMAT = 7;
+export const SEARCH_INDEX_FORMAT = 8;
 export const ROOT_FILE = 'root.json';
 
 export interface SearchRoot {
@@ -115,9 +118,17 @@ export interface PricePartitionFile {
 export const HAS_VARIANT = 2;
 export const HAS_AVAILABLE = 1;
 
-export const termFile = (name: string): string => `terms/${name}.bin`;
-export const vocabFile = (name: string): string => `vocab/${name}.json`;
-export const reversedVocabFile = (name: string): string => `rvocab/${name}.json`;
+/**
+ * Every file but the root is stored gzipped (`.gz`), compressed by the bundle's writer
+ * when its bytes changed and unpacked by the partition store: `wrangler pages dev` hands an
+ * asset to the worker at about 0.1 ms a kilobyte, and gzip makes a term partition a
+ * fifth, a span block a quarter, a price partition half (BENCHMARKS.md). The contents
+ * are as described here.
+ */
+const GZ = '.gz';
+export const termFile = (name: string): string => `terms/${name}.bin${GZ}`;
+export const vocabFile = (name: string): string => `vocab/${name}.json${GZ}`;
+export const reversedVocabFile = (name: string): string => `rvocab/${name}.json${GZ}`;
 
 /** A string's UTF-16 code units in reverse order: the same on both sides, so it sorts and matches consistently. */
 export function reversed(text: string): string {
@@ -125,9 +136,9 @@ export function reversed(text: string): string {
   for (let index = text.length - 1; index >= 0; index -= 1) backwards += text[index];
   return backwards;
 }
-export const priceFile = (name: string): string => `prices/${name}.bin`;
-export const facetsFile = (block: number): string => `facets/${block}.bin`;
-export const idsFile = (block: number): string => `ids/${block}.json`;
+export const priceFile = (name: string): string => `prices/${name}.bin${GZ}`;
+export const facetsFile = (block: number): string => `facets/${block}.bin${GZ}`;
+export const idsFile = (block: number): string => `ids/${block}.json${GZ}`;
 
 export interface IdsFile {
   /** What every id of the block starts with. */
@@ -139,7 +150,7 @@ export interface IdsFile {
 /** The span columns: a product's highest or lowest price, of all its variants or of those bought now. */
 export type SpanColumn = 'max' | 'max-available' | 'min' | 'min-available';
 export const SPAN_COLUMNS: readonly SpanColumn[] = ['max', 'max-available', 'min', 'min-available'];
-export const spanFile = (column: SpanColumn, block: number): string => `spans/${column}-${block}.bin`;
+export const spanFile = (column: SpanColumn, block: number): string => `spans/${column}-${block}.bin${GZ}`;
 
 export function termPartitionBytes(file: TermPartitionFile): Uint8Array {
   const text = new TextEncoder().encode(file.terms.join(''));

@@ -7,6 +7,7 @@
  * (content-cuts.ts), not every n items, so a changed product moves its own items between
  * partitions and leaves the other boundaries (and files) as they were.
  */
+import { concatBytes } from './concat-bytes.js';
 import { type Cuts, contentCuts, contentNames, type IndexFile } from './content-cuts.js';
 import { fnv1a } from './fnv1a.js';
 import { packStrings } from './packed-strings.js';
@@ -146,7 +147,7 @@ function commonPrefix(ids: readonly string[]): string {
 
 /**
  * Cut by each term's bytes before encoding (gaps and an impact byte a product): a word
- * stored as runs then sits alone in its partition, as in format 6, so format 7 cuts where
+ * stored as runs then sits alone in its partition, as in format 6, so formats 7 and 8 cut where
  * format 6 did and each file holds the same terms (test/live/search-index-memory.test.ts).
  */
 function termCuts(index: BuiltSearchIndex, target: number): Cuts<string> {
@@ -187,21 +188,11 @@ function* termFiles(index: BuiltSearchIndex, { starts, names }: Cuts<string>): G
       counts: index.counts.subarray(start, end),
       lengths: encoded.map(({ postings }) => postings.length),
       shapes: Uint8Array.from(encoded, ({ shape }) => shape),
-      postings: concatenated(encoded.map(({ postings }) => postings)),
-      impacts: concatenated(encoded.map(({ impacts }) => impacts)),
+      postings: concatBytes(encoded.map(({ postings }) => postings)),
+      impacts: concatBytes(encoded.map(({ impacts }) => impacts)),
     });
     yield { name: termFile(names[partition] as string), body };
   }
-}
-
-function concatenated(parts: readonly Uint8Array[]): Uint8Array {
-  const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    whole.set(part, at);
-    at += part.length;
-  }
-  return whole;
 }
 
 /** The terms' numbers in the order of their spellings backwards, compared code unit by code unit from the end. */

@@ -6,6 +6,7 @@
  */
 import { SectionReader } from './binary-sections.js';
 import { ByteLru } from './byte-lru.js';
+import { gunzipBytes } from './gzip-text.js';
 import { PackedStrings } from './packed-strings.js';
 import { SearchIndexError } from './search-index-error.js';
 import {
@@ -33,8 +34,8 @@ import {
 } from './search-partition-format.js';
 
 /**
- * Reads a file of the index by its name inside the index folder, as text (the JSON files)
- * or as bytes (the `.bin` files); undefined when absent.
+ * Reads a file of the index by its name inside the index folder, as text (the root) or as
+ * bytes (every other file, gzipped: the store unpacks them); undefined when absent.
  */
 export interface IndexFileReader {
   text(name: string): Promise<string | undefined>;
@@ -73,8 +74,7 @@ export async function openPartitionStore(
   read: IndexFileReader,
   cacheBytes: number = DEFAULT_CACHE_BYTES,
 ): Promise<PartitionStore> {
-  const readJson = async (name: string): Promise<unknown> => {
-    const text = await read.text(name);
+  const parseJson = (name: string, text: string | undefined): unknown => {
     if (text === undefined) throw new SearchIndexError(`the search index has no ${name}`);
     try {
       return JSON.parse(text);
@@ -82,7 +82,20 @@ export async function openPartitionStore(
       throw new SearchIndexError(`the search index's ${name} is not JSON`);
     }
   };
-  const root = (await readJson(ROOT_FILE)) as SearchRoot;
+  /** A file's bytes, unpacked; a file that does not unpack is a broken index. */
+  const readBytes = async (name: string): Promise<Uint8Array> => {
+    const bytes = await read.bytes(name);
+    if (bytes === undefined) throw new SearchIndexError(`the search index has no ${name}`);
+    try {
+      return await gunzipBytes(bytes);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new SearchIndexError(`the search index's ${name} cannot be unpacked (${reason})`);
+    }
+  };
+  const readJson = async (name: string): Promise<unknown> =>
+    parseJson(name, new TextDecoder().decode(await readBytes(name)));
+  const root = parseJson(ROOT_FILE, await read.text(ROOT_FILE)) as SearchRoot;
   if (root?.format !== SEARCH_INDEX_FORMAT) {
     throw new SearchIndexError(`search index format ${String(root?.format)} is not ${SEARCH_INDEX_FORMAT}`);
   }
@@ -116,11 +129,6 @@ export async function openPartitionStore(
     }) as Promise<T>;
   const cached = <T>(name: string, decode: (json: unknown) => { value: T; bytes: number }): Promise<T> =>
     cachedAs(name, readJson, decode);
-  const readBytes = async (name: string): Promise<Uint8Array> => {
-    const bytes = await read.bytes(name);
-    if (bytes === undefined) throw new SearchIndexError(`the search index has no ${name}`);
-    return bytes;
-  };
   const cachedBytes = <T>(
     name: string,
     decode: (bytes: Uint8Array, grow: (bytes: number) => void) => { value: T; bytes: number },

@@ -1,13 +1,15 @@
 /**
- * Product and variant shards are stored gzipped (`_live/products/<n>.pack.gz`): the build
+ * Product and variant shards (`_live/products/<n>.pack.gz`) and every search index file
+ * but the root (`_live/index/terms/<name>.bin.gz`, ...) are stored gzipped: the build
  * marks them for compression, the bytes on disk are gzip, and the handler reads them back
- * to the same answers as from their text (what a host that decoded them on the way hands
- * over); a shard that is not what it says is a broken bundle (503), never a wrong product.
+ * to the same answers as from their contents (what a host that decoded them on the way
+ * hands over); a file that is not what it says is a broken bundle (503), never a wrong
+ * product.
  */
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeArtifact } from '../../generator/bundle-file-encoding.js';
-import { gunzipText } from '../../live/gzip-text.js';
+import { gunzipBytes, gunzipText } from '../../live/gzip-text.js';
 import { readLiveSettings } from '../../live/live-context.js';
 import { assetFilesOf, buildSampleLiveBundle, type LiveBundle, liveFetch } from './live-bundle.js';
 
@@ -29,33 +31,59 @@ async function bundleOver(bundle: LiveBundle, files: ReadonlyMap<string, Uint8Ar
   return { ...bundle, context: { settings, readAsset, readAssetBytes } };
 }
 
-async function searchAll(bundle: LiveBundle): Promise<unknown> {
-  const response = await liveFetch(bundle)(`${bundle.baseUrl}/ucp/catalog/search`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ pagination: { limit: 50 } }),
-  });
-  expect(response.status).toBe(200);
-  return response.json();
+/** Searches reading every kind of index file: words (terms, vocabularies, ids), prices, availability. */
+const SEARCHES = [
+  { pagination: { limit: 50 } },
+  { query: 'juice', pagination: { limit: 50 } },
+  { query: 'gingr', pagination: { limit: 50 } },
+  { filters: { price: { min: 300, max: 900 } }, pagination: { limit: 50 } },
+  { filters: { price: { min: 500 }, available: true }, pagination: { limit: 50 } },
+];
+
+async function searchAll(bundle: LiveBundle): Promise<unknown[]> {
+  const answers: unknown[] = [];
+  for (const search of SEARCHES) {
+    const response = await liveFetch(bundle)(`${bundle.baseUrl}/ucp/catalog/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(search),
+    });
+    expect(response.status).toBe(200);
+    answers.push(await response.json());
+  }
+  return answers;
 }
+
+const isIndexFile = (path: string) => path.startsWith('_live/index/') && path !== '_live/index/root.json';
 
 const isShard = (path: string, kind: string) =>
   path.startsWith(`_live/${kind}/`) && path.endsWith('.pack.gz');
 
-describe('gzipped product and variant shards', () => {
-  it('when the sample is built then its product and variant shards are marked for gzip and written as gzip', () => {
+describe('gzipped product and variant shards and search index files', () => {
+  it('when the sample is built then its shards and index files are marked for gzip and written as gzip', () => {
     const shards = sample.artifacts.filter(
-      (artifact) => isShard(artifact.path, 'products') || isShard(artifact.path, 'variants'),
+      (artifact) =>
+        isShard(artifact.path, 'products') ||
+        isShard(artifact.path, 'variants') ||
+        isIndexFile(artifact.path),
     );
     expect(shards.some((artifact) => isShard(artifact.path, 'products'))).toBe(true);
     expect(shards.some((artifact) => isShard(artifact.path, 'variants'))).toBe(true);
+    const kinds = new Set(
+      shards.filter((artifact) => isIndexFile(artifact.path)).map((artifact) => artifact.path.split('/')[2]),
+    );
+    expect(kinds).toEqual(new Set(['terms', 'vocab', 'rvocab', 'prices', 'facets', 'spans', 'ids']));
+    for (const shard of shards) expect(shard.path, shard.path).toMatch(/\.gz$/);
     for (const shard of shards) {
       expect(shard.encoding, shard.path).toBe('gzip');
       const bytes = encodeArtifact(shard);
       expect([bytes[0], bytes[1]], shard.path).toEqual([0x1f, 0x8b]);
     }
-    // Product pages' shards are served as they are: not compressed.
-    const pages = sample.artifacts.filter((artifact) => artifact.path.startsWith('_live/pages/'));
+    // Product pages' shards are served as they are: not compressed; nor is the index's root.
+    const pages = sample.artifacts.filter(
+      (artifact) => artifact.path.startsWith('_live/pages/') || artifact.path === '_live/index/root.json',
+    );
+    expect(pages.length).toBeGreaterThan(1);
     for (const page of pages) expect(page.encoding, page.path).toBeUndefined();
   });
 
@@ -65,31 +93,52 @@ describe('gzipped product and variant shards', () => {
     const fromText = await searchAll(sample);
     const fromDisk = await searchAll(await bundleOver(sample, diskBytes(sample)));
     expect(fromDisk).toEqual(fromText);
-    expect((fromText as { products: unknown[] }).products.length).toBeGreaterThan(0);
+    for (const answer of fromText)
+      expect((answer as { products: unknown[] }).products.length).toBeGreaterThan(0);
   });
 
-  it('when a product shard is corrupt gzip then the handler says the catalog is not available', async () => {
-    const files = diskBytes(sample);
-    // Another build time: the handler keeps a bundle's data by it, and must read this one afresh.
-    const manifest = JSON.parse(new TextDecoder().decode(files.get('_live/manifest.json'))) as {
-      generated: string;
-    };
-    manifest.generated = '2026-11-21T12:00:01.000Z';
-    files.set('_live/manifest.json', new TextEncoder().encode(JSON.stringify(manifest)));
-    const broken = gzipSync('x').subarray(0, 12);
-    for (const path of files.keys()) if (isShard(path, 'products')) files.set(path, broken);
-    const response = await liveFetch(await bundleOver(sample, files))(
-      `${sample.baseUrl}/ucp/catalog/search`,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ pagination: { limit: 5 } }),
-      },
-    );
-    expect(response.status).toBe(503);
-    const text = await response.text();
-    expect(text).toContain('the catalog is not available');
-    expect(text).not.toContain('at ');
+  it.each([
+    ['a product shard', (path: string) => isShard(path, 'products'), {}],
+    ['a term partition', (path: string) => path.startsWith('_live/index/terms/'), { query: 'juice' }],
+    [
+      'a price partition',
+      (path: string) => path.startsWith('_live/index/prices/'),
+      { filters: { price: { min: 1 } } },
+    ],
+  ])(
+    'when %s is corrupt gzip then the handler says the catalog is not available',
+    async (_, corrupt, search) => {
+      const files = diskBytes(sample);
+      // Another build time: the handler keeps a bundle's data by it, and must read this one afresh.
+      const manifest = JSON.parse(new TextDecoder().decode(files.get('_live/manifest.json'))) as {
+        generated: string;
+      };
+      manifest.generated = '2026-11-21T12:00:01.000Z';
+      files.set('_live/manifest.json', new TextEncoder().encode(JSON.stringify(manifest)));
+      const broken = gzipSync('x').subarray(0, 12);
+      for (const path of files.keys()) if (corrupt(path)) files.set(path, broken);
+      const response = await liveFetch(await bundleOver(sample, files))(
+        `${sample.baseUrl}/ucp/catalog/search`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ ...search, pagination: { limit: 5 } }),
+        },
+      );
+      expect(response.status).toBe(503);
+      const text = await response.text();
+      expect(text).toContain('the catalog is not available');
+      expect(text).not.toContain('at ');
+    },
+  );
+});
+
+describe('gunzipBytes', () => {
+  it('when given gzip then it gives the bytes, whole across pieces; when given other bytes then those', async () => {
+    const bytes = Uint8Array.from({ length: 300_000 }, (_, at) => (at * 7919) % 251);
+    expect(await gunzipBytes(gzipSync(bytes))).toEqual(bytes);
+    expect(await gunzipBytes(bytes)).toBe(bytes);
+    await expect(gunzipBytes(gzipSync(bytes), 299_999)).rejects.toThrow(/more than 299999 bytes/);
   });
 });
 

@@ -79,7 +79,9 @@ export async function openIndexFiles(
   const store = await openPartitionStore(
     {
       text: (name) => read(name, (body) => (typeof body === 'string' ? body : undefined)),
-      bytes: (name) => read(name, (body) => (typeof body === 'string' ? undefined : body)),
+      // The writer's bodies, before the bundle's writer gzips them: read as they are.
+      bytes: (name) =>
+        read(name, (body) => (typeof body === 'string' ? new TextEncoder().encode(body) : body)),
     },
     cacheBytes,
   );
