@@ -15,6 +15,7 @@ import { partitionedColumns, type SearchQuery } from './search-columns.js';
 import type { PartitionStore } from './search-partitions.js';
 import { type Expansion, partitionedPostings } from './search-postings.js';
 import type { SearchAnswer } from './search-span-answer.js';
+import type { TermRuns } from './search-term-encoding.js';
 import { tokenise } from './search-tokens.js';
 
 export type { SearchQuery } from './search-columns.js';
@@ -62,17 +63,16 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
   /** Products any spelling of any word reaches, ascending; each scored by the spellings it has. */
   const matchAny = (words: readonly Expansion[][]): Uint32Array => {
     const base = nextEpoch();
-    const lists = words.flatMap((expansions) => expansions.map(({ products }) => products));
-    const found = new Uint32Array(lists.reduce((sum, list) => sum + list.length, 0));
+    const spellings = words.flat();
+    const found = new Uint32Array(spellings.reduce((sum, { size }) => sum + size, 0));
     let size = 0;
-    for (const expansions of words) {
-      for (const { products, impacts, weight } of expansions) {
-        size = scorePostings(products, impacts, weight, base, slots, found, size);
-      }
+    for (const { lists, weight } of spellings) {
+      const { products, impacts } = lists();
+      size = scorePostings(products, impacts, weight, base, slots, found, size);
     }
     // One postings list is ascending already; several interleave: read back from the bits
     // in catalog order (a sort of 200,000 products would cost ten times as much).
-    if (lists.length <= 1) return found.subarray(0, size);
+    if (spellings.length <= 1) return found.subarray(0, size);
     union.addAll(found, size);
     return union.list(size, true);
   };
@@ -85,17 +85,22 @@ export function openSearchIndex(store: PartitionStore): LoadedSearchIndex {
    */
   const matchAll = (words: readonly Expansion[][]): Uint32Array => {
     const sizeOf = (expansions: readonly Expansion[]): number =>
-      expansions.reduce((sum, { products }) => sum + products.length, 0);
+      expansions.reduce((sum, { size }) => sum + size, 0);
     const [first = [], ...rest] = [...words].sort((a, b) => sizeOf(a) - sizeOf(b));
     let candidates = matchAny([first]);
     let mark = epoch;
     for (const expansions of rest) {
       if (candidates.length === 0) break;
-      for (const { products, impacts, weight } of expansions) {
-        if (candidates.length * SEARCH_STEPS < products.length) {
-          confirmBySearch(candidates, products, impacts, weight, mark, slots);
-        } else {
+      for (const { size, lists, runs, weight } of expansions) {
+        if (candidates.length * SEARCH_STEPS >= size) {
+          const { products, impacts } = lists();
           confirmByPass(products, impacts, weight, mark, slots);
+        } else if (runs) {
+          // A word most products carry, stored as runs: its lists are never made here.
+          confirmByRuns(candidates, runs, weight, mark, slots);
+        } else {
+          const { products, impacts } = lists();
+          confirmBySearch(candidates, products, impacts, weight, mark, slots);
         }
       }
       mark += 1;
@@ -227,6 +232,41 @@ function confirmBySearch(
     if (products[from] === product && slots[slot] === mark) {
       slots[slot] = mark + 1;
       slots[slot + 1] = (slots[slot + 1] as number) + (impacts[from] as number) * weight;
+    }
+  }
+}
+
+/**
+ * As `confirmBySearch`, against a term's runs: a candidate inside run r has impact
+ * `impacts[before[r] + (candidate - start of r)]`, or the one impact byte when every
+ * product's is the same. Each search starts at the run the last candidate fell in.
+ */
+function confirmByRuns(
+  candidates: Uint32Array,
+  { bounds, before, impacts }: TermRuns & { impacts: Uint8Array },
+  weight: number,
+  mark: number,
+  slots: Uint32Array,
+): void {
+  const runs = before.length;
+  const oneImpact = impacts.length === 1;
+  let from = 0;
+  for (let at = 0; at < candidates.length; at += 1) {
+    const product = candidates[at] as number;
+    // The first run ending after the candidate.
+    let high = runs;
+    while (from < high) {
+      const middle = (from + high) >>> 1;
+      if ((bounds[2 * middle + 1] as number) <= product) from = middle + 1;
+      else high = middle;
+    }
+    if (from >= runs) return;
+    const start = bounds[2 * from] as number;
+    const slot = 2 * product;
+    if (product >= start && slots[slot] === mark) {
+      const impact = oneImpact ? impacts[0] : impacts[(before[from] as number) + product - start];
+      slots[slot] = mark + 1;
+      slots[slot + 1] = (slots[slot + 1] as number) + (impact as number) * weight;
     }
   }
 }

@@ -12,15 +12,34 @@ import { readPricePartition, readTermPartition } from './search-partition-format
 import {
   ONE_IMPACT,
   POSTINGS_AS_RUNS,
-  readRuns,
+  productsOfRuns,
+  readRunBounds,
   repeatedImpact,
   storedImpacts,
+  type TermRuns,
 } from './search-term-encoding.js';
 
-/** A term's products (ascending) and its impact byte for each. */
-export interface TermPostings {
+/** A term's products ascending, with an impact byte for each. */
+export interface TermLists {
   products: Uint32Array;
   impacts: Uint8Array;
+}
+
+/** A term's postings, as lists and, for a term stored as runs, as its runs. */
+export interface TermPostings {
+  /** How many products carry the term. */
+  readonly size: number;
+  /**
+   * Its products and impacts as lists: kept for a term stored as gaps, made on each call
+   * for one stored as runs (megabytes for a word every product carries).
+   */
+  lists(): TermLists;
+  /**
+   * A term stored as runs: its runs, and its impacts as stored (one byte when every
+   * product's is the same, else one a product), so a few candidates are confirmed against
+   * it without making its lists.
+   */
+  readonly runs?: TermRuns & { impacts: Uint8Array };
 }
 
 /** A run of the vocabulary; a term's postings are decoded when first asked for, and kept. */
@@ -54,11 +73,12 @@ export function expectLength(actual: number, expected: number, what: string): vo
  * A term partition (its file's bytes, search-partition-format.ts): a query needs one or
  * two of its terms, so only their postings are decoded, each checked then: its bytes hold
  * exactly its count of products, every product in the catalog. The bytes counted are the
- * file's, and each term's products as it is decoded (`grow`): counting every term as
- * decoded up front let the cache hold a third of the partitions it can. A partition of
- * one term (a word most products carry) is decoded at once, unless stored as runs. A term stored as runs (a word
- * most products carry) is a few bytes in the file and megabytes decoded: it is decoded
- * again on each use and never kept, so it cannot push the rest of the cache out.
+ * file's, and each term's as it is decoded (`grow`): counting every term as decoded up
+ * front let the cache hold a third of the partitions it can. A partition of one term (a
+ * word most products carry) is decoded at once. A term stored as runs keeps its runs
+ * (bytes), not its lists (megabytes at 1,000,000 products for a word every product
+ * carries: kept, they pushed the rest of the cache out; made on every question, they were
+ * most of its CPU).
  */
 export function decodeTerms(
   bytes: Uint8Array,
@@ -74,49 +94,57 @@ export function decodeTerms(
     impactStarts[term + 1] =
       (impactStarts[term] as number) + storedImpacts(shapes[term] as number, counts[term] as number);
   }
-  const decoded = new Map<number, TermPostings>();
-  const decode = (at: number): TermPostings => {
+  /** A decoded term and the bytes it holds beyond the file's. */
+  const decode = (at: number): { postings: TermPostings; bytes: number } => {
     const size = counts[at] as number;
     const shape = shapes[at] as number;
     const what = (): string => `"${terms.at(at)}"`;
     const stored = postings.subarray(byteStarts[at], byteStarts[at + 1]);
-    const impactBytes = impacts.subarray(impactStarts[at], impactStarts[at + 1]);
-    try {
+    // A view of the file, counted with it.
+    const storedImpactBytes = impacts.subarray(impactStarts[at], impactStarts[at + 1]);
+    const impactsOf = (): Uint8Array =>
+      shape & ONE_IMPACT ? repeatedImpact(storedImpactBytes, size) : storedImpactBytes;
+    if (shape & POSTINGS_AS_RUNS) {
+      const runs = { ...readRunBounds(stored, size, count, what), impacts: storedImpactBytes };
       return {
-        products:
-          shape & POSTINGS_AS_RUNS
-            ? readRuns(stored, size, count, what)
-            : readGaps(stored, size, count, what),
-        impacts: shape & ONE_IMPACT ? repeatedImpact(impactBytes, size) : impactBytes,
+        postings: {
+          size,
+          runs,
+          lists: () => ({ products: productsOfRuns(runs, size), impacts: impactsOf() }),
+        },
+        bytes: runs.bounds.byteLength + runs.before.byteLength,
       };
+    }
+    const lists = { products: readGaps(stored, size, count, what), impacts: impactsOf() };
+    return {
+      postings: { size, lists: () => lists },
+      bytes: lists.products.byteLength + (shape & ONE_IMPACT ? lists.impacts.byteLength : 0),
+    };
+  };
+  const decoded = new Map<number, TermPostings>();
+  /** The term's postings, kept once decoded; `grow` hears of the bytes a first decode adds. */
+  const postingsAt = (at: number, onGrow: (bytes: number) => void): TermPostings => {
+    const kept = decoded.get(at);
+    if (kept) return kept;
+    try {
+      const fresh = decode(at);
+      decoded.set(at, fresh.postings);
+      onGrow(fresh.bytes);
+      return fresh.postings;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new SearchIndexError(`the search index's postings cannot be read (${reason})`);
     }
   };
-  const keptOrDecoded = (at: number): { postings: TermPostings; fresh: boolean } => {
-    const kept = decoded.get(at);
-    if (kept) return { postings: kept, fresh: false };
-    const postings = decode(at);
-    if (!((shapes[at] as number) & POSTINGS_AS_RUNS)) decoded.set(at, postings);
-    return { postings, fresh: true };
-  };
-  // The impacts are a view of the file, counted with it, unless made from its one byte.
-  const sizeOf = (at: number, { products, impacts: made }: TermPostings): number =>
-    (shapes[at] as number) & POSTINGS_AS_RUNS
-      ? 0
-      : products.byteLength + ((shapes[at] as number) & ONE_IMPACT ? made.byteLength : 0);
   const own = bytes.byteLength + terms.bytes + 16 * terms.length;
-  if (terms.length === 1 && !((shapes[0] as number) & POSTINGS_AS_RUNS)) {
-    const { postings: first } = keptOrDecoded(0);
-    return { value: { terms, postings: (at) => keptOrDecoded(at).postings }, bytes: own + sizeOf(0, first) };
+  if (terms.length === 1) {
+    let first = 0;
+    postingsAt(0, (bytes) => {
+      first = bytes;
+    });
+    return { value: { terms, postings: (at) => postingsAt(at, grow) }, bytes: own + first };
   }
-  const postingsAt = (at: number): TermPostings => {
-    const { postings, fresh } = keptOrDecoded(at);
-    if (fresh) grow(sizeOf(at, postings));
-    return postings;
-  };
-  return { value: { terms, postings: postingsAt }, bytes: own };
+  return { value: { terms, postings: (at) => postingsAt(at, grow) }, bytes: own };
 }
 
 /**

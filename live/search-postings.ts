@@ -6,7 +6,7 @@
  * word one edit away can have.
  */
 import { reversed } from './search-partition-format.js';
-import { type PartitionStore, SearchIndexError } from './search-partitions.js';
+import { type PartitionStore, SearchIndexError, type TermPostings } from './search-partitions.js';
 
 /** A prefix or typo expands to at most this many vocabulary terms, the first in sorted order. */
 const MAX_EXPANSIONS = 64;
@@ -15,11 +15,9 @@ const EXACT = 2;
 const LOOSE = 1;
 
 /** One spelling of a query word: a vocabulary term, the weight its impacts get, its postings. */
-export interface Expansion {
+export interface Expansion extends TermPostings {
   term: string;
   weight: number;
-  products: Uint32Array;
-  impacts: Uint8Array;
 }
 
 export interface Postings {

@@ -98,26 +98,65 @@ function runsOf(gaps: Uint8Array, count: number, byteLength: number): Uint8Array
 }
 
 /**
- * The products runs hold, ascending: exactly `size` of them, each below `catalog`, and
- * the bytes used up; a `TypeError` naming `what` otherwise.
+ * A term's runs as the search reads them: run r covers the products
+ * `bounds[2r]` to `bounds[2r + 1]` (exclusive), and `before[r]` products of the term come
+ * before it (where its impacts start when each product has its own).
  */
-export function readRuns(bytes: Uint8Array, size: number, catalog: number, what: () => string): Uint32Array {
-  const products = new Uint32Array(size);
+export interface TermRuns {
+  bounds: Uint32Array;
+  before: Uint32Array;
+}
+
+/**
+ * The runs `bytes` hold: exactly `size` products, each below `catalog`, and the bytes
+ * used up; a `TypeError` naming `what` otherwise.
+ */
+export function readRunBounds(
+  bytes: Uint8Array,
+  size: number,
+  catalog: number,
+  what: () => string,
+): TermRuns {
+  // Each run takes two bytes at least, so there are at most half as many as bytes.
+  const bounds = new Uint32Array(bytes.length + 1);
+  const before = new Uint32Array(Math.ceil(bytes.length / 2));
   const reader = new Leb128Reader(bytes);
   let filled = 0;
   let end = 0;
+  let runs = 0;
   while (filled < size) {
     const start = end + reader.next();
     const length = reader.next() + 1;
     if (filled + length > size) throw new TypeError(`the runs of ${what()} hold more than ${size} products`);
     if (start + length > catalog)
       throw new TypeError(`${what()} names product ${start + length - 1} of ${catalog}`);
-    fillRun(products, filled, start, length);
+    bounds[2 * runs] = start;
+    bounds[2 * runs + 1] = start + length;
+    before[runs] = filled;
+    runs += 1;
     filled += length;
     end = start + length;
   }
   if (reader.at !== bytes.length) throw new TypeError(`the runs of ${what()} are not ${bytes.length} bytes`);
+  return { bounds: bounds.slice(0, 2 * runs), before: before.slice(0, runs) };
+}
+
+/** The products of a term's runs, ascending, `size` of them. */
+export function productsOfRuns({ bounds }: TermRuns, size: number): Uint32Array {
+  const products = new Uint32Array(size);
+  let filled = 0;
+  for (let run = 0; run < bounds.length; run += 2) {
+    const start = bounds[run] as number;
+    const length = (bounds[run + 1] as number) - start;
+    fillRun(products, filled, start, length);
+    filled += length;
+  }
   return products;
+}
+
+/** The products runs hold, ascending, checked as `readRunBounds` checks them. */
+export function readRuns(bytes: Uint8Array, size: number, catalog: number, what: () => string): Uint32Array {
+  return productsOfRuns(readRunBounds(bytes, size, catalog, what), size);
 }
 
 /** A function of its own, so V8 compiles the one loop that runs a million times. */

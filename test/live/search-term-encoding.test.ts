@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { mapShopifyProduct } from '../../generator/normalise/shopify.js';
 import { Leb128Reader } from '../../live/leb128-reader.js';
 import { putVarint } from '../../live/leb128-writer.js';
+import { PackedStrings } from '../../live/packed-strings.js';
 import { buildSearchIndex } from '../../live/search-index-file.js';
 import { decodeTerms } from '../../live/search-partition-decode.js';
 import { readTermPartition, termPartitionBytes } from '../../live/search-partition-format.js';
@@ -22,8 +23,9 @@ import {
 } from '../../live/search-term-encoding.js';
 import type { ProductRecord } from '../../record/product-record.js';
 import { makeShopifyProduct } from '../fixtures/upstream/make-products.js';
-import { idsOf, openIndexOf } from './partitioned-index.js';
-import { seeded } from './varied-catalog.js';
+import { idsOf, openIndexOf, SMALL_PARTITIONS } from './partitioned-index.js';
+import { loadSearchIndex as loadOldSearchIndex } from './search-oracle/old-search-index.js';
+import { makeVariedRecords, seeded } from './varied-catalog.js';
 
 /** Products ascending as LEB128 gaps, the first from 0: how the builder writes them. */
 function gapsOf(products: readonly number[]): Uint8Array {
@@ -69,7 +71,7 @@ function readBack(
     impacts: encoded.impacts,
   });
   const { value } = decodeTerms(file, CATALOG, () => undefined);
-  const read = value.postings(0);
+  const read = value.postings(0).lists();
   return { products: Array.from(read.products), impacts: Array.from(read.impacts) };
 }
 
@@ -129,8 +131,8 @@ describe('runs that do not hold what the file says', () => {
       postings: runs(98, 4),
       impacts: new Uint8Array(5).fill(1),
     });
-    const { value } = decodeTerms(file, 100, () => undefined);
-    expect(() => value.postings(0)).toThrow(SearchIndexError);
+    // A partition of one term decodes it at once.
+    expect(() => decodeTerms(file, 100, () => undefined).value.postings(0)).toThrow(SearchIndexError);
   });
 
   it('refuses a shape it does not know', () => {
@@ -172,7 +174,7 @@ describe('a word every product carries, in a built index', () => {
     expect(new Set(ids)).toEqual(new Set(records.map((record) => record.id)));
   });
 
-  it('is decoded on each use and never counted in the cache; a word stored as gaps is kept', () => {
+  it('keeps its runs, a few bytes, and makes its lists on each use; a word stored as gaps keeps its lists', () => {
     const every = encodeTerm(gapsOf(range(0, 3_000)), new Uint8Array(3_000).fill(1), 3_000);
     const few = encodeTerm(gapsOf([4, 90, 700]), Uint8Array.of(5, 6, 7), 3);
     const file = termPartitionBytes({
@@ -184,15 +186,21 @@ describe('a word every product carries, in a built index', () => {
       impacts: Uint8Array.from([...every.impacts, ...few.impacts]),
     });
     const grown: number[] = [];
+    const total = () => grown.reduce((sum, bytes) => sum + bytes, 0);
     const { value } = decodeTerms(file, 3_000, (bytes) => grown.push(bytes));
-    const first = value.postings(0);
-    const again = value.postings(0);
+    const common = value.postings(0);
+    expect(common.size).toBe(3_000);
+    expect(Array.from(common.runs?.bounds ?? [])).toEqual([0, 3_000]);
+    const first = common.lists();
+    const again = value.postings(0).lists();
     expect(again.products).not.toBe(first.products);
-    expect(again.products).toEqual(first.products);
-    expect(grown.reduce((sum, bytes) => sum + bytes, 0)).toBe(0);
+    expect(Array.from(again.products)).toEqual(range(0, 3_000));
+    // One run: its bounds and where it starts, 12 bytes, not 3,000 products' 15,000.
+    expect(total()).toBe(12);
     const rare = value.postings(1);
-    expect(value.postings(1).products).toBe(rare.products);
-    expect(grown.reduce((sum, bytes) => sum + bytes, 0)).toBe(rare.products.byteLength);
+    expect(rare.runs).toBeUndefined();
+    expect(value.postings(1).lists().products).toBe(rare.lists().products);
+    expect(total()).toBe(12 + rare.lists().products.byteLength);
   });
 });
 
@@ -208,5 +216,50 @@ describe('the runs layout', () => {
     const reader = new Leb128Reader(postings);
     expect([reader.next(), reader.next(), reader.next(), reader.next()]).toEqual([5, 3, 11, 1]);
     expect(reader.at).toBe(postings.length);
+  });
+});
+
+/**
+ * Words stored as runs confirm the candidates of a rarer word without their lists being
+ * made (search-index.ts, `confirmByRuns`): the answers must be the old search's, item for
+ * item, for a word in every product but a few (one impact) and one in the first half of
+ * the catalog (an impact a product).
+ */
+describe('names with words stored as runs, against the search the index replaced', () => {
+  const records = makeVariedRecords(3_000).map((record, index) => ({
+    ...record,
+    // "bottled" 1 to 4 times (its impacts differ); a word of 50 products, whose few
+    // candidates the runs then confirm and rank.
+    description: `${index < 1_500 ? 'bottled '.repeat(1 + (index % 4)) : ''}${index % 500 === 7 ? '' : 'fresh '}${record.description ?? ''} batch${index % 61}`,
+  }));
+  const file = JSON.parse(JSON.stringify(buildSearchIndex(records)));
+  const oracle = loadOldSearchIndex(file);
+
+  it('stores both words as runs, and answers every name with them as the old search does', async () => {
+    const opened = await openIndexOf(file, SMALL_PARTITIONS, 64 * 1024);
+    const shapeOf = (word: string): number | undefined => {
+      for (const [name, body] of opened.files) {
+        if (!name.startsWith('terms/') || typeof body === 'string') continue;
+        const { text, termLengths, shapes } = readTermPartition(body);
+        const terms = PackedStrings.of(text, termLengths);
+        const at = terms.lowerBound(word);
+        if (terms.at(at) === word) return shapes[at];
+      }
+      return undefined;
+    };
+    expect(shapeOf('fresh')).toBe(POSTINGS_AS_RUNS | ONE_IMPACT);
+    expect(shapeOf('bottled')).toBe(POSTINGS_AS_RUNS);
+    const texts = records
+      .filter((_, index) => index % 37 === 0 || index % 500 === 7 || index === 1_499 || index === 1_500)
+      .flatMap((record) => [`${record.name} bottled`, `fresh ${record.name}`, `${record.name} fresh bottled`])
+      .concat(range(0, 61).flatMap((batch) => [`batch${batch} bottled`, `fresh batch${batch}`]));
+    let found = 0;
+    for (const text of texts) {
+      const expected = Array.from(oracle.search({ text }), (position) => oracle.productId(position));
+      expect({ text, ids: await idsOf(opened.index, { text }) }).toEqual({ text, ids: expected });
+      found += expected.length > 0 ? 1 : 0;
+    }
+    expect(texts.length).toBeGreaterThan(200);
+    expect(found).toBeGreaterThan(texts.length / 2);
   });
 });
