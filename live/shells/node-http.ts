@@ -18,6 +18,7 @@ import {
   handleLiveRequest,
   isHookPathname,
 } from './core.js';
+import { unpackingGzip } from './node-gunzip.js';
 
 export interface NodeLiveOptions {
   /** Read again on every request: preview picks up a rebuilt bundle without a restart. */
@@ -156,7 +157,10 @@ export function createNodeLiveHandler(
       body: body.body === undefined ? undefined : new Uint8Array(body.body),
     });
     // The manifest is small and read per request, so a rebuild's new settings apply at once.
-    const read = await createLiveContext(options);
+    const read = await createLiveContext({
+      ...options,
+      readAssetBytes: unpackingGzip(options.readAssetBytes),
+    });
     const context = read && {
       ...read,
       ...(options.openAsset ? { openAsset: options.openAsset } : {}),

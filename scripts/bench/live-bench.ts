@@ -18,6 +18,7 @@ import { build as esbuild } from 'esbuild';
 import { partsManifestPath } from '../../live/bundle-parts.js';
 import type { LiveSettings } from '../../live/live-context.js';
 import { loadLiveData } from '../../live/live-data.js';
+import { unpackingGzip } from '../../live/shells/node-gunzip.js';
 import { expectShopifyProduct, makeShopifyProduct } from '../../test/fixtures/upstream/make-products.js';
 import { startWrangler } from '../../test/hosts/engines.js';
 import { runMeasured, startServer } from './child-process.js';
@@ -151,7 +152,11 @@ async function searchStep(
     generated: out,
     markdownPages: [],
   };
-  const { index } = await loadLiveData(settings, { readAsset, readAssetBytes });
+  // Read as the Node shell reads them (`agent-catalog serve`): `.gz` files unpacked with zlib.
+  const { index } = await loadLiveData(settings, {
+    readAsset,
+    readAssetBytes: unpackingGzip(readAssetBytes),
+  });
   const asIndexQuery = (query: Query) => ({
     ...(query.query === undefined ? {} : { text: query.query }),
     ...(query.filters ? { price: query.filters.price } : {}),

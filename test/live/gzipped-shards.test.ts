@@ -9,8 +9,9 @@
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeArtifact } from '../../generator/bundle-file-encoding.js';
-import { gunzipBytes, gunzipText } from '../../live/gzip-text.js';
+import { gunzipBytes, gunzipText, MAX_UNPACKED_BYTES } from '../../live/gzip-text.js';
 import { readLiveSettings } from '../../live/live-context.js';
+import { unpackingGzip } from '../../live/shells/node-gunzip.js';
 import { assetFilesOf, buildSampleLiveBundle, type LiveBundle, liveFetch } from './live-bundle.js';
 
 let sample: LiveBundle;
@@ -131,6 +132,31 @@ describe('gzipped product and variant shards and search index files', () => {
       expect(text).not.toContain('at ');
     },
   );
+});
+
+describe('the Node shell unpacking .gz files with zlib', () => {
+  const files = new Map<string, Uint8Array>();
+  const read = unpackingGzip(async (path) => files.get(path));
+  const bytes = Uint8Array.from({ length: 100_000 }, (_, at) => (at * 31) % 253);
+
+  it('when a .gz file is gzip then the core is handed its contents; other files as they are', async () => {
+    files.set('_live/index/terms/a.bin.gz', gzipSync(bytes));
+    files.set('_live/index/root.json', gzipSync(bytes));
+    expect(await read('_live/index/terms/a.bin.gz')).toEqual(bytes);
+    expect(await read('_live/index/root.json')).toEqual(gzipSync(bytes));
+    expect(await read('_live/index/terms/absent.bin.gz')).toBeUndefined();
+  });
+
+  it('when a .gz file does not unpack, or unpacks past the bound, then its bytes go to the core as they are', async () => {
+    const cut = gzipSync(bytes).subarray(0, 40);
+    files.set('_live/products/1.pack.gz', cut);
+    expect(await read('_live/products/1.pack.gz')).toEqual(cut);
+    const bomb = gzipSync(new Uint8Array(MAX_UNPACKED_BYTES + 1));
+    files.set('_live/products/2.pack.gz', bomb);
+    expect(await read('_live/products/2.pack.gz')).toEqual(bomb);
+    // The core then says why: the bundle is broken, not the request.
+    await expect(gunzipBytes(bomb)).rejects.toThrow(/more than/);
+  });
 });
 
 describe('gunzipBytes', () => {
